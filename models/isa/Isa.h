@@ -1,0 +1,106 @@
+// Public interface of the ISA library: decode a code object's text once, disassemble, and
+// execute one instruction on a wave. Everything here is plain C++; the compute unit
+// (models/cu) drives it and carries MemRequests over TLM.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isa/MemRequest.h"
+#include "isa/WaveState.h"
+
+namespace vgpu::isa {
+
+// Which CU pipeline an instruction issues to (the issue arbiter allows one of each per cycle).
+enum class IssueType : uint8_t { Salu, Valu, Vmem, Smem, Lds, Branch, Message, Internal };
+
+struct OpInfo;  // per-opcode table entry, defined by the implementation
+
+// One decoded instruction. Produced once at load time; the hot loop only reads it.
+struct Instruction {
+  uint64_t pc = 0;          // byte address of the instruction
+  uint8_t sizeBytes = 4;    // 4, 8 (or 8/12 with a literal)
+  uint32_t words[3] = {0, 0, 0};  // raw encoding (words[sizeBytes/4 ..] unused)
+  const OpInfo* op = nullptr;     // nullptr: unknown encoding (disassembles as raw, faults)
+  IssueType issue = IssueType::Internal;
+  // Decoded fields used by execute(); meaning defined by the implementation per encoding.
+  uint16_t f[12] = {};
+  uint32_t literal = 0;
+  bool hasLiteral = false;
+};
+
+// The decoded text of a code object: instructions in address order.
+class Program {
+ public:
+  // Decodes [base, base + bytes.size()) as gfx9 code. Never throws on bad encodings: unknown
+  // words become Instructions with op == nullptr.
+  static Program decode(const std::vector<uint8_t>& bytes, uint64_t base, GfxTarget target);
+
+  // The instruction starting at `pc`, or nullptr if `pc` is not an instruction boundary.
+  const Instruction* at(uint64_t pc) const;
+  const std::vector<Instruction>& instructions() const { return insts_; }
+  uint64_t base() const { return base_; }
+  GfxTarget target() const { return target_; }
+
+ private:
+  std::vector<Instruction> insts_;
+  std::vector<int32_t> indexOf_;  // (pc - base) / 4 -> index into insts_, -1 if none
+  uint64_t base_ = 0;
+  GfxTarget target_ = GfxTarget::Gfx906;
+};
+
+// Disassembly exactly as llvm-objdump-15 -d --mcpu=gfx906 prints the instruction text
+// (mnemonic and operands, no address/encoding comment). Branch targets print as the
+// signed word offset, as llvm-objdump does.
+std::string disassemble(const Instruction& inst, GfxTarget target);
+
+// What the wave sequencer must do after execute().
+enum class StepKind : uint8_t {
+  Continue,    // done; PC already advanced
+  Memory,      // `mem` filled in: send it; call completeMemory when the response arrives
+  Waitcnt,     // block until the counters are <= vmcnt/expcnt/lgkmcnt
+  Barrier,     // block until all waves of the workgroup arrive
+  EndProgram,  // the wave is finished
+  Sleep,       // s_sleep / s_nop: `cycles` idle cycles
+  Message,     // s_sendmsg: `message` holds the message id and data
+  Trap,        // s_trap: `trapId`; the sequencer decides (handler or fault)
+  Fault,       // illegal or unsupported: `fault` explains; the wave must be stopped
+};
+
+struct StepResult {
+  StepKind kind = StepKind::Continue;
+  uint32_t vmcnt = 0, expcnt = 0, lgkmcnt = 0;
+  uint32_t cycles = 0;
+  uint32_t trapId = 0;
+  uint32_t message = 0;
+  uint32_t messageData = 0;
+  std::string fault;
+};
+
+// Per-wave context the sequencer provides to instructions that read machine state.
+struct ExecContext {
+  GfxTarget target = GfxTarget::Gfx906;
+  uint64_t cycle = 0;         // s_memtime
+  uint64_t realtime = 0;      // s_memrealtime (constant-rate clock)
+  uint64_t sharedApertureBase = 0;   // src_shared_base << 32 (flat addresses to LDS)
+  uint64_t privateApertureBase = 0;  // src_private_base << 32 (flat addresses to scratch)
+  uint32_t ldsSize = 0;       // bytes of LDS allocated to the workgroup
+};
+
+// Executes `inst` on `wave`. For memory instructions fills `mem` and returns Memory; PC is
+// advanced (or branched) by execute() in every case except Fault, where it stays at `inst`.
+StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
+                   const ExecContext& ctx);
+
+// Writes a completed memory request's returned data into the wave's registers.
+void completeMemory(WaveState& wave, const MemRequest& mem);
+
+// Encodes a 128-bit buffer resource (V#) for a wave's private segment (scratch) as the
+// dispatcher hands it to the kernel in the private segment buffer SGPRs: swizzled, per-lane
+// dword interleave (ADD_TID_ENABLE, index stride 64, element size 4), `sizeBytes` records.
+std::array<uint32_t, 4> makeScratchResource(uint64_t base, uint32_t sizeBytes);
+
+}  // namespace vgpu::isa

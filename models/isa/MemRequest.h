@@ -1,0 +1,82 @@
+// The memory side of one instruction: what the CU sends over TLM to the LDS, the texture path
+// (vector memory) or the scalar cache, and what comes back. The ISA fills it in at issue
+// (addresses, store data); the memory blocks fill `data` for loads and atomics with return;
+// the ISA writes it to registers when the response arrives (isa::completeMemory).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace vgpu::isa {
+
+enum class MemSpace : uint8_t {
+  Vector,  // global / flat-global / buffer / scratch: through the texture path to L2 and DRAM
+  Lds,     // DS instructions and flat accesses in the shared aperture: the CU's LDS
+  Scalar,  // SMEM: through the scalar data cache
+};
+
+enum class MemOp : uint8_t { Load, Store, Atomic };
+
+// Atomic operations, as executed at the memory (LDS or L2). `src` holds the operand (and for
+// CmpSwap the value to write in src, the compare value in cmp).
+enum class AtomicOp : uint8_t {
+  None, Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc, Dec,
+  FAdd, FMin, FMax, FCmpSwap, RsubU32, Wrap
+};
+
+// Which s_waitcnt counter the instruction increments at issue (seed 004).
+enum class WaitCounter : uint8_t { None, Vm, Lgkm, Exp };
+
+struct MemRequest {
+  static constexpr int kMaxElementBytes = 16;
+  static constexpr int kElementsPerLane = 2;          // read2/write2 touch two addresses per lane
+  static constexpr int kScalarMaxBytes = 64;          // s_load_dwordx16
+  static constexpr int kLaneStride = kMaxElementBytes * kElementsPerLane;  // bytes per lane in data[]
+
+  MemSpace space = MemSpace::Vector;
+  MemOp op = MemOp::Load;
+  AtomicOp atomic = AtomicOp::None;
+  bool atomicReturnsData = false;  // glc=1 atomics return the pre-op value
+  WaitCounter counter = WaitCounter::None;
+  bool glc = false, slc = false;
+
+  // Vector/LDS: lanes that access memory. Scalar: bit 0.
+  uint64_t laneMask = 0;
+  uint8_t elementBytes = 4;     // bytes per element: 1, 2, 4, 8, 12, 16 (scalar: up to 64)
+  uint8_t elementsPerLane = 1;  // 1, or 2 for DS read2/write2 forms
+
+  // Byte address of element e of lane l: addr[l][e]. For LDS it is the offset inside the
+  // workgroup's LDS allocation; for Vector a device (virtual) address; Scalar uses addr[0][0].
+  std::array<std::array<uint64_t, kElementsPerLane>, 64> addr{};
+
+  // Element e of lane l occupies data[(l * kElementsPerLane + e) * kMaxElementBytes ...];
+  // a scalar access uses data[0 .. elementBytes). Store data on the way out, load data back.
+  alignas(64) std::array<uint8_t, 64 * kLaneStride> data{};
+  // Compare values for compare-and-swap atomics, same layout as data.
+  alignas(64) std::array<uint8_t, 64 * kLaneStride> cmp{};
+
+  // Set by the memory side when an access fails (address outside every allocation, ...).
+  bool faulted = false;
+  uint64_t faultAddress = 0;
+
+  // How the ISA writes the returned data to registers; opaque to the memory side.
+  struct Writeback {
+    uint8_t kind = 0;  // 0 none, else defined by the ISA implementation
+    uint16_t reg = 0;
+    uint8_t count = 0;
+    uint8_t flags = 0;
+    uint64_t lanes = 0;  // lanes whose destination is written (may differ from laneMask)
+  } writeback;
+
+  uint8_t* element(int lane, int e) {
+    return &data[static_cast<size_t>(lane * kElementsPerLane + e) * kMaxElementBytes];
+  }
+  const uint8_t* element(int lane, int e) const {
+    return &data[static_cast<size_t>(lane * kElementsPerLane + e) * kMaxElementBytes];
+  }
+  uint8_t* cmpElement(int lane, int e) {
+    return &cmp[static_cast<size_t>(lane * kElementsPerLane + e) * kMaxElementBytes];
+  }
+};
+
+}  // namespace vgpu::isa

@@ -1,0 +1,52 @@
+// Architectural state of one wavefront: everything an instruction can read or write.
+// Plain C++ (no SystemC) so the ISA can be tested and fuzzed on its own.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace vgpu::isa {
+
+constexpr int kWaveSize = 64;
+constexpr int kNumSgprs = 102;  // s0..s101 addressable on gfx9
+constexpr int kNumTtmps = 16;
+
+enum class GfxTarget { Gfx900, Gfx906 };
+
+struct WaveState {
+  std::array<uint32_t, kNumSgprs> sgpr{};
+  // VGPRs register-major: vgpr[reg * 64 + lane], sized by the kernel's VGPR count.
+  std::vector<uint32_t> vgpr;
+  uint32_t numVgprs = 0;
+
+  uint64_t exec = 0;
+  uint64_t vcc = 0;
+  bool scc = false;
+  uint32_t m0 = 0;
+  uint64_t pc = 0;  // byte address in device memory
+  uint32_t mode = 0;
+  uint32_t trapsts = 0;
+  uint32_t ib_sts = 0;
+  uint64_t flatScratch = 0;  // FLAT_SCRATCH: base of this wave's private segment (gfx9)
+  uint64_t xnackMask = 0;
+  std::array<uint32_t, kNumTtmps> ttmp{};
+  uint64_t tba = 0;
+  uint64_t tma = 0;
+
+  // Fixed at dispatch, read by s_getreg HW_ID and friends.
+  uint32_t hwId = 0;
+
+  // Fork/join control stack (s_cbranch_*_fork / s_cbranch_join): 6 entries, seed 004.
+  std::array<uint64_t, 6> csp{};  // not architectural SGPRs: kept per wave by the sequencer
+  uint32_t cspDepth = 0;
+
+  void resizeVgprs(uint32_t count) {
+    numVgprs = count;
+    vgpr.assign(static_cast<size_t>(count) * kWaveSize, 0u);
+  }
+  uint32_t* v(uint32_t reg) { return &vgpr[static_cast<size_t>(reg) * kWaveSize]; }
+  const uint32_t* v(uint32_t reg) const { return &vgpr[static_cast<size_t>(reg) * kWaveSize]; }
+};
+
+}  // namespace vgpu::isa

@@ -1,0 +1,7 @@
+// Acceptance kernel 2: y = a * x + y with a float scalar argument.
+#include <hip/hip_runtime.h>
+
+extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
