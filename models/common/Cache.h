@@ -1,0 +1,58 @@
+// A cache level as a TLM interconnect component: any number of upstream initiators bind to
+// `socket`, `memory` binds to the next level. Tags (CacheTags) decide the timing; the data of
+// every access is still forwarded downstream to DRAM, which holds the only copy. That keeps
+// every level coherent by construction and lets DRAM report a memory violation for any access,
+// hit or miss. Accesses that hit carry a ServedAboveExtension downstream: the lower levels
+// pass the data but neither count nor time them.
+#pragma once
+
+#include <string>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "common/CacheTags.h"
+#include "common/PlatformConfig.h"
+
+namespace vgpu {
+
+// Marks a transaction that an upper cache level already served: forward it for its data only.
+struct ServedAboveExtension : tlm::tlm_extension<ServedAboveExtension> {
+  tlm::tlm_extension_base* clone() const override { return new ServedAboveExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base&) override {}
+};
+
+class Cache : public sc_core::sc_module {
+ public:
+  enum class WritePolicy {
+    WriteThroughNoAllocate,  // vector L1, scalar cache: stores go straight on
+    WriteBackAllocate,       // L2: stores allocate and are absorbed (timing only)
+  };
+
+  tlm_utils::multi_passthrough_target_socket<Cache> socket;
+  tlm_utils::simple_initiator_socket<Cache> memory;
+
+  Cache(sc_core::sc_module_name name, const CacheConfig& config, sc_core::sc_time clockPeriod,
+        WritePolicy policy);
+
+  uint64_t hits = 0, misses = 0, reads = 0, writes = 0, atomics = 0;
+
+ private:
+  void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
+  // Forwards for data only (no downstream timing or statistics).
+  void forwardServed(tlm::tlm_generic_payload& trans);
+
+  CacheConfig config_;
+  WritePolicy policy_;
+  sc_core::sc_time period_;
+  sc_core::sc_time hitLatency_;
+  CacheTags tags_;
+  ServedAboveExtension servedAbove_;
+};
+
+}  // namespace vgpu

@@ -1,0 +1,59 @@
+// Set-associative tag array with LRU replacement: decides hit or miss, holds no data.
+// The data of every access still travels to DRAM over TLM (see Cache.h for why).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace vgpu {
+
+class CacheTags {
+ public:
+  CacheTags(uint32_t sizeBytes, uint32_t lineBytes, uint32_t ways)
+      : lineBytes_(lineBytes), ways_(ways ? ways : 1) {
+    sets_ = sizeBytes / lineBytes / ways_;
+    if (sets_ == 0) sets_ = 1;
+    tags_.assign(static_cast<size_t>(sets_) * ways_, kInvalid);
+    lastUse_.assign(tags_.size(), 0);
+  }
+
+  // Looks up the line holding addr; on a miss with allocate, installs it (evicting LRU).
+  bool access(uint64_t addr, bool allocate) {
+    const uint64_t line = addr / lineBytes_;
+    const size_t set = static_cast<size_t>(line % sets_) * ways_;
+    ++clock_;
+    size_t victim = set;
+    for (size_t w = set; w < set + ways_; ++w) {
+      if (tags_[w] == line) {
+        lastUse_[w] = clock_;
+        return true;
+      }
+      if (lastUse_[w] < lastUse_[victim]) victim = w;
+    }
+    if (allocate) {
+      tags_[victim] = line;
+      lastUse_[victim] = clock_;
+    }
+    return false;
+  }
+  void invalidate(uint64_t addr) {
+    const uint64_t line = addr / lineBytes_;
+    const size_t set = static_cast<size_t>(line % sets_) * ways_;
+    for (size_t w = set; w < set + ways_; ++w)
+      if (tags_[w] == line) tags_[w] = kInvalid, lastUse_[w] = 0;
+  }
+  void invalidateAll() {
+    std::fill(tags_.begin(), tags_.end(), kInvalid);
+    std::fill(lastUse_.begin(), lastUse_.end(), 0);
+  }
+  uint32_t lineBytes() const { return lineBytes_; }
+
+ private:
+  static constexpr uint64_t kInvalid = ~0ull;
+  uint32_t lineBytes_, ways_, sets_;
+  std::vector<uint64_t> tags_;
+  std::vector<uint64_t> lastUse_;
+  uint64_t clock_ = 0;
+};
+
+}  // namespace vgpu

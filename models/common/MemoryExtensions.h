@@ -1,0 +1,44 @@
+// TLM-2.0 extensions used inside the GPU. Plain base-protocol transactions (reads and writes
+// of bytes with byte enables) travel from the caches to L2 and DRAM; these extensions carry
+// what the base protocol cannot say.
+#pragma once
+
+#include <tlm>
+
+#include "isa/MemRequest.h"
+
+namespace vgpu {
+
+// A whole-wave memory instruction from a compute unit to its LDS or its texture path: per-lane
+// addresses, data and operation. The generic payload around it carries the first active lane's
+// address, the command and the total byte count, so a generic monitor still sees something
+// meaningful; the receiving block works from the MemRequest.
+struct WaveAccessExtension : tlm::tlm_extension<WaveAccessExtension> {
+  isa::MemRequest* request = nullptr;
+  uint32_t cuId = 0;
+  uint32_t waveSlot = 0;
+  // LDS only: where the workgroup's allocation starts in the CU's LDS and how large it is.
+  uint32_t ldsBase = 0;
+  uint32_t ldsSize = 0;
+
+  tlm::tlm_extension_base* clone() const override { return new WaveAccessExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const WaveAccessExtension&>(other);
+  }
+};
+
+// An atomic read-modify-write on one element: the payload is a write of the operand
+// (data pointer, length 4 or 8); the target performs the operation and, when
+// returnsData, overwrites the payload data with the value before the operation.
+struct AtomicExtension : tlm::tlm_extension<AtomicExtension> {
+  isa::AtomicOp op = isa::AtomicOp::None;
+  const uint8_t* compare = nullptr;  // CmpSwap compare value (same length as the data)
+  bool returnsData = true;
+
+  tlm::tlm_extension_base* clone() const override { return new AtomicExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const AtomicExtension&>(other);
+  }
+};
+
+}  // namespace vgpu

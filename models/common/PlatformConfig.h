@@ -1,0 +1,81 @@
+// Every parameter of a platform, with its unit in the name. Filled from a JSON file under
+// platforms/ (see platforms/Platform.h); modules take the parts they need in their constructors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "isa/WaveState.h"
+
+namespace vgpu {
+
+struct CuConfig {
+  uint32_t simdsPerCu = 4;
+  uint32_t waveSlotsPerSimd = 10;
+  uint32_t vgprsPerSimdLane = 256;   // 64 KiB VGPR file per SIMD / (64 lanes * 4 B)
+  uint32_t sgprsPerSimd = 800;       // gfx9
+  uint32_t vgprAllocGranule = 4;
+  uint32_t sgprAllocGranule = 16;
+  uint32_t valuCycles = 4;           // wave64 on SIMD16
+  uint32_t fp64RateDivisor = 2;      // FP64 runs at 1/N of FP32
+  uint32_t transcendentalRateDivisor = 4;
+  uint32_t saluCycles = 1;
+  uint32_t branchCycles = 1;
+  uint32_t maxWavesPerWorkgroup = 16;  // 1024 work-items
+};
+
+struct LdsConfig {
+  uint32_t sizeBytes = 65536;
+  uint32_t banks = 32;
+  uint32_t bankWidthBytes = 4;
+  uint32_t latencyCycles = 20;  // LLVM SISchedule.td: LDS ~20 cycles
+  uint32_t allocGranuleBytes = 512;
+};
+
+struct CacheConfig {
+  uint32_t sizeBytes = 16384;
+  uint32_t lineBytes = 64;
+  uint32_t ways = 4;
+  uint32_t hitLatencyCycles = 4;
+  uint32_t bytesPerCycle = 64;
+};
+
+struct L2Config {
+  uint32_t sizeBytes = 4u << 20;
+  uint32_t channels = 16;
+  uint32_t lineBytes = 64;
+  uint32_t ways = 16;
+  uint32_t hitLatencyCycles = 100;
+  uint32_t bytesPerCyclePerChannel = 64;
+};
+
+struct DramConfig {
+  uint64_t sizeBytes = 16ull << 30;
+  uint32_t channels = 8;
+  uint32_t latencyCycles = 200;  // added to the L2 latency on a miss
+  double peakBandwidthGBs = 1024.0;
+};
+
+struct PlatformConfig {
+  std::string name = "tiny";
+  std::string description;
+  isa::GfxTarget target = isa::GfxTarget::Gfx906;
+  std::string processor = "gfx906";
+  uint32_t computeUnits = 1;
+  double clockMHz = 1725.0;
+  uint32_t cusPerSqc = 3;  // scalar/instruction caches are shared by 3 CUs
+  uint32_t quantumCycles = 1000;  // temporal decoupling quantum
+  CuConfig cu;
+  LdsConfig lds;
+  CacheConfig vectorL1{16384, 64, 4, 120, 64};
+  CacheConfig scalarCache{16384, 64, 4, 20, 64};
+  CacheConfig instructionCache{32768, 64, 4, 4, 64};
+  L2Config l2;
+  DramConfig dram;
+  uint32_t mmioLatencyCycles = 10;
+  uint64_t maxCycles = 0;  // 0: no limit
+
+  double clockPeriodNs() const { return 1000.0 / clockMHz; }
+};
+
+}  // namespace vgpu

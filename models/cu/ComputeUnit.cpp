@@ -1,0 +1,537 @@
+#include "cu/ComputeUnit.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "common/Apertures.h"
+#include "common/MemoryExtensions.h"
+
+namespace vgpu {
+
+using namespace sc_core;
+
+namespace {
+constexpr uint64_t kNever = ~0ull;
+}  // namespace
+
+struct ComputeUnit::Workgroup {
+  const KernelDispatch* dispatch = nullptr;
+  std::array<uint32_t, 3> groupId{};
+  WorkgroupResources resources;
+  uint32_t ldsBase = 0;
+  uint32_t wavesTotal = 0, wavesEnded = 0, wavesAtBarrier = 0;
+  std::vector<uint32_t> scratchSlots;
+};
+
+struct ComputeUnit::Wave {
+  enum class State { Ready, Waitcnt, Barrier, Draining };
+  std::unique_ptr<isa::WaveState> s;
+  Workgroup* group = nullptr;
+  uint32_t slot = 0, simd = 0, indexInGroup = 0;
+  State state = State::Ready;
+  uint64_t readyCycle = 0;  // earliest cycle the next instruction may issue
+  uint32_t vmcnt = 0, lgkmcnt = 0, expcnt = 0;        // outstanding, per counter
+  uint32_t outstanding = 0;                            // all accesses not yet completed
+  uint32_t waitVm = 0, waitLgkm = 0, waitExp = 0;     // s_waitcnt thresholds
+  uint64_t lastVmCompletion = 0;  // VM_CNT returns in order
+  uint64_t fetchedLine = kNever;
+  uint64_t waitStart = 0;
+};
+
+struct ComputeUnit::PendingAccess {
+  uint64_t completion = 0;
+  uint64_t sequence = 0;
+  Wave* wave = nullptr;
+  isa::WaitCounter counter = isa::WaitCounter::None;
+  std::unique_ptr<isa::MemRequest> request;
+};
+
+bool ComputeUnit::PendingOrder::operator()(const PendingAccess* a, const PendingAccess* b) const {
+  // Min-heap on (completion, issue order): deterministic among equal completion times.
+  if (a->completion != b->completion) return a->completion > b->completion;
+  return a->sequence > b->sequence;
+}
+
+ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig& config,
+                         ComputeUnitListener& listener)
+    : sc_module(name),
+      ldsSocket("lds_socket"),
+      vectorMemorySocket("vector_memory_socket"),
+      scalarMemorySocket("scalar_memory_socket"),
+      instructionSocket("instruction_socket"),
+      id_(id),
+      config_(config),
+      listener_(listener),
+      period_(sc_time(config.clockPeriodNs(), SC_NS)),
+      slots_(config.cu.simdsPerCu * config.cu.waveSlotsPerSimd),
+      vgprsUsed_(config.cu.simdsPerCu, 0),
+      sgprsUsed_(config.cu.simdsPerCu, 0) {
+  SC_THREAD(run);
+}
+
+ComputeUnit::~ComputeUnit() {
+  while (!pending_.empty()) {
+    delete pending_.top();
+    pending_.pop();
+  }
+}
+
+bool ComputeUnit::hasRoomFor(const WorkgroupResources& r) const {
+  if (halted_) return false;
+  // Waves of a workgroup are spread over the SIMDs round-robin; each needs a slot and its
+  // registers on its SIMD.
+  const uint32_t simds = config_.cu.simdsPerCu;
+  std::vector<uint32_t> freeSlots(simds, 0);
+  for (size_t i = 0; i < slots_.size(); ++i)
+    if (!slots_[i]) ++freeSlots[i / config_.cu.waveSlotsPerSimd];
+  std::vector<uint32_t> vgprs = vgprsUsed_, sgprs = sgprsUsed_;
+  uint32_t simd = nextSimd_;
+  for (uint32_t w = 0; w < r.waves; ++w) {
+    bool placed = false;
+    for (uint32_t tries = 0; tries < simds && !placed; ++tries, simd = (simd + 1) % simds) {
+      if (freeSlots[simd] > 0 && vgprs[simd] + r.vgprsPerWave <= config_.cu.vgprsPerSimdLane &&
+          sgprs[simd] + r.sgprsPerWave <= config_.cu.sgprsPerSimd) {
+        --freeSlots[simd];
+        vgprs[simd] += r.vgprsPerWave;
+        sgprs[simd] += r.sgprsPerWave;
+        placed = true;
+      }
+    }
+    if (!placed) return false;
+  }
+  if (r.ldsBytes == 0) return true;
+  // First fit in the LDS.
+  uint32_t cursor = 0;
+  for (const auto& [base, size] : ldsAllocations_) {
+    if (base - cursor >= r.ldsBytes) return true;
+    cursor = base + size;
+  }
+  return config_.lds.sizeBytes - cursor >= r.ldsBytes;
+}
+
+void ComputeUnit::launch(WorkgroupLaunch&& launch) {
+  auto group = std::make_unique<Workgroup>();
+  group->dispatch = launch.dispatch;
+  group->groupId = launch.groupId;
+  group->resources = launch.resources;
+  group->wavesTotal = static_cast<uint32_t>(launch.waves.size());
+  if (launch.resources.ldsBytes > 0) {
+    uint32_t cursor = 0;
+    auto it = ldsAllocations_.begin();
+    for (; it != ldsAllocations_.end(); ++it) {
+      if (it->first - cursor >= launch.resources.ldsBytes) break;
+      cursor = it->first + it->second;
+    }
+    group->ldsBase = cursor;
+    ldsAllocations_.insert(it, {cursor, launch.resources.ldsBytes});
+  }
+
+  // The SystemC time of the launch, in this CU's cycles.
+  const uint64_t start =
+      static_cast<uint64_t>(sc_time_stamp() / period_) + 1;  // one cycle to start the waves
+  const uint32_t simds = config_.cu.simdsPerCu;
+  uint32_t index = 0;
+  for (auto& wl : launch.waves) {
+    // Same placement rule as hasRoomFor.
+    for (uint32_t tries = 0; tries < simds; ++tries, nextSimd_ = (nextSimd_ + 1) % simds) {
+      const uint32_t simd = nextSimd_;
+      if (vgprsUsed_[simd] + launch.resources.vgprsPerWave > config_.cu.vgprsPerSimdLane ||
+          sgprsUsed_[simd] + launch.resources.sgprsPerWave > config_.cu.sgprsPerSimd)
+        continue;
+      const uint32_t first = simd * config_.cu.waveSlotsPerSimd;
+      uint32_t slot = first;
+      while (slot < first + config_.cu.waveSlotsPerSimd && slots_[slot]) ++slot;
+      if (slot == first + config_.cu.waveSlotsPerSimd) continue;
+      auto w = std::make_unique<Wave>();
+      w->s = std::move(wl.state);
+      w->group = group.get();
+      w->slot = slot;
+      w->simd = simd;
+      w->indexInGroup = index++;
+      w->readyCycle = start;
+      vgprsUsed_[simd] += launch.resources.vgprsPerWave;
+      sgprsUsed_[simd] += launch.resources.sgprsPerWave;
+      group->scratchSlots.push_back(wl.scratchSlot);
+      slots_[slot] = std::move(w);
+      ++wavesResident_;
+      ++wavesLaunched;
+      nextSimd_ = (simd + 1) % simds;
+      break;
+    }
+  }
+  groups_.push_back(std::move(group));
+  workArrived_.notify(SC_ZERO_TIME);
+}
+
+void ComputeUnit::advance(uint64_t cycles) {
+  now_ += cycles;
+  qk_.inc(period_ * static_cast<double>(cycles));
+  if (qk_.need_sync()) qk_.sync();
+}
+
+void ComputeUnit::run() {
+  qk_.reset();
+  while (true) {
+    if (wavesResident_ == 0 || halted_) {
+      qk_.sync();
+      wait(workArrived_);
+      now_ = std::max(now_, static_cast<uint64_t>(sc_time_stamp() / period_));
+      qk_.reset();
+      continue;
+    }
+    retireCompleted();
+    if (wavesResident_ == 0 || halted_) continue;
+    if (config_.maxCycles != 0 && now_ > config_.maxCycles) {
+      for (auto& w : slots_)
+        if (w) {
+          fault(*w, nullptr,
+                "the kernel ran past the cycle limit (" + std::to_string(config_.maxCycles) +
+                    " cycles); a runaway loop?");
+          break;
+        }
+      continue;
+    }
+    const unsigned issued = issueCycle();
+    if (halted_) continue;
+    if (issued > 0) {
+      ++activeCycles;
+      advance(1);
+      continue;
+    }
+    // Nothing could issue: jump to the next cycle at which something changes.
+    const uint64_t next = nextEventCycle();
+    if (next == kNever) {
+      for (auto& w : slots_)
+        if (w) {
+          fault(*w, nullptr,
+                "deadlock: no wave can make progress (every wave waits at a barrier or for a "
+                "counter that nothing will decrement)");
+          break;
+        }
+      continue;
+    }
+    advance(next > now_ ? next - now_ : 1);
+  }
+}
+
+uint64_t ComputeUnit::nextEventCycle() const {
+  uint64_t next = kNever;
+  if (!pending_.empty()) next = pending_.top()->completion;
+  for (const auto& w : slots_)
+    if (w && w->state == Wave::State::Ready) next = std::min(next, std::max(w->readyCycle, now_ + 1));
+  return next;
+}
+
+void ComputeUnit::retireCompleted() {
+  while (!pending_.empty() && pending_.top()->completion <= now_) {
+    std::unique_ptr<PendingAccess> p(pending_.top());
+    pending_.pop();
+    Wave& w = *p->wave;
+    const isa::MemRequest& req = *p->request;
+    if (req.writeback.kind != 0) isa::completeMemory(*w.s, req);
+    switch (p->counter) {
+      case isa::WaitCounter::Vm: --w.vmcnt; break;
+      case isa::WaitCounter::Lgkm: --w.lgkmcnt; break;
+      case isa::WaitCounter::Exp: --w.expcnt; break;
+      case isa::WaitCounter::None: break;
+    }
+    requestPool_.push_back(std::move(p->request));
+    if (w.state == Wave::State::Waitcnt && waitSatisfied(w)) {
+      w.state = Wave::State::Ready;
+      waitcntStallCycles += now_ - w.waitStart;
+      w.readyCycle = std::max(w.readyCycle, now_);
+    }
+    --w.outstanding;
+    if (w.state == Wave::State::Draining && w.outstanding == 0) endWave(w);
+  }
+}
+
+bool ComputeUnit::waitSatisfied(const Wave& w) const {
+  return w.vmcnt <= w.waitVm && w.lgkmcnt <= w.waitLgkm && w.expcnt <= w.waitExp;
+}
+
+unsigned ComputeUnit::issueCycle() {
+  // One SIMD per cycle, round-robin; from it at most one instruction per pipeline type, each
+  // from a different wave, oldest (lowest slot) first.
+  const uint32_t simd = static_cast<uint32_t>(now_ % config_.cu.simdsPerCu);
+  const uint32_t first = simd * config_.cu.waveSlotsPerSimd;
+  bool typeUsed[8] = {};
+  unsigned issued = 0;
+  for (uint32_t slot = first; slot < first + config_.cu.waveSlotsPerSimd && !halted_; ++slot) {
+    Wave* w = slots_[slot].get();
+    if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
+    const isa::Instruction* inst = w->group->dispatch->program->at(w->s->pc);
+    if (inst == nullptr) {
+      fault(*w, nullptr, "the program counter left the kernel's code");
+      return issued;
+    }
+    const auto type = static_cast<size_t>(inst->issue);
+    if (typeUsed[type]) continue;
+    typeUsed[type] = true;
+    issue(*w);
+    ++issued;
+  }
+  return issued;
+}
+
+std::unique_ptr<isa::MemRequest> ComputeUnit::newRequest() {
+  if (requestPool_.empty()) return std::make_unique<isa::MemRequest>();
+  auto r = std::move(requestPool_.back());
+  requestPool_.pop_back();
+  r->faulted = false;
+  r->writeback = {};
+  return r;
+}
+
+void ComputeUnit::fetch(Wave& w) {
+  // Instructions are decoded once at load time; the fetch models the instruction cache traffic
+  // when a wave moves into a new 64-byte line.
+  const uint64_t line = w.s->pc & ~uint64_t{63};
+  if (line == w.fetchedLine) return;
+  w.fetchedLine = line;
+  uint8_t buffer[64];
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(line);
+  p.set_data_ptr(buffer);
+  p.set_data_length(64);
+  p.set_streaming_width(64);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  instructionSocket->b_transport(p, delay);
+  ++instructionFetches;
+  // A hit is hidden by the instruction buffer's prefetch; a miss stalls the wave.
+  const uint64_t cycles = static_cast<uint64_t>(delay / period_);
+  if (cycles > config_.instructionCache.hitLatencyCycles)
+    w.readyCycle = std::max(w.readyCycle, now_ + cycles);
+}
+
+void ComputeUnit::issue(Wave& w) {
+  const uint32_t slot = w.slot;  // endWave() may free w
+  const isa::Instruction& inst = *w.group->dispatch->program->at(w.s->pc);
+  isa::ExecContext ctx;
+  ctx.target = config_.target;
+  ctx.cycle = now_;
+  ctx.realtime = static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / sc_time(10, SC_NS));
+  ctx.sharedApertureBase = kSharedApertureBase;
+  ctx.privateApertureBase = kPrivateApertureBase;
+  ctx.ldsSize = w.group->resources.ldsBytes;
+
+  auto req = newRequest();
+  const isa::StepResult r = isa::execute(inst, *w.s, *req, ctx);
+  ++waveInstructions;
+  uint32_t busy = 1;
+  switch (inst.issue) {
+    case isa::IssueType::Valu: ++valuInstructions; busy = config_.cu.valuCycles; break;
+    case isa::IssueType::Salu: ++saluInstructions; busy = config_.cu.saluCycles; break;
+    case isa::IssueType::Vmem: ++vmemInstructions; break;
+    case isa::IssueType::Smem: ++smemInstructions; break;
+    case isa::IssueType::Lds: ++ldsInstructions; break;
+    case isa::IssueType::Branch: ++branchInstructions; busy = config_.cu.branchCycles; break;
+    default: break;
+  }
+  w.readyCycle = now_ + busy;
+
+  switch (r.kind) {
+    case isa::StepKind::Continue:
+      break;
+    case isa::StepKind::Memory:
+      sendMemory(w, inst, std::move(req));
+      break;
+    case isa::StepKind::Waitcnt:
+      w.waitVm = r.vmcnt, w.waitLgkm = r.lgkmcnt, w.waitExp = r.expcnt;
+      if (!waitSatisfied(w)) {
+        w.state = Wave::State::Waitcnt;
+        w.waitStart = now_;
+      }
+      break;
+    case isa::StepKind::Barrier:
+      arriveAtBarrier(w);
+      break;
+    case isa::StepKind::EndProgram:
+      if (w.outstanding == 0) endWave(w);
+      else w.state = Wave::State::Draining;  // outstanding memory completes first
+      break;
+    case isa::StepKind::Sleep:
+      w.readyCycle = now_ + std::max<uint32_t>(1, r.cycles);
+      break;
+    case isa::StepKind::Message:
+      ++messages;
+      break;
+    case isa::StepKind::Trap:
+      fault(w, &inst, "s_trap " + std::to_string(r.trapId) + " with no trap handler installed");
+      break;
+    case isa::StepKind::Fault:
+      fault(w, &inst, r.fault);
+      break;
+  }
+  if (req) requestPool_.push_back(std::move(req));
+  if (!halted_ && slots_[slot].get() == &w) fetch(w);
+}
+
+void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
+                             std::unique_ptr<isa::MemRequest> req) {
+  tlm::tlm_generic_payload p;
+  WaveAccessExtension ext;
+  ext.request = req.get();
+  ext.cuId = id_;
+  ext.waveSlot = w.slot;
+  ext.ldsBase = w.group->ldsBase;
+  ext.ldsSize = w.group->resources.ldsBytes;
+
+  const bool isWrite = req->op != isa::MemOp::Load;
+  p.set_command(isWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  AtomicExtension atomic;
+
+  switch (req->space) {
+    case isa::MemSpace::Scalar:
+      // SMEM moves one contiguous block: a plain base-protocol transaction.
+      p.set_address(req->addr[0][0]);
+      p.set_data_ptr(req->data.data());
+      p.set_data_length(req->elementBytes);
+      p.set_streaming_width(req->elementBytes);
+      if (req->op == isa::MemOp::Atomic) {
+        atomic.op = req->atomic;
+        atomic.compare = req->cmp.data();
+        atomic.returnsData = true;
+        p.set_extension(&atomic);
+      }
+      if (req->laneMask & 1) scalarMemorySocket->b_transport(p, delay);
+      else p.set_response_status(tlm::TLM_OK_RESPONSE);
+      if (p.get_extension<AtomicExtension>()) p.clear_extension(&atomic);
+      if (p.is_response_error()) {
+        req->faulted = true;
+        req->faultAddress = req->addr[0][0];
+      }
+      break;
+    case isa::MemSpace::Lds:
+    case isa::MemSpace::Vector: {
+      int first = 0;
+      while (first < 64 && !((req->laneMask >> first) & 1)) ++first;
+      p.set_address(first < 64 ? req->addr[first][0] : 0);
+      p.set_data_ptr(req->data.data());
+      p.set_data_length(req->elementBytes);
+      p.set_streaming_width(req->elementBytes);
+      p.set_extension(&ext);
+      if (req->laneMask == 0) {
+        p.set_response_status(tlm::TLM_OK_RESPONSE);  // nothing to access; still counts
+      } else if (req->space == isa::MemSpace::Lds) {
+        ldsSocket->b_transport(p, delay);
+      } else {
+        vectorMemorySocket->b_transport(p, delay);
+      }
+      p.clear_extension(&ext);
+      break;
+    }
+  }
+
+  if (p.is_response_error() || req->faulted) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(req->faultAddress));
+    fault(w, &inst,
+          std::string("memory violation: ") +
+              (req->space == isa::MemSpace::Scalar ? "scalar " : "") + "access to " + buf +
+              ", which is outside every device allocation");
+    return;
+  }
+
+  auto* pa = new PendingAccess;
+  pa->completion = now_ + std::max<uint64_t>(1, static_cast<uint64_t>(delay / period_));
+  pa->sequence = issueSequence_++;
+  pa->wave = &w;
+  pa->counter = req->counter;
+  switch (req->counter) {
+    case isa::WaitCounter::Vm:
+      // VM_CNT decrements in issue order (seed 004): a later access never completes first.
+      pa->completion = std::max(pa->completion, w.lastVmCompletion);
+      w.lastVmCompletion = pa->completion;
+      ++w.vmcnt;
+      break;
+    case isa::WaitCounter::Lgkm: ++w.lgkmcnt; break;
+    case isa::WaitCounter::Exp: ++w.expcnt; break;
+    case isa::WaitCounter::None: break;
+  }
+  ++w.outstanding;
+  pa->request = std::move(req);
+  pending_.push(pa);
+}
+
+void ComputeUnit::arriveAtBarrier(Wave& w) {
+  ++barrierWaits;
+  w.state = Wave::State::Barrier;
+  ++w.group->wavesAtBarrier;
+  releaseBarrierIfComplete(*w.group);
+}
+
+void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
+  // Waves that have ended count as arrived (seed 004).
+  if (g.wavesAtBarrier == 0 || g.wavesAtBarrier + g.wavesEnded < g.wavesTotal) return;
+  g.wavesAtBarrier = 0;
+  for (auto& w : slots_)
+    if (w && w->group == &g && w->state == Wave::State::Barrier) {
+      w->state = Wave::State::Ready;
+      w->readyCycle = std::max(w->readyCycle, now_ + 1);
+    }
+}
+
+void ComputeUnit::endWave(Wave& w) {
+  Workgroup* g = w.group;
+  vgprsUsed_[w.simd] -= g->resources.vgprsPerWave;
+  sgprsUsed_[w.simd] -= g->resources.sgprsPerWave;
+  ++g->wavesEnded;
+  --wavesResident_;
+  slots_[w.slot].reset();  // w is gone from here on
+  releaseBarrierIfComplete(*g);
+  if (g->wavesEnded < g->wavesTotal) return;
+
+  if (g->resources.ldsBytes > 0)
+    ldsAllocations_.erase(std::find_if(ldsAllocations_.begin(), ldsAllocations_.end(),
+                                       [&](const auto& a) { return a.first == g->ldsBase; }));
+  ++workgroupsFinished;
+  std::vector<uint32_t> scratch = std::move(g->scratchSlots);
+  groups_.erase(std::find_if(groups_.begin(), groups_.end(),
+                             [&](const auto& p) { return p.get() == g; }));
+  // The dispatcher lives at SystemC time: catch up before telling it.
+  qk_.sync();
+  listener_.workgroupFinished(id_, scratch);
+}
+
+std::string ComputeUnit::describeWave(const Wave& w) const {
+  std::ostringstream os;
+  const auto& g = *w.group;
+  os << "wave " << w.indexInGroup << " of workgroup (" << g.groupId[0] << "," << g.groupId[1]
+     << "," << g.groupId[2] << ") on CU " << id_ << " (SIMD " << w.simd << ", slot " << w.slot
+     << ")";
+  return os.str();
+}
+
+void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::string& reason) {
+  std::ostringstream os;
+  os << "kernel '" << w.group->dispatch->kernelName << "' faulted: " << reason << "\n  at "
+     << describeWave(w) << ", cycle " << now_;
+  char buf[128];
+  const isa::Instruction* shown = inst ? inst : w.group->dispatch->program->at(w.s->pc);
+  std::snprintf(buf, sizeof buf, "\n  PC 0x%llx", static_cast<unsigned long long>(w.s->pc));
+  os << buf;
+  if (inst) {
+    std::snprintf(buf, sizeof buf, " (instruction at 0x%llx)",
+                  static_cast<unsigned long long>(inst->pc));
+    os << buf;
+  }
+  if (shown) {
+    os << ", encoding";
+    for (unsigned i = 0; i < shown->sizeBytes / 4 && i < 3; ++i) {
+      std::snprintf(buf, sizeof buf, " %08X", shown->words[i]);
+      os << buf;
+    }
+    os << ": " << isa::disassemble(*shown, config_.target);
+  }
+  halted_ = true;
+  qk_.sync();
+  listener_.kernelFaulted(os.str());
+}
+
+}  // namespace vgpu

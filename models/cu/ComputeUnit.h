@@ -1,0 +1,127 @@
+// A GCN compute unit: 4 SIMD16 with 10 wave slots each, the wave sequencer (fetch, issue,
+// s_waitcnt counters, barriers) and the scalar/vector/LDS/branch pipelines in front of the
+// ISA library. One SC_THREAD per CU; it sleeps when the CU holds no waves and jumps over
+// cycles in which nothing can issue, so idle time costs nothing.
+//
+// Memory instructions leave through TLM sockets (LDS, texture path, scalar cache); their data
+// reaches the registers only when the response's annotated time has passed, so a kernel that
+// forgets s_waitcnt misbehaves here as on silicon.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "common/PlatformConfig.h"
+#include "dispatcher/KernelDispatch.h"
+#include "isa/Isa.h"
+
+namespace vgpu {
+
+// What a workgroup needs from a CU.
+struct WorkgroupResources {
+  uint32_t waves = 0;
+  uint32_t vgprsPerWave = 0;
+  uint32_t sgprsPerWave = 0;
+  uint32_t ldsBytes = 0;
+};
+
+// A workgroup ready to run: the dispatcher has written each wave's initial registers.
+struct WorkgroupLaunch {
+  const KernelDispatch* dispatch = nullptr;
+  std::array<uint32_t, 3> groupId{};
+  WorkgroupResources resources;
+  struct WaveLaunch {
+    std::unique_ptr<isa::WaveState> state;
+    uint32_t scratchSlot = 0;
+  };
+  std::vector<WaveLaunch> waves;
+};
+
+// Told by a CU when a workgroup has finished or a wave faulted.
+class ComputeUnitListener {
+ public:
+  virtual ~ComputeUnitListener() = default;
+  virtual void workgroupFinished(uint32_t cuId, const std::vector<uint32_t>& scratchSlots) = 0;
+  virtual void kernelFaulted(const std::string& message) = 0;
+};
+
+class ComputeUnit : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<ComputeUnit> ldsSocket;
+  tlm_utils::simple_initiator_socket<ComputeUnit> vectorMemorySocket;  // to the texture path
+  tlm_utils::simple_initiator_socket<ComputeUnit> scalarMemorySocket;  // to the scalar cache
+  tlm_utils::simple_initiator_socket<ComputeUnit> instructionSocket;   // to the instruction cache
+
+  SC_HAS_PROCESS(ComputeUnit);
+  ComputeUnit(sc_core::sc_module_name name, uint32_t id, const PlatformConfig& config,
+              ComputeUnitListener& listener);
+  ~ComputeUnit() override;
+
+  uint32_t id() const { return id_; }
+  // Whether the workgroup fits now (wave slots, VGPRs and SGPRs per SIMD, LDS).
+  bool hasRoomFor(const WorkgroupResources& r) const;
+  // Starts the workgroup; hasRoomFor must have been true.
+  void launch(WorkgroupLaunch&& group);
+  bool idle() const { return wavesResident_ == 0; }
+
+  // Statistics.
+  uint64_t waveInstructions = 0, valuInstructions = 0, saluInstructions = 0,
+           vmemInstructions = 0, smemInstructions = 0, ldsInstructions = 0,
+           branchInstructions = 0, waitcntStallCycles = 0, barrierWaits = 0, wavesLaunched = 0,
+           workgroupsFinished = 0, activeCycles = 0, instructionFetches = 0, messages = 0;
+
+ private:
+  struct Wave;
+  struct Workgroup;
+  struct PendingAccess;
+
+  void run();
+  // Issues from the SIMD whose turn it is; returns how many instructions issued.
+  unsigned issueCycle();
+  void issue(Wave& w);
+  void sendMemory(Wave& w, const isa::Instruction& inst, std::unique_ptr<isa::MemRequest> req);
+  void retireCompleted();
+  bool waitSatisfied(const Wave& w) const;
+  void arriveAtBarrier(Wave& w);
+  void releaseBarrierIfComplete(Workgroup& g);
+  void endWave(Wave& w);
+  void fault(const Wave& w, const isa::Instruction* inst, const std::string& reason);
+  std::string describeWave(const Wave& w) const;
+  uint64_t nextEventCycle() const;
+  void advance(uint64_t cycles);
+  void fetch(Wave& w);
+  std::unique_ptr<isa::MemRequest> newRequest();
+
+  uint32_t id_;
+  PlatformConfig config_;
+  ComputeUnitListener& listener_;
+  sc_core::sc_time period_;
+  tlm_utils::tlm_quantumkeeper qk_;
+  sc_core::sc_event workArrived_;
+
+  uint64_t now_ = 0;  // this CU's current cycle (local time, ahead of SystemC time)
+  bool halted_ = false;
+  std::vector<std::unique_ptr<Wave>> slots_;  // simdsPerCu * waveSlotsPerSimd, nullptr = free
+  std::vector<std::unique_ptr<Workgroup>> groups_;
+  uint32_t wavesResident_ = 0;
+  std::vector<uint32_t> vgprsUsed_, sgprsUsed_;  // per SIMD
+  std::vector<std::pair<uint32_t, uint32_t>> ldsAllocations_;  // (base, size), sorted by base
+  uint32_t nextSimd_ = 0;
+  uint64_t issueSequence_ = 0;
+
+  struct PendingOrder {
+    bool operator()(const PendingAccess* a, const PendingAccess* b) const;
+  };
+  std::priority_queue<PendingAccess*, std::vector<PendingAccess*>, PendingOrder> pending_;
+  std::vector<std::unique_ptr<isa::MemRequest>> requestPool_;
+};
+
+}  // namespace vgpu

@@ -1,0 +1,55 @@
+// One kernel dispatch as the dispatcher (SPI) and the compute units see it: decoded from the
+// AQL packet and the kernel descriptor by the command processor.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isa/Isa.h"
+
+namespace vgpu {
+
+struct KernelDispatch {
+  std::string kernelName;
+  const isa::Program* program = nullptr;  // decoded code of the code object holding the kernel
+  uint64_t entryPc = 0;
+
+  // From the AQL kernel-dispatch packet.
+  uint64_t packetAddress = 0;
+  uint64_t queueAddress = 0;
+  uint64_t kernargAddress = 0;
+  uint64_t dispatchId = 0;
+  uint64_t completionSignal = 0;
+  std::array<uint32_t, 3> gridSize{1, 1, 1};       // work-items per dimension
+  std::array<uint32_t, 3> workgroupSize{1, 1, 1};  // work-items per dimension
+  uint32_t dimensions = 1;
+
+  // From the kernel descriptor (raw fields) and the packet's segment sizes.
+  uint32_t computePgmRsrc1 = 0, computePgmRsrc2 = 0;
+  uint16_t kernelCodeProperties = 0;
+  uint32_t groupSegmentBytes = 0;    // LDS per workgroup (fixed + dynamic)
+  uint32_t privateSegmentBytes = 0;  // scratch per work-item
+  uint32_t vgprsPerWave = 0;
+  uint32_t sgprsPerWave = 0;
+
+  // Scratch backing memory for all wave slots of the GPU, and each slot's share.
+  uint64_t scratchBase = 0;
+  uint64_t scratchBytes = 0;
+  uint32_t scratchBytesPerWave = 0;
+
+  // Counts, derived.
+  std::array<uint32_t, 3> workgroups() const {
+    std::array<uint32_t, 3> n{};
+    for (int d = 0; d < 3; ++d) n[d] = (gridSize[d] + workgroupSize[d] - 1) / workgroupSize[d];
+    return n;
+  }
+  uint32_t workItemsPerGroup() const {
+    return workgroupSize[0] * workgroupSize[1] * workgroupSize[2];
+  }
+  uint32_t wavesPerGroup() const { return (workItemsPerGroup() + 63) / 64; }
+};
+
+}  // namespace vgpu

@@ -1,0 +1,143 @@
+#include "dram/Dram.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "common/MemoryExtensions.h"
+#include "isa/Atomics.h"
+
+namespace vgpu {
+
+using namespace sc_core;
+
+Dram::Dram(sc_module_name name, const DramConfig& config, sc_time clockPeriod)
+    : sc_module(name),
+      socket("socket"),
+      config_(config),
+      latency_(clockPeriod * config.latencyCycles),
+      map_(config.sizeBytes) {
+  socket.register_b_transport(this, &Dram::b_transport);
+  socket.register_transport_dbg(this, &Dram::transport_dbg);
+  socket.register_get_direct_mem_ptr(this, &Dram::get_direct_mem_ptr);
+}
+
+bool Dram::release(uint64_t base) {
+  const DeviceMemoryMap::Allocation* a = map_.find(base);
+  if (a == nullptr || a->base != base) return false;
+  const uint64_t end = a->base + a->size - 1;
+  for (unsigned i = 0; i < socket.size(); ++i) socket[i]->invalidate_direct_mem_ptr(base, end);
+  return map_.release(base);
+}
+
+bool Dram::access(tlm::tlm_generic_payload& trans, bool checkMap) {
+  const uint64_t addr = trans.get_address();
+  const unsigned len = trans.get_data_length();
+  uint8_t* data = trans.get_data_ptr();
+  const uint8_t* be = trans.get_byte_enable_ptr();
+  const unsigned beLen = trans.get_byte_enable_length();
+
+  if (data == nullptr || len == 0) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return false;
+  }
+  if (trans.get_streaming_width() < len) {  // streaming (FIFO) access is not memory-like
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return false;
+  }
+  if (checkMap) {
+    bool ok;
+    if (be == nullptr) {
+      ok = map_.contains(addr, len);
+    } else {
+      // Only the enabled bytes must be mapped: a cache reads part of a line with byte enables.
+      ok = true;
+      for (unsigned i = 0; i < len && ok; ++i)
+        if (be[i % beLen] == TLM_BYTE_ENABLED) ok = map_.contains(addr + i, 1);
+    }
+    if (!ok) {
+      ++addressErrors;
+      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return false;
+    }
+  }
+
+  if (auto* atomic = trans.get_extension<AtomicExtension>()) {
+    if (trans.get_command() != tlm::TLM_WRITE_COMMAND || (len != 4 && len != 8) || be != nullptr) {
+      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      return false;
+    }
+    uint8_t memory[8], old[8];
+    store_.read(addr, memory, len);
+    isa::applyAtomic(atomic->op, len, memory, data, atomic->compare, old);
+    store_.write(addr, memory, len);
+    if (atomic->returnsData) std::copy(old, old + len, data);
+    ++atomics;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return true;
+  }
+
+  switch (trans.get_command()) {
+    case tlm::TLM_READ_COMMAND:
+      if (be == nullptr) {
+        store_.read(addr, data, len);
+      } else {
+        std::vector<uint8_t> tmp(len);
+        store_.read(addr, tmp.data(), len);
+        for (unsigned i = 0; i < len; ++i)
+          if (be[i % beLen] == TLM_BYTE_ENABLED) data[i] = tmp[i];
+      }
+      ++reads;
+      bytesRead += len;
+      break;
+    case tlm::TLM_WRITE_COMMAND:
+      if (be == nullptr) {
+        store_.write(addr, data, len);
+      } else {
+        for (unsigned i = 0; i < len; ++i)
+          if (be[i % beLen] == TLM_BYTE_ENABLED) store_.write(addr + i, data + i, 1);
+      }
+      ++writes;
+      bytesWritten += len;
+      break;
+    case tlm::TLM_IGNORE_COMMAND:
+      break;
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
+  if (access(trans, true)) trans.set_dmi_allowed(trans.get_extension<AtomicExtension>() == nullptr);
+  delay += latency_;
+}
+
+unsigned int Dram::transport_dbg(int, tlm::tlm_generic_payload& trans) {
+  // A debugger may look anywhere in device memory, mapped or not, without advancing time.
+  trans.set_byte_enable_ptr(nullptr);
+  if (trans.get_data_length() == 0 || trans.get_command() == tlm::TLM_IGNORE_COMMAND) return 0;
+  return access(trans, false) ? trans.get_data_length() : 0;
+}
+
+bool Dram::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  const uint64_t addr = trans.get_address();
+  const DeviceMemoryMap::Allocation* a = map_.find(addr);
+  if (a == nullptr) {
+    // Deny with the largest range we can vouch for: just this address.
+    dmi.set_start_address(addr);
+    dmi.set_end_address(addr);
+    return false;
+  }
+  // One backing page at most, clipped to the allocation: DMI needs contiguous host memory.
+  const uint64_t pageStart = addr - addr % BackingStore::kPageBytes;
+  const uint64_t start = std::max(pageStart, a->base);
+  const uint64_t end = std::min(pageStart + BackingStore::kPageBytes, a->base + a->size) - 1;
+  dmi.set_dmi_ptr(store_.page(addr) + (start - pageStart));
+  dmi.set_start_address(start);
+  dmi.set_end_address(end);
+  dmi.allow_read_write();
+  dmi.set_read_latency(latency_);
+  dmi.set_write_latency(latency_);
+  return true;
+}
+
+}  // namespace vgpu

@@ -1,0 +1,42 @@
+// Device memory (HBM2 on Vega): the backing store of the whole GPU and the last level of the
+// memory hierarchy. Any number of initiators bind to `socket` (L2 channels, the command
+// processor, the host port). Accesses outside every allocation get TLM_ADDRESS_ERROR_RESPONSE.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "common/PlatformConfig.h"
+#include "dram/BackingStore.h"
+#include "dram/DeviceMemoryMap.h"
+
+namespace vgpu {
+
+class Dram : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Dram> socket;
+
+  Dram(sc_core::sc_module_name name, const DramConfig& config, sc_core::sc_time clockPeriod);
+
+  DeviceMemoryMap& memoryMap() { return map_; }
+  BackingStore& store() { return store_; }
+  // Frees an allocation and revokes any DMI pointer into it.
+  bool release(uint64_t base);
+
+  uint64_t reads = 0, writes = 0, atomics = 0, bytesRead = 0, bytesWritten = 0, addressErrors = 0;
+
+ private:
+  void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+  // Executes the payload on the store; returns false (and sets the response) on error.
+  bool access(tlm::tlm_generic_payload& trans, bool checkMap);
+
+  DramConfig config_;
+  sc_core::sc_time latency_;
+  DeviceMemoryMap map_;
+  BackingStore store_;
+};
+
+}  // namespace vgpu

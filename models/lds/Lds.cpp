@@ -1,0 +1,91 @@
+#include "lds/Lds.h"
+
+#include <cstring>
+
+#include "common/MemoryExtensions.h"
+#include "isa/Atomics.h"
+
+namespace vgpu {
+
+using namespace sc_core;
+
+Lds::Lds(sc_module_name name, const LdsConfig& config, sc_time clockPeriod,
+         std::unique_ptr<LdsBankArbiter> arbiter)
+    : sc_module(name),
+      socket("socket"),
+      config_(config),
+      period_(clockPeriod),
+      arbiter_(std::move(arbiter)),
+      storage_(config.sizeBytes, 0) {
+  socket.register_b_transport(this, &Lds::b_transport);
+  socket.register_transport_dbg(this, &Lds::transport_dbg);
+}
+
+void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  auto* ext = trans.get_extension<WaveAccessExtension>();
+  if (ext == nullptr || ext->request == nullptr) {
+    // The LDS only understands whole-wave DS requests from its compute unit.
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  isa::MemRequest& req = *ext->request;
+  const uint32_t bytes = req.elementBytes;
+  ++accesses;
+
+  LdsBankRequest bankReq;
+  bankReq.laneMask = req.laneMask;
+  bankReq.dwordsPerElement = static_cast<uint8_t>((bytes + 3) / 4);
+  bankReq.elementsPerLane = req.elementsPerLane;
+
+  // Lanes in ascending order: for stores to the same address the highest lane wins, and
+  // atomics from lanes of one wave are applied in lane order.
+  for (int lane = 0; lane < 64; ++lane) {
+    if (!((req.laneMask >> lane) & 1)) continue;
+    for (int e = 0; e < req.elementsPerLane; ++e) {
+      const uint64_t offset = req.addr[lane][e];
+      bankReq.addr[lane][e] = static_cast<uint32_t>(ext->ldsBase + offset);
+      uint8_t* data = req.element(lane, e);
+      // Outside the workgroup's allocation: reads return zero and writes are dropped, as the
+      // hardware's LDS range check does.
+      if (offset + bytes > ext->ldsSize || ext->ldsBase + offset + bytes > storage_.size()) {
+        ++outOfRangeLanes;
+        if (req.op != isa::MemOp::Store) std::memset(data, 0, bytes);
+        continue;
+      }
+      uint8_t* mem = storage_.data() + ext->ldsBase + offset;
+      switch (req.op) {
+        case isa::MemOp::Load:
+          std::memcpy(data, mem, bytes);
+          break;
+        case isa::MemOp::Store:
+          std::memcpy(mem, data, bytes);
+          break;
+        case isa::MemOp::Atomic: {
+          uint8_t old[16];
+          isa::applyAtomic(req.atomic, bytes, mem, data, req.cmpElement(lane, e), old);
+          std::memcpy(data, old, bytes);
+          break;
+        }
+      }
+    }
+  }
+
+  const LdsBankSchedule sched = arbiter_->schedule(bankReq);
+  bankCycles += sched.cycles;
+  conflictCycles += sched.conflictCycles;
+  delay += period_ * (config_.latencyCycles + sched.cycles);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int Lds::transport_dbg(tlm::tlm_generic_payload& trans) {
+  // Debug view of the raw LDS array (byte addresses 0 .. size-1).
+  const uint64_t addr = trans.get_address();
+  const unsigned len = trans.get_data_length();
+  if (addr >= storage_.size()) return 0;
+  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, storage_.size() - addr));
+  if (trans.is_read()) std::memcpy(trans.get_data_ptr(), storage_.data() + addr, n);
+  else if (trans.is_write()) std::memcpy(storage_.data() + addr, trans.get_data_ptr(), n);
+  return n;
+}
+
+}  // namespace vgpu

@@ -1,0 +1,391 @@
+#include "runtime/Runtime.h"
+
+#include <algorithm>
+#include <exception>
+#include <sstream>
+
+#include "common/Apertures.h"
+#include "common/Error.h"
+#include "cp/Aql.h"
+#include "cp/MmioRegisters.h"
+#include "gpu/Gpu.h"
+
+namespace vgpu {
+
+using namespace sc_core;
+
+namespace {
+constexpr uint64_t kCopyChunk = 4096;
+constexpr uint32_t kRelocAbs64 = 3;       // R_AMDGPU_ABS64
+constexpr uint32_t kRelocRelative64 = 13; // R_AMDGPU_RELATIVE64
+constexpr uint32_t kRelocAbs32Lo = 1, kRelocAbs32Hi = 2, kRelocAbs32 = 6;
+
+std::string describeArgs(const loader::KernelInfo& k) {
+  std::ostringstream os;
+  const auto args = k.explicitArgs();
+  os << "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) os << ", ";
+    os << (args[i].name.empty() ? "arg" + std::to_string(i) : args[i].name) << ": "
+       << args[i].valueKind << " " << args[i].size << "B";
+  }
+  os << ")";
+  return os.str();
+}
+}  // namespace
+
+Runtime::Runtime(HostPort& port, Gpu& gpu) : port_(port), gpu_(gpu) {}
+
+Runtime::~Runtime() = default;
+
+// ---- MMIO and memory -----------------------------------------------------------------------
+
+void Runtime::mmioWrite(uint32_t reg, uint32_t value) {
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_address(reg);
+  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
+  p.set_data_length(4);
+  p.set_streaming_width(4);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  port_.mmio->b_transport(p, delay);
+  wait(delay);
+  if (!p.is_response_ok()) throw std::runtime_error("MMIO write refused: " + p.get_response_string());
+}
+
+uint32_t Runtime::mmioRead(uint32_t reg) {
+  uint32_t value = 0;
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(reg);
+  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
+  p.set_data_length(4);
+  p.set_streaming_width(4);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  port_.mmio->b_transport(p, delay);
+  wait(delay);
+  if (!p.is_response_ok()) throw std::runtime_error("MMIO read refused: " + p.get_response_string());
+  return value;
+}
+
+void Runtime::transfer(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint64_t bytes) {
+  sc_time delay = SC_ZERO_TIME;
+  for (uint64_t done = 0; done < bytes;) {
+    const uint64_t n = std::min(kCopyChunk, bytes - done);
+    tlm::tlm_generic_payload p;
+    p.set_command(cmd);
+    p.set_address(address + done);
+    p.set_data_ptr(data + done);
+    p.set_data_length(static_cast<unsigned>(n));
+    p.set_streaming_width(static_cast<unsigned>(n));
+    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    port_.memory->b_transport(p, delay);
+    if (!p.is_response_ok()) {
+      std::ostringstream os;
+      os << "host " << (cmd == tlm::TLM_READ_COMMAND ? "read from" : "write to")
+         << " device address 0x" << std::hex << address + done << " failed ("
+         << p.get_response_string() << "): outside every allocation";
+      throw InputError(os.str());
+    }
+    done += n;
+  }
+  wait(delay);
+}
+
+uint64_t Runtime::malloc(uint64_t bytes) {
+  auto a = gpu_.dram().memoryMap().allocate(bytes, 256, "buffer");
+  if (!a) {
+    throw InputError("out of device memory: cannot allocate " + std::to_string(bytes) +
+                     " bytes (" + std::to_string(gpu_.dram().memoryMap().bytesAllocated()) +
+                     " of " + std::to_string(gpu_.dram().memoryMap().capacity()) + " in use)");
+  }
+  return *a;
+}
+
+void Runtime::free(uint64_t deviceAddress) { gpu_.dram().release(deviceAddress); }
+
+void Runtime::copyToDevice(uint64_t dst, const void* src, uint64_t bytes) {
+  transfer(tlm::TLM_WRITE_COMMAND, dst, static_cast<uint8_t*>(const_cast<void*>(src)), bytes);
+}
+
+void Runtime::copyFromDevice(void* dst, uint64_t src, uint64_t bytes) {
+  transfer(tlm::TLM_READ_COMMAND, src, static_cast<uint8_t*>(dst), bytes);
+}
+
+void Runtime::memset(uint64_t dst, uint8_t value, uint64_t bytes) {
+  std::vector<uint8_t> fill(std::min(bytes, kCopyChunk * 16), value);
+  for (uint64_t done = 0; done < bytes;) {
+    const uint64_t n = std::min<uint64_t>(fill.size(), bytes - done);
+    copyToDevice(dst + done, fill.data(), n);
+    done += n;
+  }
+}
+
+// ---- code objects --------------------------------------------------------------------------
+
+const Module& Runtime::loadModule(const std::string& path) {
+  return loadModule(loader::CodeObject::loadFile(path), path);
+}
+
+const Module& Runtime::loadModule(loader::CodeObject object, const std::string& name) {
+  const std::string processor = object.processor();
+  const std::string platformProcessor = gpu_.config().processor;
+  if (processor != platformProcessor &&
+      !(platformProcessor == "gfx906" && processor == "gfx900")) {  // gfx906 runs gfx900 code
+    throw InputError(name + ": the code object is for " + processor + " but platform '" +
+                     gpu_.config().name + "' is a " + platformProcessor);
+  }
+  auto m = std::make_unique<Module>();
+  m->path = name;
+  m->object = std::move(object);
+  std::vector<uint8_t> image = m->object.image();
+  m->base = malloc(std::max<uint64_t>(image.size(), 256));
+
+  for (const auto& r : m->object.relocations()) {
+    if (r.offset + 8 > image.size() && !(r.offset + 4 <= image.size() && r.type != kRelocAbs64 &&
+                                          r.type != kRelocRelative64))
+      throw InputError(name + ": relocation outside the loaded image");
+    uint64_t value = 0;
+    switch (r.type) {
+      case kRelocRelative64: value = m->base + r.addend; break;
+      case kRelocAbs64:
+      case kRelocAbs32:
+      case kRelocAbs32Lo:
+      case kRelocAbs32Hi: value = m->base + r.symbolValue + r.addend; break;
+      default:
+        throw InputError(name + ": unsupported relocation type " + std::to_string(r.type));
+    }
+    if (r.type == kRelocAbs64 || r.type == kRelocRelative64) {
+      std::memcpy(&image[r.offset], &value, 8);
+    } else {
+      const uint32_t v32 = static_cast<uint32_t>(r.type == kRelocAbs32Hi ? value >> 32 : value);
+      std::memcpy(&image[r.offset], &v32, 4);
+    }
+  }
+  copyToDevice(m->base, image.data(), image.size());
+
+  // Decode once, from the bytes now in device memory's image.
+  const uint64_t textStart = m->object.textStart(), textEnd = m->object.textEnd();
+  std::vector<uint8_t> text(image.begin() + static_cast<long>(std::min<uint64_t>(textStart, image.size())),
+                            image.begin() + static_cast<long>(std::min<uint64_t>(textEnd, image.size())));
+  auto program = std::make_shared<isa::Program>(isa::Program::decode(
+      text, m->base + textStart, processor == "gfx900" ? isa::GfxTarget::Gfx900 : isa::GfxTarget::Gfx906));
+  gpu_.code().add(m->base, image.size(), program);
+  for (const auto& k : m->object.kernels()) gpu_.code().nameKernel(m->base + k.descriptorAddress, k.name);
+  modules_.push_back(std::move(m));
+  return *modules_.back();
+}
+
+Kernel Runtime::kernel(const Module& module, const std::string& name) const {
+  const loader::KernelInfo* info = module.object.findKernel(name);
+  if (info == nullptr) {
+    std::ostringstream os;
+    os << module.path << ": no kernel named '" << name << "'; it has:";
+    for (const auto& k : module.object.kernels()) os << "\n  " << k.name << describeArgs(k);
+    throw InputError(os.str());
+  }
+  return Kernel{&module, info, module.base + info->descriptorAddress};
+}
+
+// ---- launch ----------------------------------------------------------------------------------
+
+void Runtime::setupQueue() {
+  queueBase_ = malloc(uint64_t{queuePackets_} * aql::kPacketBytes);
+  // Every slot starts INVALID so the command processor never takes a half-written packet.
+  std::vector<uint8_t> ring(uint64_t{queuePackets_} * aql::kPacketBytes, 0);
+  for (uint32_t i = 0; i < queuePackets_; ++i) ring[i * aql::kPacketBytes] = aql::kInvalid;
+  copyToDevice(queueBase_, ring.data(), ring.size());
+  signal_ = malloc(aql::kSignalBytes);
+  memset(signal_, 0, aql::kSignalBytes);
+  mmioWrite(mmio::kQueueBaseLo, static_cast<uint32_t>(queueBase_));
+  mmioWrite(mmio::kQueueBaseHi, static_cast<uint32_t>(queueBase_ >> 32));
+  mmioWrite(mmio::kQueueSize, queuePackets_);
+  mmioWrite(mmio::kQueueEnable, 1);
+  mmioWrite(mmio::kIrqEnable, mmio::kIrqPacketDone | mmio::kIrqError);
+}
+
+std::vector<uint8_t> Runtime::buildKernarg(const Kernel& k, const LaunchConfig& c,
+                                           const std::vector<KernelArg>& args) const {
+  const loader::KernelInfo& info = *k.info;
+  const auto explicitArgs = info.explicitArgs();
+  if (args.size() != explicitArgs.size()) {
+    std::ostringstream os;
+    os << "kernel '" << info.name << "' takes " << explicitArgs.size() << " argument"
+       << (explicitArgs.size() == 1 ? "" : "s") << " " << describeArgs(info) << ", "
+       << args.size() << " given";
+    throw InputError(os.str());
+  }
+  uint32_t size = info.kernargSegmentSize;
+  for (const auto& a : info.args) size = std::max(size, a.offset + a.size);
+  std::vector<uint8_t> buf(std::max<uint32_t>(size, 16), 0);
+
+  for (size_t i = 0; i < args.size(); ++i) {
+    const loader::KernelArg& meta = explicitArgs[i];
+    const bool wantsPointer = meta.valueKind == "global_buffer" ||
+                              meta.valueKind == "dynamic_shared_pointer" ||
+                              meta.valueKind == "image" || meta.valueKind == "sampler" ||
+                              meta.valueKind == "pipe" || meta.valueKind == "queue";
+    const std::string argName = meta.name.empty() ? "#" + std::to_string(i) : "'" + meta.name + "'";
+    if (wantsPointer != (args[i].kind == KernelArg::Kind::Pointer)) {
+      throw InputError("kernel '" + info.name + "' argument " + std::to_string(i) + " (" + argName +
+                       ") is " + (wantsPointer ? "a buffer pointer" : "a by-value scalar") +
+                       " but a " + (wantsPointer ? "scalar" : "buffer") + " was given");
+    }
+    if (args[i].bytes.size() != meta.size) {
+      throw InputError("kernel '" + info.name + "' argument " + std::to_string(i) + " (" + argName +
+                       ") is " + std::to_string(meta.size) + " bytes but " +
+                       std::to_string(args[i].bytes.size()) + " were given");
+    }
+    std::memcpy(&buf[meta.offset], args[i].bytes.data(), meta.size);
+  }
+
+  const uint32_t grid[3] = {c.grid.x, c.grid.y, c.grid.z};
+  const uint32_t block[3] = {c.block.x, c.block.y, c.block.z};
+  auto put = [&](const loader::KernelArg& a, uint64_t v) {
+    std::memcpy(&buf[a.offset], &v, std::min<uint32_t>(a.size, 8));
+  };
+  const uint32_t dims = c.grid.z > 1 || c.block.z > 1 ? 3 : (c.grid.y > 1 || c.block.y > 1 ? 2 : 1);
+  for (const auto& a : info.args) {
+    const std::string& v = a.valueKind;
+    const int axis = v.empty() ? -1 : (v.back() == 'x' ? 0 : v.back() == 'y' ? 1 : v.back() == 'z' ? 2 : -1);
+    if (v.rfind("hidden_global_offset_", 0) == 0 && axis >= 0) put(a, c.globalOffset[axis]);
+    else if (v.rfind("hidden_block_count_", 0) == 0 && axis >= 0) put(a, grid[axis] / block[axis]);
+    else if (v.rfind("hidden_group_size_", 0) == 0 && axis >= 0) put(a, block[axis]);
+    else if (v.rfind("hidden_remainder_", 0) == 0 && axis >= 0) put(a, grid[axis] % block[axis]);
+    else if (v == "hidden_grid_dims") put(a, dims);
+    else if (v == "hidden_private_base") put(a, kPrivateApertureBase >> 32);
+    else if (v == "hidden_shared_base") put(a, kSharedApertureBase >> 32);
+    else if (v == "hidden_queue_ptr") put(a, queueBase_);
+    else if (v == "hidden_dynamic_lds_size") put(a, c.dynamicLdsBytes);
+    // Everything else hidden (printf/hostcall buffers, default queue, completion action,
+    // multigrid sync, heap) stays null: the model offers no host services to kernels.
+  }
+  return buf;
+}
+
+void Runtime::launch(const Kernel& k, const LaunchConfig& c, const std::vector<KernelArg>& args) {
+  const loader::KernelInfo& info = *k.info;
+  const uint64_t items = uint64_t{c.block.x} * c.block.y * c.block.z;
+  if (c.block.x == 0 || c.block.y == 0 || c.block.z == 0 || items > 1024) {
+    throw InputError("workgroup size " + std::to_string(c.block.x) + "x" +
+                     std::to_string(c.block.y) + "x" + std::to_string(c.block.z) +
+                     " is invalid: each dimension must be at least 1 and the product at most 1024");
+  }
+  if (info.maxFlatWorkgroupSize != 0 && items > info.maxFlatWorkgroupSize) {
+    throw InputError("kernel '" + info.name + "' allows at most " +
+                     std::to_string(info.maxFlatWorkgroupSize) + " work-items per workgroup, " +
+                     std::to_string(items) + " requested");
+  }
+  if (c.grid.x == 0 || c.grid.y == 0 || c.grid.z == 0) {
+    throw InputError("grid size must be at least 1 in every dimension");
+  }
+  const uint64_t lds = uint64_t{info.groupSegmentFixedSize} + c.dynamicLdsBytes;
+  if (lds > gpu_.config().lds.sizeBytes) {
+    throw InputError("kernel '" + info.name + "' needs " + std::to_string(lds) +
+                     " bytes of LDS (with dynamic LDS); a compute unit has " +
+                     std::to_string(gpu_.config().lds.sizeBytes));
+  }
+  const std::vector<uint8_t> kernarg = buildKernarg(k, c, args);
+  if (queueBase_ == 0) setupQueue();
+
+  const uint64_t kernargAddress = malloc(kernarg.size());
+  copyToDevice(kernargAddress, kernarg.data(), kernarg.size());
+  transientAllocations_.push_back(kernargAddress);
+
+  // The signal counts launches in flight; each completion decrements it.
+  ++launchesInFlight_;
+  copyToDevice(signal_ + aql::kSignalValueOffset, &launchesInFlight_, sizeof launchesInFlight_);
+
+  aql::KernelDispatchPacket p{};
+  p.setup = static_cast<uint16_t>(c.grid.z > 1 || c.block.z > 1 ? 3 : (c.grid.y > 1 || c.block.y > 1 ? 2 : 1));
+  p.workgroupSizeX = static_cast<uint16_t>(c.block.x);
+  p.workgroupSizeY = static_cast<uint16_t>(c.block.y);
+  p.workgroupSizeZ = static_cast<uint16_t>(c.block.z);
+  p.gridSizeX = c.grid.x;
+  p.gridSizeY = c.grid.y;
+  p.gridSizeZ = c.grid.z;
+  p.privateSegmentSize = info.privateSegmentFixedSize;
+  p.groupSegmentSize = static_cast<uint32_t>(lds);
+  p.kernelObject = k.descriptorAddress;
+  p.kernargAddress = kernargAddress;
+  p.completionSignal = signal_;
+  // Body first, header last: the packet becomes valid in one store (HSA publication rule).
+  const uint64_t slot = queueBase_ + (writeIndex_ % queuePackets_) * aql::kPacketBytes;
+  copyToDevice(slot + 2, reinterpret_cast<uint8_t*>(&p) + 2, sizeof p - 2);
+  const uint16_t header = aql::kKernelDispatch | (1u << aql::kHeaderBarrierBit) |
+                          (aql::kScopeSystem << aql::kHeaderAcquireShift) |
+                          (aql::kScopeSystem << aql::kHeaderReleaseShift);
+  copyToDevice(slot, &header, sizeof header);
+  ++writeIndex_;
+  mmioWrite(mmio::kDoorbellLo, static_cast<uint32_t>(writeIndex_));
+}
+
+void Runtime::synchronize() {
+  if (queueBase_ == 0) return;
+  while (true) {
+    int64_t value = 0;
+    copyFromDevice(&value, signal_ + aql::kSignalValueOffset, sizeof value);
+    const uint32_t status = mmioRead(mmio::kStatus);
+    if (status & mmio::kStatusError) {
+      const uint32_t code = mmioRead(mmio::kErrorCode);
+      mmioWrite(mmio::kIrqStatus, mmio::kIrqError | mmio::kIrqPacketDone);
+      const std::string message = gpu_.commandProcessor().lastFault();
+      if (code == mmio::kErrorKernelFault) throw KernelFault(message);
+      throw InputError("the GPU rejected the dispatch: " + message);
+    }
+    if (value <= 0) break;
+    // Sleep until the GPU interrupts (completion or error).
+    if (!port_.irq.read()) wait(port_.irq.value_changed_event());
+    mmioWrite(mmio::kIrqStatus, mmio::kIrqPacketDone);
+  }
+  launchesInFlight_ = 0;
+  for (uint64_t a : transientAllocations_) free(a);
+  transientAllocations_.clear();
+}
+
+// ---- Simulation -------------------------------------------------------------------------------
+
+struct Simulation::Top : sc_module {
+  Gpu gpu;
+  HostPort host;
+  sc_signal<bool> irq;
+  std::function<void(Runtime&)> program;
+  std::exception_ptr error;
+
+  SC_HAS_PROCESS(Top);
+  Top(sc_module_name name, const PlatformConfig& config)
+      : sc_module(name), gpu("gpu", config), host("host"), irq("irq") {
+    host.mmio.bind(gpu.mmioSocket());
+    host.memory.bind(gpu.hostMemorySocket());
+    gpu.irq.bind(irq);
+    host.irq.bind(irq);
+    SC_THREAD(hostThread);
+  }
+  void hostThread() {
+    try {
+      Runtime runtime(host, gpu);
+      if (program) program(runtime);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    sc_stop();
+  }
+};
+
+Simulation::Simulation(const PlatformConfig& config) : top_(std::make_unique<Top>("system", config)) {}
+
+Simulation::~Simulation() = default;
+
+Gpu& Simulation::gpu() { return top_->gpu; }
+
+double Simulation::simulatedSeconds() const { return sc_time_stamp().to_seconds(); }
+
+void Simulation::run(const std::function<void(Runtime&)>& hostProgram) {
+  top_->program = hostProgram;
+  sc_start();
+  if (top_->error) std::rethrow_exception(top_->error);
+}
+
+}  // namespace vgpu

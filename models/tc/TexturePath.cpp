@@ -1,0 +1,160 @@
+#include "tc/TexturePath.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "common/MemoryExtensions.h"
+
+namespace vgpu {
+
+using namespace sc_core;
+
+namespace {
+
+// One piece of one lane's element that falls inside one line.
+struct Chunk {
+  uint64_t line;        // line address
+  uint16_t lineOffset;  // first byte inside the line
+  uint16_t bytes;
+  uint16_t dataOffset;  // where in MemRequest::data
+};
+
+}  // namespace
+
+TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_time clockPeriod)
+    : sc_module(name),
+      socket("socket"),
+      vectorL1("vector_l1", l1Config, clockPeriod, Cache::WritePolicy::WriteThroughNoAllocate),
+      toL1_("to_l1"),
+      period_(clockPeriod),
+      lineBytes_(l1Config.lineBytes) {
+  socket.register_b_transport(this, &TexturePath::b_transport);
+  socket.register_transport_dbg(this, &TexturePath::transport_dbg);
+  toL1_.bind(vectorL1.socket);
+}
+
+void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  auto* ext = trans.get_extension<WaveAccessExtension>();
+  if (ext == nullptr || ext->request == nullptr) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  isa::MemRequest& req = *ext->request;
+  ++instructions;
+  sc_time slowest = SC_ZERO_TIME;
+  uint32_t transactions = 0;
+
+  auto fail = [&](uint64_t address) {
+    req.faulted = true;
+    req.faultAddress = address;
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  };
+
+  if (req.op == isa::MemOp::Atomic) {
+    // One read-modify-write per lane and element, in lane order.
+    for (int lane = 0; lane < 64; ++lane) {
+      if (!((req.laneMask >> lane) & 1)) continue;
+      for (int e = 0; e < req.elementsPerLane; ++e) {
+        tlm::tlm_generic_payload p;
+        AtomicExtension atomic;
+        atomic.op = req.atomic;
+        atomic.compare = req.cmpElement(lane, e);
+        atomic.returnsData = true;
+        p.set_command(tlm::TLM_WRITE_COMMAND);
+        p.set_address(req.addr[lane][e]);
+        p.set_data_ptr(req.element(lane, e));
+        p.set_data_length(req.elementBytes);
+        p.set_streaming_width(req.elementBytes);
+        p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        p.set_extension(&atomic);
+        sc_time d = SC_ZERO_TIME;
+        toL1_->b_transport(p, d);
+        p.clear_extension(&atomic);
+        ++transactions;
+        ++laneAccesses;
+        slowest = std::max(slowest, d);
+        if (p.is_response_error()) {
+          fail(req.addr[lane][e]);
+          delay += slowest;
+          return;
+        }
+      }
+    }
+  } else {
+    // Split every lane's element into per-line chunks, then group them by line.
+    std::vector<Chunk> chunks;
+    chunks.reserve(128);
+    for (int lane = 0; lane < 64; ++lane) {
+      if (!((req.laneMask >> lane) & 1)) continue;
+      for (int e = 0; e < req.elementsPerLane; ++e) {
+        uint64_t a = req.addr[lane][e];
+        uint32_t left = req.elementBytes;
+        uint16_t dataOffset = static_cast<uint16_t>(req.element(lane, e) - req.data.data());
+        while (left > 0) {
+          const uint64_t line = a - a % lineBytes_;
+          const uint32_t n = std::min<uint64_t>(left, line + lineBytes_ - a);
+          chunks.push_back({line, static_cast<uint16_t>(a - line), static_cast<uint16_t>(n),
+                            dataOffset});
+          a += n, left -= n, dataOffset += n;
+        }
+        ++laneAccesses;
+      }
+    }
+    // Stable: lanes stay in ascending order within a line, so the highest lane's store wins.
+    std::stable_sort(chunks.begin(), chunks.end(),
+                     [](const Chunk& x, const Chunk& y) { return x.line < y.line; });
+
+    const bool isStore = req.op == isa::MemOp::Store;
+    std::vector<uint8_t> lineData(lineBytes_), byteEnable(lineBytes_);
+    for (size_t i = 0; i < chunks.size();) {
+      size_t j = i;
+      uint32_t lo = lineBytes_, hi = 0;
+      std::fill(byteEnable.begin(), byteEnable.end(), TLM_BYTE_DISABLED);
+      for (; j < chunks.size() && chunks[j].line == chunks[i].line; ++j) {
+        const Chunk& c = chunks[j];
+        lo = std::min<uint32_t>(lo, c.lineOffset);
+        hi = std::max<uint32_t>(hi, c.lineOffset + c.bytes);
+        std::fill_n(byteEnable.begin() + c.lineOffset, c.bytes, TLM_BYTE_ENABLED);
+        if (isStore) std::memcpy(&lineData[c.lineOffset], &req.data[c.dataOffset], c.bytes);
+      }
+      const bool gaps = std::any_of(byteEnable.begin() + lo, byteEnable.begin() + hi,
+                                    [](uint8_t b) { return b == TLM_BYTE_DISABLED; });
+      tlm::tlm_generic_payload p;
+      p.set_command(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+      p.set_address(chunks[i].line + lo);
+      p.set_data_ptr(&lineData[lo]);
+      p.set_data_length(hi - lo);
+      p.set_streaming_width(hi - lo);
+      if (gaps) {
+        p.set_byte_enable_ptr(&byteEnable[lo]);
+        p.set_byte_enable_length(hi - lo);
+      }
+      p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      sc_time d = SC_ZERO_TIME;
+      toL1_->b_transport(p, d);
+      ++transactions;
+      slowest = std::max(slowest, d);
+      if (p.is_response_error()) {
+        fail(chunks[i].line + lo);
+        delay += slowest;
+        return;
+      }
+      if (!isStore)
+        for (size_t k = i; k < j; ++k)
+          std::memcpy(&req.data[chunks[k].dataOffset], &lineData[chunks[k].lineOffset],
+                      chunks[k].bytes);
+      i = j;
+    }
+  }
+  lineTransactions += transactions;
+  // The address unit issues one line per cycle; the slowest line decides when data is back.
+  delay += slowest + period_ * transactions;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int TexturePath::transport_dbg(tlm::tlm_generic_payload& trans) {
+  return toL1_->transport_dbg(trans);
+}
+
+}  // namespace vgpu

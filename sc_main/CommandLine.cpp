@@ -1,0 +1,218 @@
+#include "sc_main/CommandLine.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "common/Error.h"
+
+namespace vgpu::cli {
+
+const char* usage() {
+  return R"(usage:
+  vgpu-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...
+           [--platform NAME|FILE.json] [--dynamic-lds BYTES] [--global-offset X[,Y[,Z]]]
+           [--stats FILE.json] [--max-cycles N] [--quiet]
+  vgpu-sim list CODE_OBJECT            kernels, with each argument's name, kind and size
+  vgpu-sim disasm CODE_OBJECT [KERNEL] disassembly, as llvm-objdump prints it
+  vgpu-sim platforms                   built-in platforms
+
+--grid is the total number of work-items per dimension, --block the workgroup size.
+One --arg per explicit kernel argument, in order:
+  file:PATH[,out=PATH]   global buffer holding the file's bytes (written back to out=)
+  zeros:BYTES[,out=PATH] zeroed global buffer
+  i32:V u32:V i64:V u64:V f32:V f64:V   scalars
+Exit codes: 0 success, 2 bad input, 3 the kernel faulted.
+)";
+}
+
+uint32_t ArgSpec::sizeBytes() const {
+  switch (kind) {
+    case Kind::I32: case Kind::U32: case Kind::F32: return 4;
+    default: return 8;
+  }
+}
+
+namespace {
+
+[[noreturn]] void bad(const std::string& what) { throw InputError(what); }
+
+uint64_t parseUnsigned(const std::string& s, const std::string& what, uint64_t max) {
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+    bad(what + ": '" + s + "' is not a non-negative integer");
+  errno = 0;
+  const unsigned long long v = std::strtoull(s.c_str(), nullptr, 10);
+  if (errno == ERANGE || v > max) bad(what + ": " + s + " is too large (at most " + std::to_string(max) + ")");
+  return v;
+}
+
+void parseDims(const std::string& s, const std::string& what, uint32_t out[3]) {
+  size_t start = 0;
+  for (int d = 0; d < 3; ++d) out[d] = 1;
+  for (int d = 0;; ++d) {
+    if (d == 3) bad(what + ": at most three dimensions ('" + s + "')");
+    const size_t comma = s.find(',', start);
+    const std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    out[d] = static_cast<uint32_t>(parseUnsigned(part, what, 0xffffffffu));
+    if (out[d] == 0) bad(what + ": every dimension must be at least 1 ('" + s + "')");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+}
+
+// Like parseDims, but zero is allowed (OpenCL global work offsets).
+void parseOffsets(const std::string& s, uint64_t out[3]) {
+  size_t start = 0;
+  for (int d = 0; d < 3; ++d) out[d] = 0;
+  for (int d = 0;; ++d) {
+    if (d == 3) bad("--global-offset: at most three dimensions ('" + s + "')");
+    const size_t comma = s.find(',', start);
+    out[d] = parseUnsigned(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
+                           "--global-offset", 0xffffffffu);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+}
+
+template <typename T>
+uint64_t bitsOf(T v) {
+  uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof v);
+  return b;
+}
+
+}  // namespace
+
+ArgSpec parseArg(const std::string& spec) {
+  ArgSpec a;
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos)
+    bad("--arg '" + spec + "': expected KIND:VALUE (file:, zeros:, i32:, u32:, i64:, u64:, f32:, f64:)");
+  const std::string kind = spec.substr(0, colon);
+  std::string value = spec.substr(colon + 1);
+  if (kind == "file" || kind == "zeros") {
+    const size_t out = value.rfind(",out=");
+    if (out != std::string::npos) {
+      a.outPath = value.substr(out + 5);
+      value = value.substr(0, out);
+      if (a.outPath.empty()) bad("--arg '" + spec + "': out= needs a path");
+    }
+    if (kind == "file") {
+      a.kind = ArgSpec::Kind::File;
+      if (value.empty()) bad("--arg '" + spec + "': file: needs a path");
+      a.path = value;
+    } else {
+      a.kind = ArgSpec::Kind::Zeros;
+      a.bytes = parseUnsigned(value, "--arg '" + spec + "'", uint64_t{1} << 36);
+      if (a.bytes == 0) bad("--arg '" + spec + "': a buffer needs at least 1 byte");
+    }
+    return a;
+  }
+  a.text = value;
+  const std::string where = "--arg '" + spec + "'";
+  char* end = nullptr;
+  errno = 0;
+  if (value.empty()) bad(where + ": missing value");
+  if (kind == "i32" || kind == "i64") {
+    const long long v = std::strtoll(value.c_str(), &end, 0);
+    if (*end || errno == ERANGE) bad(where + ": '" + value + "' is not an integer");
+    if (kind == "i32") {
+      if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
+        bad(where + ": " + value + " does not fit in 32 bits");
+      a.kind = ArgSpec::Kind::I32;
+      a.bits = bitsOf(static_cast<int32_t>(v));
+    } else {
+      a.kind = ArgSpec::Kind::I64;
+      a.bits = bitsOf(static_cast<int64_t>(v));
+    }
+  } else if (kind == "u32" || kind == "u64") {
+    if (value[0] == '-') bad(where + ": '" + value + "' is negative");
+    const unsigned long long v = std::strtoull(value.c_str(), &end, 0);
+    if (*end || errno == ERANGE) bad(where + ": '" + value + "' is not an unsigned integer");
+    if (kind == "u32") {
+      if (v > 0xffffffffull) bad(where + ": " + value + " does not fit in 32 bits");
+      a.kind = ArgSpec::Kind::U32;
+      a.bits = static_cast<uint32_t>(v);
+    } else {
+      a.kind = ArgSpec::Kind::U64;
+      a.bits = v;
+    }
+  } else if (kind == "f32" || kind == "f64") {
+    const double v = std::strtod(value.c_str(), &end);
+    if (*end) bad(where + ": '" + value + "' is not a number");
+    if (kind == "f32") {
+      a.kind = ArgSpec::Kind::F32;
+      a.bits = bitsOf(static_cast<float>(v));
+    } else {
+      a.kind = ArgSpec::Kind::F64;
+      a.bits = bitsOf(v);
+    }
+  } else {
+    bad("--arg '" + spec + "': unknown kind '" + kind + "' (file, zeros, i32, u32, i64, u64, f32, f64)");
+  }
+  return a;
+}
+
+Options parse(const std::vector<std::string>& argv) {
+  Options o;
+  if (argv.empty()) bad(std::string("no command given\n") + usage());
+  o.command = argv[0];
+  if (o.command == "help" || o.command == "--help" || o.command == "-h") {
+    o.command = "help";
+    return o;
+  }
+  std::vector<std::string> positional;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    auto next = [&](const char* opt) -> const std::string& {
+      if (i + 1 >= argv.size()) bad(std::string(opt) + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--grid") parseDims(next("--grid"), "--grid", o.grid), o.gridGiven = true;
+    else if (a == "--block") parseDims(next("--block"), "--block", o.block), o.blockGiven = true;
+    else if (a == "--arg") o.args.push_back(parseArg(next("--arg")));
+    else if (a == "--platform") o.platform = next("--platform");
+    else if (a == "--dynamic-lds")
+      o.dynamicLds = static_cast<uint32_t>(parseUnsigned(next("--dynamic-lds"), "--dynamic-lds", 65536));
+    else if (a == "--global-offset") parseOffsets(next("--global-offset"), o.globalOffset);
+    else if (a == "--stats") o.statsPath = next("--stats");
+    else if (a == "--max-cycles")
+      o.maxCycles = parseUnsigned(next("--max-cycles"), "--max-cycles", ~uint64_t{0});
+    else if (a == "--quiet" || a == "-q") o.quiet = true;
+    else if (a.size() > 1 && a[0] == '-') bad("unknown option '" + a + "'\n" + usage());
+    else positional.push_back(a);
+  }
+
+  auto wantPositional = [&](size_t min, size_t max, const char* form) {
+    if (positional.size() < min || positional.size() > max)
+      bad(std::string("usage: vgpu-sim ") + form);
+  };
+  if (o.command == "run") {
+    wantPositional(2, 2, "run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...");
+    o.codeObject = positional[0];
+    o.kernel = positional[1];
+    if (!o.gridGiven) bad("run needs --grid (total work-items per dimension)");
+    if (!o.blockGiven) bad("run needs --block (workgroup size per dimension)");
+    const uint64_t items = uint64_t{o.block[0]} * o.block[1] * o.block[2];
+    if (items > 1024)
+      bad("--block " + std::to_string(o.block[0]) + "," + std::to_string(o.block[1]) + "," +
+          std::to_string(o.block[2]) + " has " + std::to_string(items) +
+          " work-items; a workgroup holds at most 1024");
+  } else if (o.command == "list") {
+    wantPositional(1, 1, "list CODE_OBJECT");
+    o.codeObject = positional[0];
+  } else if (o.command == "disasm") {
+    wantPositional(1, 2, "disasm CODE_OBJECT [KERNEL]");
+    o.codeObject = positional[0];
+    if (positional.size() == 2) o.kernel = positional[1];
+  } else if (o.command == "platforms") {
+    wantPositional(0, 0, "platforms");
+  } else {
+    bad("unknown command '" + o.command + "'\n" + usage());
+  }
+  return o;
+}
+
+}  // namespace vgpu::cli

@@ -1,0 +1,43 @@
+// Parsing of the vgpu-sim command line (kept apart from main so tests and fuzzers can call it).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vgpu::cli {
+
+struct ArgSpec {
+  enum class Kind { File, Zeros, I32, U32, I64, U64, F32, F64 } kind = Kind::I32;
+  std::string path;        // File: input file
+  uint64_t bytes = 0;      // Zeros: size
+  std::string outPath;     // File/Zeros: write the buffer back here after the run
+  std::string text;        // the scalar as written
+  uint64_t bits = 0;       // scalar value, bit pattern in the low sizeBytes() bytes
+  bool isBuffer() const { return kind == Kind::File || kind == Kind::Zeros; }
+  uint32_t sizeBytes() const;
+};
+
+struct Options {
+  std::string command;  // run, list, disasm, platforms, help
+  std::string codeObject, kernel;
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  bool gridGiven = false, blockGiven = false;
+  std::vector<ArgSpec> args;
+  std::string platform = "vega20";
+  uint32_t dynamicLds = 0;
+  uint64_t globalOffset[3] = {0, 0, 0};
+  std::string statsPath;
+  uint64_t maxCycles = 0;
+  bool quiet = false;
+};
+
+// Throws vgpu::InputError with a message naming the problem.
+Options parse(const std::vector<std::string>& argv);
+ArgSpec parseArg(const std::string& spec);
+
+const char* usage();
+
+}  // namespace vgpu::cli

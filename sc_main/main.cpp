@@ -1,0 +1,300 @@
+// vgpu-sim: run, list and disassemble AMD gfx906/gfx900 kernels on the SystemC GPU model.
+// The command-line contract is documented in README.md and `vgpu-sim help`.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "common/AtomicFile.h"
+#include "common/Error.h"
+#include "gpu/Gpu.h"
+#include "isa/Isa.h"
+#include "loader/CodeObject.h"
+#include "platforms/Platform.h"
+#include "runtime/Runtime.h"
+#include "sc_main/CommandLine.h"
+
+namespace {
+
+using namespace vgpu;
+
+std::vector<uint8_t> readFile(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(what + " '" + path + "': cannot open");
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string argKindName(const cli::ArgSpec& a) {
+  switch (a.kind) {
+    case cli::ArgSpec::Kind::File: return "file";
+    case cli::ArgSpec::Kind::Zeros: return "zeros";
+    case cli::ArgSpec::Kind::I32: return "i32";
+    case cli::ArgSpec::Kind::U32: return "u32";
+    case cli::ArgSpec::Kind::I64: return "i64";
+    case cli::ArgSpec::Kind::U64: return "u64";
+    case cli::ArgSpec::Kind::F32: return "f32";
+    case cli::ArgSpec::Kind::F64: return "f64";
+  }
+  return "?";
+}
+
+// Checks --arg against the kernel's metadata before anything is simulated.
+void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& args,
+               const std::string& codeObject) {
+  const auto meta = k.explicitArgs();
+  if (meta.size() != args.size()) {
+    std::ostringstream os;
+    os << "kernel '" << k.name << "' takes " << meta.size() << " argument"
+       << (meta.size() == 1 ? "" : "s") << ", " << args.size() << " --arg given; its arguments:";
+    for (size_t i = 0; i < meta.size(); ++i)
+      os << "\n  " << i << ": " << (meta[i].name.empty() ? "(unnamed)" : meta[i].name) << " "
+         << meta[i].valueKind << " " << meta[i].size << " bytes";
+    throw InputError(os.str());
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const bool pointer = meta[i].valueKind == "global_buffer";
+    const std::string name = meta[i].name.empty() ? "" : " (" + meta[i].name + ")";
+    if (pointer && !args[i].isBuffer())
+      throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
+                       name + " is a global buffer; give file:PATH or zeros:BYTES, not " +
+                       argKindName(args[i]));
+    if (!pointer && args[i].isBuffer())
+      throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
+                       name + " is a " + std::to_string(meta[i].size) + "-byte " + meta[i].valueKind +
+                       " value; give a scalar (i32:, u32:, f32:, i64:, u64:, f64:), not " +
+                       argKindName(args[i]));
+    if (!pointer && args[i].sizeBytes() != meta[i].size)
+      throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
+                       name + " is " + std::to_string(meta[i].size) + " bytes, but " +
+                       argKindName(args[i]) + " is " + std::to_string(args[i].sizeBytes()));
+  }
+  (void)codeObject;
+}
+
+struct RunOutcome {
+  bool faulted = false;
+  std::string fault;
+};
+
+nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platform, Gpu& gpu,
+                              double hostSeconds, const RunOutcome& outcome) {
+  nlohmann::json j;
+  uint64_t cycles = 0;
+  for (const auto& d : gpu.dispatches()) cycles += d.endCycle - d.startCycle;
+  j["kernel"] = o.kernel;
+  j["code_object"] = o.codeObject;
+  j["platform"] = platform.name;
+  j["clock_mhz"] = platform.clockMHz;
+  j["compute_units"] = platform.computeUnits;
+  j["cycles"] = cycles;
+  j["wave_instructions"] = gpu.statistics().sum("wave_instructions");
+  j["workgroups"] = gpu.statistics().value("dispatcher.workgroups");
+  j["waves"] = gpu.statistics().value("dispatcher.waves");
+  j["host_seconds"] = hostSeconds;
+  j["simulated_seconds"] = cycles / (platform.clockMHz * 1e6);
+  j["faulted"] = outcome.faulted;
+  if (outcome.faulted) j["fault"] = outcome.fault;
+  nlohmann::json counters = nlohmann::json::object();
+  for (const auto& [name, value] : gpu.statistics().counters()) counters[name] = *value;
+  j["counters"] = counters;
+  return j;
+}
+
+void printSummary(const nlohmann::json& s) {
+  const uint64_t cycles = s["cycles"];
+  const uint64_t insts = s["wave_instructions"];
+  const double clock = s["clock_mhz"];
+  std::printf("kernel %s on %s: %llu cycles (%.3f us at %.0f MHz), %llu wave instructions "
+              "(%.2f per cycle), %llu workgroups, %llu waves, %.3f s host time\n",
+              s["kernel"].get<std::string>().c_str(), s["platform"].get<std::string>().c_str(),
+              static_cast<unsigned long long>(cycles), cycles / clock, clock,
+              static_cast<unsigned long long>(insts), cycles ? double(insts) / cycles : 0.0,
+              static_cast<unsigned long long>(s["workgroups"].get<uint64_t>()),
+              static_cast<unsigned long long>(s["waves"].get<uint64_t>()),
+              s["host_seconds"].get<double>());
+}
+
+int runCommand(const cli::Options& o) {
+  PlatformConfig platform = loadPlatform(o.platform);
+  if (o.maxCycles) platform.maxCycles = o.maxCycles;
+  auto object = loader::CodeObject::loadFile(o.codeObject);
+  const loader::KernelInfo* info = object.findKernel(o.kernel);
+  if (info == nullptr) {
+    std::ostringstream os;
+    os << o.codeObject << ": no kernel named '" << o.kernel << "'; kernels in it:";
+    for (const auto& k : object.kernels()) os << " " << k.name;
+    throw InputError(os.str());
+  }
+  checkArgs(*info, o.args, o.codeObject);
+  // Read input files up front: a missing file is bad input, found before simulating.
+  std::vector<std::vector<uint8_t>> inputs(o.args.size());
+  for (size_t i = 0; i < o.args.size(); ++i)
+    if (o.args[i].kind == cli::ArgSpec::Kind::File) {
+      inputs[i] = readFile(o.args[i].path, "--arg file");
+      if (inputs[i].empty()) throw InputError("--arg file '" + o.args[i].path + "' is empty");
+    }
+
+  Simulation sim(platform);
+  RunOutcome outcome;
+  std::vector<std::vector<uint8_t>> outputs(o.args.size());
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    sim.run([&](Runtime& rt) {
+      const Module& m = rt.loadModule(std::move(object), o.codeObject);
+      const Kernel k = rt.kernel(m, o.kernel);
+      std::vector<KernelArg> args;
+      std::vector<uint64_t> buffers(o.args.size(), 0);
+      for (size_t i = 0; i < o.args.size(); ++i) {
+        const cli::ArgSpec& a = o.args[i];
+        if (a.kind == cli::ArgSpec::Kind::File) {
+          buffers[i] = rt.malloc(inputs[i].size());
+          rt.copyToDevice(buffers[i], inputs[i].data(), inputs[i].size());
+          args.push_back(KernelArg::pointer(buffers[i]));
+        } else if (a.kind == cli::ArgSpec::Kind::Zeros) {
+          buffers[i] = rt.malloc(a.bytes);
+          rt.memset(buffers[i], 0, a.bytes);
+          args.push_back(KernelArg::pointer(buffers[i]));
+        } else {
+          KernelArg arg;
+          arg.bytes.resize(a.sizeBytes());
+          std::memcpy(arg.bytes.data(), &a.bits, a.sizeBytes());
+          args.push_back(arg);
+        }
+      }
+      LaunchConfig c;
+      c.grid = {o.grid[0], o.grid[1], o.grid[2]};
+      c.block = {o.block[0], o.block[1], o.block[2]};
+      c.dynamicLdsBytes = o.dynamicLds;
+      c.globalOffset = {o.globalOffset[0], o.globalOffset[1], o.globalOffset[2]};
+      rt.launch(k, c, args);
+      rt.synchronize();
+      for (size_t i = 0; i < o.args.size(); ++i)
+        if (!o.args[i].outPath.empty()) {
+          const uint64_t n = o.args[i].kind == cli::ArgSpec::Kind::File ? inputs[i].size() : o.args[i].bytes;
+          outputs[i].resize(n);
+          rt.copyFromDevice(outputs[i].data(), buffers[i], n);
+        }
+    });
+  } catch (const KernelFault& f) {
+    outcome.faulted = true;
+    outcome.fault = f.what();
+  }
+  const double hostSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const nlohmann::json stats = statisticsJson(o, platform, sim.gpu(), hostSeconds, outcome);
+  // Statistics are written even for a faulted kernel: they show how far it got.
+  if (!o.statsPath.empty()) writeFileAtomically(o.statsPath, stats.dump(2) + "\n");
+  if (outcome.faulted) {
+    std::fprintf(stderr, "vgpu-sim: %s\n", outcome.fault.c_str());
+    return 3;
+  }
+  for (size_t i = 0; i < o.args.size(); ++i)
+    if (!o.args[i].outPath.empty())
+      writeFileAtomically(o.args[i].outPath, outputs[i].data(), outputs[i].size());
+  if (!o.quiet) printSummary(stats);
+  return 0;
+}
+
+int listCommand(const cli::Options& o) {
+  const auto object = loader::CodeObject::loadFile(o.codeObject);
+  std::printf("%s: %s, code object v%u, %zu kernel%s\n", o.codeObject.c_str(),
+              object.processor().c_str(), object.codeObjectVersion(), object.kernels().size(),
+              object.kernels().size() == 1 ? "" : "s");
+  for (const auto& k : object.kernels()) {
+    std::printf("%s: LDS %u bytes, scratch %u bytes per work-item, %u VGPRs, %u SGPRs\n",
+                k.name.c_str(), k.groupSegmentFixedSize, k.privateSegmentFixedSize, k.vgprCount,
+                k.sgprCount);
+    const auto args = k.explicitArgs();
+    for (size_t i = 0; i < args.size(); ++i)
+      std::printf("  arg %zu: %-12s %-16s %u bytes%s%s\n", i,
+                  args[i].name.empty() ? "(unnamed)" : args[i].name.c_str(),
+                  args[i].valueKind.c_str(), args[i].size,
+                  args[i].typeName.empty() ? "" : "  ", args[i].typeName.c_str());
+  }
+  return 0;
+}
+
+int disasmCommand(const cli::Options& o) {
+  const auto object = loader::CodeObject::loadFile(o.codeObject);
+  const isa::GfxTarget target =
+      object.processor() == "gfx900" ? isa::GfxTarget::Gfx900 : isa::GfxTarget::Gfx906;
+  const auto& image = object.image();
+  const uint64_t start = std::min<uint64_t>(object.textStart(), image.size());
+  const uint64_t end = std::min<uint64_t>(object.textEnd(), image.size());
+  const std::vector<uint8_t> text(image.begin() + static_cast<long>(start),
+                                  image.begin() + static_cast<long>(end));
+  const isa::Program program = isa::Program::decode(text, start, target);
+
+  uint64_t from = start, to = end;
+  if (!o.kernel.empty()) {
+    const loader::KernelInfo* k = object.findKernel(o.kernel);
+    if (k == nullptr) {
+      std::ostringstream os;
+      os << o.codeObject << ": no kernel named '" << o.kernel << "'; kernels in it:";
+      for (const auto& kk : object.kernels()) os << " " << kk.name;
+      throw InputError(os.str());
+    }
+    from = k->entryAddress;
+    to = k->codeSize ? k->entryAddress + k->codeSize : end;
+  }
+  // Function symbols name the places where a new function starts, as llvm-objdump prints them.
+  std::map<uint64_t, std::string> labels;
+  for (const auto& s : object.symbols())
+    if (s.type == 2 /* STT_FUNC */ && s.value >= from && s.value < to) labels[s.value] = s.name;
+  for (const auto& inst : program.instructions()) {
+    if (inst.pc < from || inst.pc >= to) continue;
+    auto label = labels.find(inst.pc);
+    if (label != labels.end()) std::printf("\n%016llx <%s>:\n", static_cast<unsigned long long>(inst.pc), label->second.c_str());
+    std::string line = "\t" + isa::disassemble(inst, target);
+    if (line.size() < 60) line.resize(60, ' ');
+    std::printf("%s // %012llX:", line.c_str(), static_cast<unsigned long long>(inst.pc));
+    for (unsigned w = 0; w < inst.sizeBytes / 4 && w < 3; ++w) std::printf(" %08X", inst.words[w]);
+    std::printf("\n");
+  }
+  return 0;
+}
+
+int platformsCommand() {
+  for (const auto& p : builtinPlatforms()) std::printf("%-8s %s\n", p.name.c_str(), p.description.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    const cli::Options o = cli::parse(args);
+    if (o.command == "help") {
+      std::fputs(cli::usage(), stdout);
+      return 0;
+    }
+    if (o.command == "run") return runCommand(o);
+    if (o.command == "list") return listCommand(o);
+    if (o.command == "disasm") return disasmCommand(o);
+    if (o.command == "platforms") return platformsCommand();
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "vgpu-sim: %s\n", e.what());
+    return 2;
+  } catch (const KernelFault& e) {
+    std::fprintf(stderr, "vgpu-sim: %s\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    // Anything else is a simulator bug: say so plainly rather than crash.
+    std::fprintf(stderr, "vgpu-sim: internal error: %s\n", e.what());
+    return 4;
+  }
+  return 2;
+}
+
+int main(int argc, char* argv[]) {
+  // SystemC prints a banner on first use unless told not to; vgpu-sim's output is for users.
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,242 @@
+// vgpu-sim as a user runs it: the acceptance kernels through `vgpu-sim run` with file:/zeros:
+// buffers and ,out= results, which must be byte-identical to the runtime-API path; `list`,
+// `disasm` and `platforms`; and every kind of bad input, which must give one clear message and
+// exit code 2 (3 for a faulting kernel), never a crash.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "KernelCases.h"
+
+namespace vgpu::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exitCode = -1;
+  std::string out, err;
+};
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() /
+            ("vgpu-cli-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                              static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+Result vgpuSim(const std::string& args, const TempDir& dir) {
+  const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
+  const std::string cmd = quote(VGPU_SIM_PATH) + " " + args + " >" + quote(out) + " 2>" + quote(err);
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+std::string dims(const Dim3& d) {
+  return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
+}
+
+class CliRun : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CliRun, OutputsIdenticalToRuntimeApi) {
+  const KernelCase c = kernelCase(GetParam());
+  TempDir dir;
+  std::string args = "run " + quote(kernelDir() + "/" + c.codeObject) + " " + c.kernel +
+                     " --grid " + dims(c.launch.grid) + " --block " + dims(c.launch.block) +
+                     " --platform tiny --quiet --stats " + quote(dir.file("stats.json"));
+  if (c.launch.globalOffset[0] || c.launch.globalOffset[1] || c.launch.globalOffset[2])
+    args += " --global-offset " + std::to_string(c.launch.globalOffset[0]) + "," +
+            std::to_string(c.launch.globalOffset[1]) + "," + std::to_string(c.launch.globalOffset[2]);
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const CaseArg& a = c.args[i];
+    if (!a.isBuffer) {
+      args += " --arg " + a.cliKind + ":" + a.cliValue;
+      continue;
+    }
+    const std::string in = dir.file("in" + std::to_string(i));
+    writeFile(in, a.bytes);
+    args += " --arg " + quote("file:" + in + ",out=" + dir.file("out" + std::to_string(i)));
+  }
+  const Result r = vgpuSim(args, dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "") << "--quiet prints nothing";
+
+  const auto api = runThroughRuntime(c, "tiny");
+  std::vector<std::vector<uint8_t>> cli(c.args.size());
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    if (!c.args[i].isBuffer) continue;
+    const std::string bytes = slurp(dir.file("out" + std::to_string(i)));
+    cli[i].assign(bytes.begin(), bytes.end());
+    EXPECT_EQ(cli[i], api[i]) << "buffer " << i << " differs between vgpu-sim and the runtime API";
+  }
+  EXPECT_EQ(checkAgainstReference(c, cli), "");
+
+  const std::string stats = slurp(dir.file("stats.json"));
+  for (const char* key : {"\"kernel\"", "\"platform\"", "\"cycles\"", "\"wave_instructions\"",
+                          "\"workgroups\"", "\"waves\"", "\"host_seconds\""})
+    EXPECT_NE(stats.find(key), std::string::npos) << key << " missing from --stats";
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, CliRun,
+                         ::testing::Values("vector_add", "saxpy", "block_reduce", "matmul_64",
+                                           "histogram", "collatz_3d", "private_array",
+                                           "offset_scale", "vector_add_v5"));
+
+TEST(Cli, PrintsSummaryWithoutQuiet) {
+  TempDir dir;
+  const Result r = vgpuSim("run " + quote(kernelDir() + "/vector_add.co") +
+                               " vector_add --grid 128 --block 64 --platform tiny"
+                               " --arg zeros:512 --arg zeros:512 --arg zeros:512 --arg i32:128",
+                           dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("kernel vector_add on tiny"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cycles"), std::string::npos);
+}
+
+TEST(Cli, ListShowsKernelsAndArguments) {
+  TempDir dir;
+  const Result r = vgpuSim("list " + quote(kernelDir() + "/saxpy.co"), dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("saxpy"), std::string::npos);
+  EXPECT_NE(r.out.find("by_value"), std::string::npos);
+  EXPECT_NE(r.out.find("global_buffer"), std::string::npos);
+}
+
+TEST(Cli, DisasmShowsTheKernel) {
+  TempDir dir;
+  const Result r = vgpuSim("disasm " + quote(kernelDir() + "/vector_add.co") + " vector_add", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("<vector_add>:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("global_load_dword"), std::string::npos);
+  EXPECT_NE(r.out.find("s_endpgm"), std::string::npos);
+}
+
+TEST(Cli, PlatformsListsBuiltIns) {
+  TempDir dir;
+  const Result r = vgpuSim("platforms", dir);
+  ASSERT_EQ(r.exitCode, 0);
+  for (const char* p : {"tiny", "vega10", "vega20", "mi60"})
+    EXPECT_NE(r.out.find(p), std::string::npos) << p;
+}
+
+TEST(Cli, PlatformFromJsonFile) {
+  TempDir dir;
+  std::ofstream(dir.file("two.json")) << R"({"name": "two", "processor": "gfx906",
+      "compute_units": {"value": 2, "unit": "CUs", "source": "test"}, "clock": 1000})";
+  const Result r = vgpuSim("run " + quote(kernelDir() + "/vector_add.co") +
+                               " vector_add --grid 256 --block 64 --platform " + quote(dir.file("two.json")) +
+                               " --arg zeros:1024 --arg zeros:1024 --arg zeros:1024 --arg i32:256",
+                           dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("on two"), std::string::npos) << r.out;
+}
+
+// ---- bad input: one clear message, exit 2 ---------------------------------------------------
+
+struct BadInput {
+  std::string name;
+  std::string args;         // after "vgpu-sim"; KDIR is replaced by the kernel directory
+  std::string messagePart;  // must appear in stderr
+  int exitCode = 2;
+};
+
+class CliBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliBadInput, ClearMessageAndExitCode) {
+  TempDir dir;
+  std::string args = GetParam().args;
+  for (size_t p; (p = args.find("KDIR")) != std::string::npos;) args.replace(p, 4, kernelDir());
+  for (size_t p; (p = args.find("TMP")) != std::string::npos;) args.replace(p, 3, dir.file(""));
+  // Inputs some cases need.
+  std::ofstream(dir.file("text.co")) << "this is not an ELF file\n";
+  std::ofstream(dir.file("empty.co"));
+  const std::string real = slurp(kernelDir() + "/vector_add.co");
+  std::ofstream(dir.file("truncated.co"), std::ios::binary) << real.substr(0, 300);
+  std::ofstream(dir.file("bad.json")) << "{ not json";
+
+  const Result r = vgpuSim(args, dir);
+  EXPECT_EQ(r.exitCode, GetParam().exitCode) << r.err;
+  EXPECT_NE(r.err.find(GetParam().messagePart), std::string::npos) << "stderr was: " << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  if (GetParam().exitCode == 2) {
+    // One message: a single "vgpu-sim:" line (usage text may follow).
+    EXPECT_EQ(r.err.rfind("vgpu-sim:"), 0u) << r.err;
+  }
+}
+
+const std::string kVadd = "run KDIR/vector_add.co vector_add --grid 64 --block 64 --platform tiny ";
+const std::string kVaddArgs = "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i32:64";
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CliBadInput,
+    ::testing::Values(
+        BadInput{"no_command", "", "no command"},
+        BadInput{"unknown_command", "frobnicate", "unknown command"},
+        BadInput{"unknown_option", kVadd + kVaddArgs + " --fast", "unknown option"},
+        BadInput{"missing_file", "run TMPnope.co vector_add --grid 64 --block 64 " + kVaddArgs, "nope.co"},
+        BadInput{"empty_file", "run TMPempty.co vector_add --grid 64 --block 64 " + kVaddArgs, "empty.co"},
+        BadInput{"not_elf", "run TMPtext.co vector_add --grid 64 --block 64 " + kVaddArgs, "text.co"},
+        BadInput{"truncated", "run TMPtruncated.co vector_add --grid 64 --block 64 " + kVaddArgs, "truncated.co"},
+        BadInput{"wrong_target", "run KDIR/vector_add_gfx90a.co vector_add --grid 64 --block 64 " + kVaddArgs, "gfx90a"},
+        BadInput{"unknown_kernel", "run KDIR/vector_add.co vecadd --grid 64 --block 64 " + kVaddArgs, "vector_add"},
+        BadInput{"too_few_args", kVadd + "--arg zeros:256", "takes 4 arguments"},
+        BadInput{"too_many_args", kVadd + kVaddArgs + " --arg i32:1", "takes 4 arguments"},
+        BadInput{"scalar_for_buffer", kVadd + "--arg i32:1 --arg zeros:256 --arg zeros:256 --arg i32:64", "global buffer"},
+        BadInput{"buffer_for_scalar", kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg zeros:4", "scalar"},
+        BadInput{"wrong_scalar_size", kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i64:64", "4 bytes"},
+        BadInput{"bad_scalar", kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i32:abc", "not an integer"},
+        BadInput{"bad_arg_kind", kVadd + "--arg float:1", "unknown kind"},
+        BadInput{"missing_input_file", kVadd + "--arg file:TMPmissing.bin --arg zeros:256 --arg zeros:256 --arg i32:64", "missing.bin"},
+        BadInput{"zero_block", "run KDIR/vector_add.co vector_add --grid 64 --block 0 " + kVaddArgs, "at least 1"},
+        BadInput{"huge_block", "run KDIR/vector_add.co vector_add --grid 2048 --block 2048 " + kVaddArgs, "at most 1024"},
+        BadInput{"huge_block_2d", "run KDIR/vector_add.co vector_add --grid 64,64 --block 64,32 " + kVaddArgs, "at most 1024"},
+        BadInput{"missing_grid", "run KDIR/vector_add.co vector_add --block 64 " + kVaddArgs, "--grid"},
+        BadInput{"four_dims", "run KDIR/vector_add.co vector_add --grid 1,1,1,1 --block 64 " + kVaddArgs, "three dimensions"},
+        BadInput{"unknown_platform", kVadd + kVaddArgs + " --platform vega99", "unknown platform"},
+        BadInput{"bad_platform_json", kVadd + kVaddArgs + " --platform TMPbad.json", "not valid JSON"},
+        BadInput{"memory_violation",
+                 "run KDIR/vector_add.co vector_add --grid 1048576 --block 256 --platform tiny "
+                 "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i32:1048576",
+                 "memory violation", 3},
+        BadInput{"fault_names_instruction",
+                 "run KDIR/vector_add.co vector_add --grid 1048576 --block 256 --platform tiny "
+                 "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i32:1048576",
+                 "global_load_dword", 3}),
+    [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace vgpu::test
