@@ -12,9 +12,10 @@ namespace vgpu::loader {
 
 // One kernel argument from the metadata (.args). Hidden arguments have value_kind "hidden_*".
 struct KernelArg {
-  std::string name;       // .name (may be empty)
-  std::string typeName;   // .type_name (may be empty)
-  std::string valueKind;  // by_value, global_buffer, dynamic_shared_pointer, hidden_global_offset_x, ...
+  std::string name;      // .name (may be empty)
+  std::string typeName;  // .type_name (may be empty)
+  // by_value, global_buffer, dynamic_shared_pointer, hidden_global_offset_x, ...
+  std::string valueKind;
   std::string addressSpace;  // global, constant, local, ... (may be empty)
   uint32_t offset = 0;
   uint32_t size = 0;
@@ -60,13 +61,13 @@ struct KernelDescriptor {
 };
 
 struct KernelInfo {
-  std::string name;    // .name
-  std::string symbol;  // .symbol, e.g. "vector_add.kd"
+  std::string name;                // .name
+  std::string symbol;              // .symbol, e.g. "vector_add.kd"
   uint64_t descriptorAddress = 0;  // address of the kernel descriptor in the loaded image
   uint64_t entryAddress = 0;       // address of the first instruction in the loaded image
   uint64_t codeSize = 0;           // size of the kernel's function symbol (0 if unknown)
   KernelDescriptor descriptor;
-  std::vector<KernelArg> args;     // explicit and hidden, in metadata order
+  std::vector<KernelArg> args;  // explicit and hidden, in metadata order
   uint32_t kernargSegmentSize = 0;
   uint32_t kernargSegmentAlign = 0;
   uint32_t groupSegmentFixedSize = 0;
@@ -95,10 +96,16 @@ class CodeObject {
   static CodeObject loadFile(const std::string& path);
   // Same from bytes already in memory; `name` is used in error messages.
   static CodeObject fromBytes(const std::vector<uint8_t>& bytes, const std::string& name);
+  // As above, but from a bundle holding both gfx906 and gfx900 entries take the one for
+  // `preferredProcessor` ("gfx906" or "gfx900"). Without a preference gfx906 is taken first.
+  // A raw ELF is returned whatever its (supported) processor: compare processor() yourself.
+  static CodeObject loadFile(const std::string& path, const std::string& preferredProcessor);
+  static CodeObject fromBytes(const std::vector<uint8_t>& bytes, const std::string& name,
+                              const std::string& preferredProcessor);
 
-  const std::string& target() const { return target_; }  // e.g. "amdgcn-amd-amdhsa--gfx906"
-  std::string processor() const;                          // e.g. "gfx906"
-  uint32_t codeObjectVersion() const { return version_; } // 4 or 5 (from EI_ABIVERSION / metadata)
+  const std::string& target() const { return target_; }    // e.g. "amdgcn-amd-amdhsa--gfx906"
+  std::string processor() const;                           // e.g. "gfx906"
+  uint32_t codeObjectVersion() const { return version_; }  // 4 or 5 (from EI_ABIVERSION / metadata)
 
   // The loadable image: PT_LOAD segments placed at their p_vaddr, zero-filled (bss) to
   // p_memsz. Addresses in KernelInfo and symbols are offsets into this image; the runtime
@@ -106,13 +113,35 @@ class CodeObject {
   // listed in relocations() for the runtime to apply.
   const std::vector<uint8_t>& image() const { return image_; }
   struct Relocation {
-    uint64_t offset = 0;   // where in the image
-    uint32_t type = 0;     // R_AMDGPU_ABS64 = 3, R_AMDGPU_RELATIVE64 = 13, ...
-    std::string symbol;    // empty for RELATIVE64
+    uint64_t offset = 0;  // where in the image
+    uint32_t type = 0;    // R_AMDGPU_ABS64 = 3, R_AMDGPU_RELATIVE64 = 13, ...
+    std::string symbol;   // empty for RELATIVE64
     uint64_t symbolValue = 0;
     int64_t addend = 0;
+    // A weak undefined symbol resolves to address 0, not to loadBase + symbolValue.
+    bool symbolUndefined = false;
+
+    // R_AMDGPU_* types (AMDGPUUsage, "Relocation Records"). Only these are accepted in a
+    // loaded code object; S = loadBase + symbolValue, A = addend, P = loadBase + offset,
+    // B = loadBase.
+    static constexpr uint32_t kNone = 0;
+    static constexpr uint32_t kAbs32Lo = 1;      // word32 (S + A) & 0xffffffff
+    static constexpr uint32_t kAbs32Hi = 2;      // word32 (S + A) >> 32
+    static constexpr uint32_t kAbs64 = 3;        // word64 S + A
+    static constexpr uint32_t kRel32 = 4;        // word32 S + A - P
+    static constexpr uint32_t kRel64 = 5;        // word64 S + A - P
+    static constexpr uint32_t kAbs32 = 6;        // word32 S + A
+    static constexpr uint32_t kRel32Lo = 10;     // word32 (S + A - P) & 0xffffffff
+    static constexpr uint32_t kRel32Hi = 11;     // word32 (S + A - P) >> 32
+    static constexpr uint32_t kRelative64 = 13;  // word64 B + A
+    // Bytes the relocation writes: 4 or 8.
+    uint32_t width() const;
   };
   const std::vector<Relocation>& relocations() const { return relocations_; }
+  // A copy of image() with every relocation applied for an image copied to `loadBase`.
+  std::vector<uint8_t> relocatedImage(uint64_t loadBase) const;
+  // Writes relocation `r` into `image` (image() or a copy of it) for `loadBase`.
+  static void applyRelocation(const Relocation& r, uint64_t loadBase, std::vector<uint8_t>& image);
 
   // Address range [textStart, textEnd) of the .text section in the image (for disassembly).
   uint64_t textStart() const { return textStart_; }
@@ -121,6 +150,12 @@ class CodeObject {
   const std::vector<KernelInfo>& kernels() const { return kernels_; }
   const KernelInfo* findKernel(const std::string& name) const;  // by .name or .symbol
   const std::vector<Symbol>& symbols() const { return symbols_; }
+  const Symbol* findSymbol(const std::string& name) const;
+
+  // Raw ELF header e_flags (EF_AMDGPU_MACH in bits 0-7, xnack/sramecc feature bits above).
+  uint32_t elfFlags() const { return elfFlags_; }
+  // Largest image the loader accepts (PT_LOAD extents including zero-filled bss).
+  static constexpr uint64_t kMaxImageSize = 256ull << 20;
 
  private:
   std::string target_;
@@ -130,6 +165,7 @@ class CodeObject {
   uint64_t textStart_ = 0, textEnd_ = 0;
   std::vector<KernelInfo> kernels_;
   std::vector<Symbol> symbols_;
+  uint32_t elfFlags_ = 0;
   friend class CodeObjectParser;
 };
 

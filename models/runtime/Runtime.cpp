@@ -16,9 +16,6 @@ using namespace sc_core;
 
 namespace {
 constexpr uint64_t kCopyChunk = 4096;
-constexpr uint32_t kRelocAbs64 = 3;       // R_AMDGPU_ABS64
-constexpr uint32_t kRelocRelative64 = 13; // R_AMDGPU_RELATIVE64
-constexpr uint32_t kRelocAbs32Lo = 1, kRelocAbs32Hi = 2, kRelocAbs32 = 6;
 
 std::string describeArgs(const loader::KernelInfo& k) {
   std::ostringstream os;
@@ -140,30 +137,9 @@ const Module& Runtime::loadModule(loader::CodeObject object, const std::string& 
   auto m = std::make_unique<Module>();
   m->path = name;
   m->object = std::move(object);
-  std::vector<uint8_t> image = m->object.image();
-  m->base = malloc(std::max<uint64_t>(image.size(), 256));
-
-  for (const auto& r : m->object.relocations()) {
-    if (r.offset + 8 > image.size() && !(r.offset + 4 <= image.size() && r.type != kRelocAbs64 &&
-                                          r.type != kRelocRelative64))
-      throw InputError(name + ": relocation outside the loaded image");
-    uint64_t value = 0;
-    switch (r.type) {
-      case kRelocRelative64: value = m->base + r.addend; break;
-      case kRelocAbs64:
-      case kRelocAbs32:
-      case kRelocAbs32Lo:
-      case kRelocAbs32Hi: value = m->base + r.symbolValue + r.addend; break;
-      default:
-        throw InputError(name + ": unsupported relocation type " + std::to_string(r.type));
-    }
-    if (r.type == kRelocAbs64 || r.type == kRelocRelative64) {
-      std::memcpy(&image[r.offset], &value, 8);
-    } else {
-      const uint32_t v32 = static_cast<uint32_t>(r.type == kRelocAbs32Hi ? value >> 32 : value);
-      std::memcpy(&image[r.offset], &v32, 4);
-    }
-  }
+  m->base = malloc(std::max<uint64_t>(m->object.image().size(), 256));
+  // Relocations (R_AMDGPU_RELATIVE64 for globals holding addresses, ...) against the base.
+  const std::vector<uint8_t> image = m->object.relocatedImage(m->base);
   copyToDevice(m->base, image.data(), image.size());
 
   // Decode once, from the bytes now in device memory's image.
