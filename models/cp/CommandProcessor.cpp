@@ -41,6 +41,9 @@ CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& co
   mmio.register_b_transport(this, &CommandProcessor::b_transport);
   mmio.register_transport_dbg(this, &CommandProcessor::transport_dbg);
   SC_THREAD(run);
+  SC_METHOD(driveIrq);
+  sensitive << irqChanged_;
+  dont_initialize();
 }
 
 // ---- MMIO ----------------------------------------------------------------------------------
@@ -134,7 +137,11 @@ unsigned int CommandProcessor::transport_dbg(tlm::tlm_generic_payload& trans) {
   return done;
 }
 
-void CommandProcessor::updateIrq() { irq.write((irqStatus_ & irqEnable_) != 0); }
+// Register writes arrive in the caller's thread (the host's) and packet completions in the
+// CP's: one method drives the line so the signal has a single driver.
+void CommandProcessor::updateIrq() { irqChanged_.notify(SC_ZERO_TIME); }
+
+void CommandProcessor::driveIrq() { irq.write((irqStatus_ & irqEnable_) != 0); }
 
 void CommandProcessor::raiseError(mmio::ErrorCode code, const std::string& message) {
   if (errorCode_ == mmio::kErrorNone) errorCode_ = code;

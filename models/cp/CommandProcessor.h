@@ -53,6 +53,7 @@ class CommandProcessor : public sc_core::sc_module {
   void completeSignal(uint64_t signal);
   void raiseError(mmio::ErrorCode code, const std::string& message);
   void updateIrq();
+  void driveIrq();
   bool readMemory(uint64_t address, void* data, uint32_t bytes);
   bool writeMemory(uint64_t address, const void* data, uint32_t bytes);
 
@@ -62,6 +63,7 @@ class CommandProcessor : public sc_core::sc_module {
   DeviceMemoryMap& memoryMap_;
   sc_core::sc_time period_;
   sc_core::sc_event doorbell_;
+  sc_core::sc_event irqChanged_;
 
   uint32_t status_ = 0, errorCode_ = 0, irqStatus_ = 0, irqEnable_ = 0;
   uint32_t dispatches_ = 0;

@@ -21,7 +21,6 @@ struct ComputeUnit::Workgroup {
   WorkgroupResources resources;
   uint32_t ldsBase = 0;
   uint32_t wavesTotal = 0, wavesEnded = 0, wavesAtBarrier = 0;
-  std::vector<uint32_t> scratchSlots;
 };
 
 struct ComputeUnit::Wave {
@@ -77,37 +76,45 @@ ComputeUnit::~ComputeUnit() {
   }
 }
 
-bool ComputeUnit::hasRoomFor(const WorkgroupResources& r) const {
-  if (halted_) return false;
-  // Waves of a workgroup are spread over the SIMDs round-robin; each needs a slot and its
-  // registers on its SIMD.
-  const uint32_t simds = config_.cu.simdsPerCu;
-  std::vector<uint32_t> freeSlots(simds, 0);
-  for (size_t i = 0; i < slots_.size(); ++i)
-    if (!slots_[i]) ++freeSlots[i / config_.cu.waveSlotsPerSimd];
+std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResources& r) const {
+  if (halted_) return std::nullopt;
+  if (r.ldsBytes > 0) {  // first fit in the LDS
+    uint32_t cursor = 0;
+    bool fits = false;
+    for (const auto& [base, size] : ldsAllocations_) {
+      if (base - cursor >= r.ldsBytes) {
+        fits = true;
+        break;
+      }
+      cursor = base + size;
+    }
+    if (!fits && config_.lds.sizeBytes - cursor < r.ldsBytes) return std::nullopt;
+  }
+  const uint32_t simds = config_.cu.simdsPerCu, perSimd = config_.cu.waveSlotsPerSimd;
+  std::vector<bool> taken(slots_.size());
+  for (size_t i = 0; i < slots_.size(); ++i) taken[i] = slots_[i] != nullptr;
   std::vector<uint32_t> vgprs = vgprsUsed_, sgprs = sgprsUsed_;
+  std::vector<uint32_t> placement;
   uint32_t simd = nextSimd_;
   for (uint32_t w = 0; w < r.waves; ++w) {
     bool placed = false;
     for (uint32_t tries = 0; tries < simds && !placed; ++tries, simd = (simd + 1) % simds) {
-      if (freeSlots[simd] > 0 && vgprs[simd] + r.vgprsPerWave <= config_.cu.vgprsPerSimdLane &&
-          sgprs[simd] + r.sgprsPerWave <= config_.cu.sgprsPerSimd) {
-        --freeSlots[simd];
+      if (vgprs[simd] + r.vgprsPerWave > config_.cu.vgprsPerSimdLane ||
+          sgprs[simd] + r.sgprsPerWave > config_.cu.sgprsPerSimd)
+        continue;
+      for (uint32_t slot = simd * perSimd; slot < (simd + 1) * perSimd; ++slot) {
+        if (taken[slot]) continue;
+        taken[slot] = true;
         vgprs[simd] += r.vgprsPerWave;
         sgprs[simd] += r.sgprsPerWave;
+        placement.push_back(slot);
         placed = true;
+        break;
       }
     }
-    if (!placed) return false;
+    if (!placed) return std::nullopt;
   }
-  if (r.ldsBytes == 0) return true;
-  // First fit in the LDS.
-  uint32_t cursor = 0;
-  for (const auto& [base, size] : ldsAllocations_) {
-    if (base - cursor >= r.ldsBytes) return true;
-    cursor = base + size;
-  }
-  return config_.lds.sizeBytes - cursor >= r.ldsBytes;
+  return placement;
 }
 
 void ComputeUnit::launch(WorkgroupLaunch&& launch) {
@@ -133,32 +140,20 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
   const uint32_t simds = config_.cu.simdsPerCu;
   uint32_t index = 0;
   for (auto& wl : launch.waves) {
-    // Same placement rule as hasRoomFor.
-    for (uint32_t tries = 0; tries < simds; ++tries, nextSimd_ = (nextSimd_ + 1) % simds) {
-      const uint32_t simd = nextSimd_;
-      if (vgprsUsed_[simd] + launch.resources.vgprsPerWave > config_.cu.vgprsPerSimdLane ||
-          sgprsUsed_[simd] + launch.resources.sgprsPerWave > config_.cu.sgprsPerSimd)
-        continue;
-      const uint32_t first = simd * config_.cu.waveSlotsPerSimd;
-      uint32_t slot = first;
-      while (slot < first + config_.cu.waveSlotsPerSimd && slots_[slot]) ++slot;
-      if (slot == first + config_.cu.waveSlotsPerSimd) continue;
-      auto w = std::make_unique<Wave>();
-      w->s = std::move(wl.state);
-      w->group = group.get();
-      w->slot = slot;
-      w->simd = simd;
-      w->indexInGroup = index++;
-      w->readyCycle = start;
-      vgprsUsed_[simd] += launch.resources.vgprsPerWave;
-      sgprsUsed_[simd] += launch.resources.sgprsPerWave;
-      group->scratchSlots.push_back(wl.scratchSlot);
-      slots_[slot] = std::move(w);
-      ++wavesResident_;
-      ++wavesLaunched;
-      nextSimd_ = (simd + 1) % simds;
-      break;
-    }
+    const uint32_t simd = wl.slot / config_.cu.waveSlotsPerSimd;
+    auto w = std::make_unique<Wave>();
+    w->s = std::move(wl.state);
+    w->group = group.get();
+    w->slot = wl.slot;
+    w->simd = simd;
+    w->indexInGroup = index++;
+    w->readyCycle = start;
+    vgprsUsed_[simd] += launch.resources.vgprsPerWave;
+    sgprsUsed_[simd] += launch.resources.sgprsPerWave;
+    slots_[wl.slot] = std::move(w);
+    ++wavesResident_;
+    ++wavesLaunched;
+    nextSimd_ = (simd + 1) % simds;
   }
   groups_.push_back(std::move(group));
   workArrived_.notify(SC_ZERO_TIME);
@@ -491,12 +486,11 @@ void ComputeUnit::endWave(Wave& w) {
     ldsAllocations_.erase(std::find_if(ldsAllocations_.begin(), ldsAllocations_.end(),
                                        [&](const auto& a) { return a.first == g->ldsBase; }));
   ++workgroupsFinished;
-  std::vector<uint32_t> scratch = std::move(g->scratchSlots);
   groups_.erase(std::find_if(groups_.begin(), groups_.end(),
                              [&](const auto& p) { return p.get() == g; }));
   // The dispatcher lives at SystemC time: catch up before telling it.
   qk_.sync();
-  listener_.workgroupFinished(id_, scratch);
+  listener_.workgroupFinished(id_);
 }
 
 std::string ComputeUnit::describeWave(const Wave& w) const {

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
@@ -40,7 +41,7 @@ struct WorkgroupLaunch {
   WorkgroupResources resources;
   struct WaveLaunch {
     std::unique_ptr<isa::WaveState> state;
-    uint32_t scratchSlot = 0;
+    uint32_t slot = 0;  // CU wave slot, from ComputeUnit::findSlots
   };
   std::vector<WaveLaunch> waves;
 };
@@ -49,7 +50,7 @@ struct WorkgroupLaunch {
 class ComputeUnitListener {
  public:
   virtual ~ComputeUnitListener() = default;
-  virtual void workgroupFinished(uint32_t cuId, const std::vector<uint32_t>& scratchSlots) = 0;
+  virtual void workgroupFinished(uint32_t cuId) = 0;
   virtual void kernelFaulted(const std::string& message) = 0;
 };
 
@@ -66,9 +67,12 @@ class ComputeUnit : public sc_core::sc_module {
   ~ComputeUnit() override;
 
   uint32_t id() const { return id_; }
-  // Whether the workgroup fits now (wave slots, VGPRs and SGPRs per SIMD, LDS).
-  bool hasRoomFor(const WorkgroupResources& r) const;
-  // Starts the workgroup; hasRoomFor must have been true.
+  // The wave slot each wave of the workgroup would get (spread over the SIMDs round-robin, each
+  // with room for its VGPRs and SGPRs), or nothing if it does not fit now (slots, registers,
+  // LDS). A wave's scratch follows its slot, as the SPI's per-wave scratch offsets do.
+  std::optional<std::vector<uint32_t>> findSlots(const WorkgroupResources& r) const;
+  uint32_t waveSlots() const { return static_cast<uint32_t>(slots_.size()); }
+  // Starts the workgroup in the slots findSlots returned.
   void launch(WorkgroupLaunch&& group);
   bool idle() const { return wavesResident_ == 0; }
 

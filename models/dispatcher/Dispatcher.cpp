@@ -13,12 +13,6 @@ Dispatcher::Dispatcher(sc_module_name name, const PlatformConfig& config)
 
 void Dispatcher::attach(const std::vector<ComputeUnit*>& cus) {
   cus_ = cus;
-  // One scratch slot per wave slot of the GPU; handed out lowest first (deterministic).
-  const uint32_t slots =
-      static_cast<uint32_t>(cus.size()) * config_.cu.simdsPerCu * config_.cu.waveSlotsPerSimd;
-  freeScratch_.clear();
-  freeScratch_.reserve(slots);
-  for (uint32_t i = slots; i > 0; --i) freeScratch_.push_back(i - 1);
 }
 
 bool Dispatcher::execute(const KernelDispatch& d) {
@@ -38,11 +32,13 @@ bool Dispatcher::execute(const KernelDispatch& d) {
         const auto extent = workgroupExtent(d, id);
         res.waves = (extent[0] * extent[1] * extent[2] + 63) / 64;
         ComputeUnit* cu = nullptr;
+        std::vector<uint32_t> slots;
         while (cu == nullptr && !faulted_) {
           for (size_t i = 0; i < cus_.size(); ++i) {
             ComputeUnit* c = cus_[(nextCu_ + i) % cus_.size()];
-            if (c->hasRoomFor(res)) {
+            if (auto found = c->findSlots(res)) {
               cu = c;
+              slots = std::move(*found);
               nextCu_ = static_cast<uint32_t>((nextCu_ + i + 1) % cus_.size());
               break;
             }
@@ -58,9 +54,9 @@ bool Dispatcher::execute(const KernelDispatch& d) {
           WavePlacement where;
           where.groupId = id;
           where.waveInGroup = w;
-          where.scratchSlot = freeScratch_.back();
-          freeScratch_.pop_back();
-          launch.waves.push_back({makeInitialWaveState(d, where), where.scratchSlot});
+          // Scratch is laid out per wave slot of the GPU (cu * slots per CU + slot).
+          where.scratchSlot = cu->id() * cu->waveSlots() + slots[w];
+          launch.waves.push_back({makeInitialWaveState(d, where), slots[w]});
         }
         ++workgroupsDispatched;
         wavesDispatched += res.waves;
@@ -71,10 +67,7 @@ bool Dispatcher::execute(const KernelDispatch& d) {
   return !faulted_;
 }
 
-void Dispatcher::workgroupFinished(uint32_t, const std::vector<uint32_t>& scratchSlots) {
-  // Slots go back in descending order so the lowest free slot is handed out next.
-  freeScratch_.insert(freeScratch_.end(), scratchSlots.rbegin(), scratchSlots.rend());
-  std::sort(freeScratch_.begin(), freeScratch_.end(), std::greater<uint32_t>());
+void Dispatcher::workgroupFinished(uint32_t) {
   --outstanding_;
   changed_.notify(SC_ZERO_TIME);
 }

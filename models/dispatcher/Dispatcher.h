@@ -26,7 +26,7 @@ class Dispatcher : public sc_core::sc_module, public ComputeUnitListener {
   const std::string& faultMessage() const { return fault_; }
 
   // ComputeUnitListener
-  void workgroupFinished(uint32_t cuId, const std::vector<uint32_t>& scratchSlots) override;
+  void workgroupFinished(uint32_t cuId) override;
   void kernelFaulted(const std::string& message) override;
 
   uint64_t workgroupsDispatched = 0, wavesDispatched = 0;
@@ -34,7 +34,6 @@ class Dispatcher : public sc_core::sc_module, public ComputeUnitListener {
  private:
   PlatformConfig config_;
   std::vector<ComputeUnit*> cus_;
-  std::vector<uint32_t> freeScratch_;
   uint32_t nextCu_ = 0;
   uint64_t outstanding_ = 0;
   bool faulted_ = false;

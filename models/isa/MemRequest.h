@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace vgpu::isa {
@@ -21,7 +22,8 @@ enum class MemOp : uint8_t { Load, Store, Atomic };
 // CmpSwap the value to write in src, the compare value in cmp).
 enum class AtomicOp : uint8_t {
   None, Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc, Dec,
-  FAdd, FMin, FMax, FCmpSwap, RsubU32, Wrap
+  FAdd, FMin, FMax, FCmpSwap, RsubU32, Wrap,
+  MskOr,  // (added by isa) ds_mskor: mem = (mem & ~src) | cmp
 };
 
 // Which s_waitcnt counter the instruction increments at issue (seed 004).
@@ -66,6 +68,7 @@ struct MemRequest {
     uint8_t count = 0;
     uint8_t flags = 0;
     uint64_t lanes = 0;  // lanes whose destination is written (may differ from laneMask)
+    uint16_t aux = 0;    // (added by isa) format loads: data/number format and components
   } writeback;
 
   uint8_t* element(int lane, int e) {

@@ -9,6 +9,7 @@
 #include "cp/Aql.h"
 #include "cp/MmioRegisters.h"
 #include "gpu/Gpu.h"
+#include "loader/KernelListing.h"
 
 namespace vgpu {
 
@@ -17,18 +18,6 @@ using namespace sc_core;
 namespace {
 constexpr uint64_t kCopyChunk = 4096;
 
-std::string describeArgs(const loader::KernelInfo& k) {
-  std::ostringstream os;
-  const auto args = k.explicitArgs();
-  os << "(";
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (i) os << ", ";
-    os << (args[i].name.empty() ? "arg" + std::to_string(i) : args[i].name) << ": "
-       << args[i].valueKind << " " << args[i].size << "B";
-  }
-  os << ")";
-  return os.str();
-}
 }  // namespace
 
 Runtime::Runtime(HostPort& port, Gpu& gpu) : port_(port), gpu_(gpu) {}
@@ -158,8 +147,8 @@ Kernel Runtime::kernel(const Module& module, const std::string& name) const {
   const loader::KernelInfo* info = module.object.findKernel(name);
   if (info == nullptr) {
     std::ostringstream os;
-    os << module.path << ": no kernel named '" << name << "'; it has:";
-    for (const auto& k : module.object.kernels()) os << "\n  " << k.name << describeArgs(k);
+    os << module.path << ": no kernel named '" << name << "'; it has:\n"
+       << loader::describeKernels(module.object);
     throw InputError(os.str());
   }
   return Kernel{&module, info, module.base + info->descriptorAddress};
@@ -189,8 +178,8 @@ std::vector<uint8_t> Runtime::buildKernarg(const Kernel& k, const LaunchConfig& 
   if (args.size() != explicitArgs.size()) {
     std::ostringstream os;
     os << "kernel '" << info.name << "' takes " << explicitArgs.size() << " argument"
-       << (explicitArgs.size() == 1 ? "" : "s") << " " << describeArgs(info) << ", "
-       << args.size() << " given";
+       << (explicitArgs.size() == 1 ? "" : "s") << ", " << args.size() << " given:\n"
+       << loader::describeArgs(info);
     throw InputError(os.str());
   }
   uint32_t size = info.kernargSegmentSize;
@@ -350,7 +339,11 @@ struct Simulation::Top : sc_module {
   }
 };
 
-Simulation::Simulation(const PlatformConfig& config) : top_(std::make_unique<Top>("system", config)) {}
+Simulation::Simulation(const PlatformConfig& config) {
+  // sc_stop() is how a run ends normally: no "simulation stopped by user" notice on stdout.
+  sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);
+  top_ = std::make_unique<Top>("system", config);
+}
 
 Simulation::~Simulation() = default;
 

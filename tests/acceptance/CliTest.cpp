@@ -172,6 +172,7 @@ struct BadInput {
   std::string args;         // after "vgpu-sim"; KDIR is replaced by the kernel directory
   std::string messagePart;  // must appear in stderr
   int exitCode = 2;
+  friend void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
 };
 
 class CliBadInput : public ::testing::TestWithParam<BadInput> {};

@@ -4,6 +4,7 @@
 
 #include "KernelCases.h"
 #include "gpu/Gpu.h"
+#include "platforms/Platform.h"
 
 namespace vgpu::test {
 namespace {
@@ -11,6 +12,7 @@ namespace {
 struct Param {
   std::string kernelCase;
   std::string platform;
+  friend void PrintTo(const Param& p, std::ostream* os) { *os << p.kernelCase << " on " << p.platform; }
 };
 
 class RuntimeApi : public ::testing::TestWithParam<Param> {};

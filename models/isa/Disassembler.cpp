@@ -1,0 +1,651 @@
+// Disassembly in llvm-objdump-15 syntax (LLVM AMDGPUInstPrinter conventions): one operand
+// printer per operand kind and one layout per encoding family.
+#include <cstdio>
+#include <string>
+
+#include "isa/Salu.h"
+
+namespace vgpu::isa {
+namespace {
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+std::string dec(int64_t v) {
+  return std::to_string(v);
+}
+
+std::string range(const char* prefix, int first, int count) {
+  if (count <= 1) return prefix + std::to_string(first);
+  return std::string(prefix) + "[" + std::to_string(first) + ":" +
+         std::to_string(first + count - 1) + "]";
+}
+
+std::string vgpr(int reg, int dwords) {
+  return range("v", reg, dwords);
+}
+
+// A literal prints like an immediate of the operand's width (AMDGPUInstPrinter::printImmediate*):
+// values that look like inline constants print as such, anything else in hex.
+std::string literalText(uint32_t lit, Ty ty) {
+  if (is16(ty) && ty != Ty::Pk16 && ty != Ty::PkF16) {
+    const int16_t v = static_cast<int16_t>(lit);
+    if ((lit >> 16) == 0 || (lit >> 16) == 0xffff) {
+      if (v >= -16 && v <= 64) return dec(v);
+      static const uint16_t kF16[] = {0x3800, 0xb800, 0x3c00, 0xbc00,
+                                      0x4000, 0xc000, 0x4400, 0xc400};
+      static const char* const kText[] = {"0.5", "-0.5", "1.0", "-1.0",
+                                          "2.0", "-2.0", "4.0", "-4.0"};
+      for (int i = 0; i < 8; ++i)
+        if (static_cast<uint16_t>(lit) == kF16[i]) return kText[i];
+      if (static_cast<uint16_t>(lit) == 0x3118) return "0.15915494";
+    }
+    return hex(lit);
+  }
+  if (is64(ty)) return lit <= 64 ? dec(lit) : hex(lit);
+  const int32_t v = static_cast<int32_t>(lit);
+  if (v >= -16 && v <= 64) return dec(v);
+  static const uint32_t kF32[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000,
+                                  0x40000000, 0xc0000000, 0x40800000, 0xc0800000};
+  static const char* const kText[] = {"0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"};
+  for (int i = 0; i < 8; ++i)
+    if (lit == kF32[i]) return kText[i];
+  if (lit == 0x3e22f983) return "0.15915494";
+  return hex(lit);
+}
+
+// Scalar operand space (LLVM AMDGPUInstPrinter::printRegOperand / printImmediate*).
+std::string scalar(int code, int dwords, Ty ty, uint32_t literal) {
+  if (code < kNumSgprs) return range("s", code, dwords);
+  if (code >= opnd::kTtmp0 && code < opnd::kTtmp0 + kNumTtmps) {
+    return range("ttmp", code - opnd::kTtmp0, dwords);
+  }
+  const bool pair = dwords >= 2;
+  switch (code) {
+    case opnd::kFlatScratchLo:
+      return pair ? "flat_scratch" : "flat_scratch_lo";
+    case opnd::kFlatScratchHi:
+      return "flat_scratch_hi";
+    case opnd::kXnackLo:
+      return pair ? "xnack_mask" : "xnack_mask_lo";
+    case opnd::kXnackHi:
+      return "xnack_mask_hi";
+    case opnd::kVccLo:
+      return pair ? "vcc" : "vcc_lo";
+    case opnd::kVccHi:
+      return "vcc_hi";
+    case opnd::kM0:
+      return "m0";
+    case opnd::kExecLo:
+      return pair ? "exec" : "exec_lo";
+    case opnd::kExecHi:
+      return "exec_hi";
+    case opnd::kSharedBase:
+      return "src_shared_base";
+    case opnd::kSharedLimit:
+      return "src_shared_limit";
+    case opnd::kPrivateBase:
+      return "src_private_base";
+    case opnd::kPrivateLimit:
+      return "src_private_limit";
+    case opnd::kPopsExiting:
+      return "src_pops_exiting_wave_id";
+    case opnd::kVccz:
+      return "src_vccz";
+    case opnd::kExecz:
+      return "src_execz";
+    case opnd::kScc:
+      return "src_scc";
+    case opnd::kLdsDirect:
+      return "src_lds_direct";
+    case opnd::kLiteral:
+      return literalText(literal, ty);
+    default:
+      break;
+  }
+  if (code >= opnd::kZero && code <= opnd::kIntPosMax) return dec(code - opnd::kZero);
+  if (code > opnd::kIntPosMax && code <= opnd::kIntNegMax) return dec(opnd::kIntPosMax - code);
+  if (code >= opnd::kHalf && code <= opnd::kInvTwoPi) {
+    static const char* const kFloats[] = {"0.5", "-0.5", "1.0", "-1.0",
+                                          "2.0", "-2.0", "4.0", "-4.0"};
+    if (code < opnd::kInvTwoPi) return kFloats[code - opnd::kHalf];
+    return is64(ty) ? "0.15915494309189532" : "0.15915494";
+  }
+  return "<unknown " + dec(code) + ">";
+}
+
+// Any operand code 0..511.
+std::string operand(int code, Ty ty, uint32_t literal) {
+  const int dwords = dwordsOf(ty);
+  if (code >= opnd::kVgpr0) return vgpr(code - opnd::kVgpr0, dwords);
+  return scalar(code, dwords, ty, literal);
+}
+
+void add(std::string& s, const std::string& op, bool& first) {
+  s += first ? " " : ", ";
+  s += op;
+  first = false;
+}
+
+// ---------------------------------------------------------------------------------------
+// SALU / flow
+
+std::string hwreg(uint32_t imm) {
+  const int id = imm & 0x3f, offset = (imm >> 6) & 0x1f, size = ((imm >> 11) & 0x1f) + 1;
+  const char* name = hwRegName(id);
+  std::string s = "hwreg(" + (name ? std::string(name) : dec(id));
+  if (offset != 0 || size != 32) s += ", " + dec(offset) + ", " + dec(size);
+  return s + ")";
+}
+
+std::string waitcnt(uint32_t s) {
+  const uint32_t vm = (s & 0xf) | (((s >> 14) & 3) << 4), exp = (s >> 4) & 7, lgkm = (s >> 8) & 0xf;
+  const bool all = vm == 63 && exp == 7 && lgkm == 15;
+  std::string out;
+  auto part = [&](const char* n, uint32_t v, bool dflt) {
+    if (dflt && !all) return;
+    if (!out.empty()) out += " ";
+    out += std::string(n) + "(" + dec(v) + ")";
+  };
+  part("vmcnt", vm, vm == 63);
+  part("expcnt", exp, exp == 7);
+  part("lgkmcnt", lgkm, lgkm == 15);
+  return out;
+}
+
+std::string sendmsg(uint32_t imm) {
+  const uint32_t id = imm & 0xf, op = (imm >> 4) & 7, stream = (imm >> 8) & 3;
+  static const char* const kGsOps[] = {"GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"};
+  static const char* const kSysOps[] = {nullptr, "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD",
+                                        "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"};
+  if ((imm & ~0x3ffu) == 0) {
+    switch (id) {
+      case 1:
+        if ((imm >> 4) == 0) return "sendmsg(MSG_INTERRUPT)";
+        break;
+      case 2:
+      case 3:
+        if ((imm >> 10) == 0 && op <= 3 && !(id == 3 && op != 0 && false)) {
+          if (op == 0 && stream != 0) break;
+          std::string s =
+              std::string("sendmsg(") + (id == 2 ? "MSG_GS" : "MSG_GS_DONE") + ", " + kGsOps[op];
+          if (op != 0) s += ", " + dec(stream);
+          return s + ")";
+        }
+        break;
+      case 4:
+        if ((imm >> 4) == 0) return "sendmsg(MSG_SAVEWAVE)";
+        break;
+      case 5:
+        if ((imm >> 4) == 0) return "sendmsg(MSG_STALL_WAVE_GEN)";
+        break;
+      case 6:
+        if ((imm >> 4) == 0) return "sendmsg(MSG_HALT_WAVES)";
+        break;
+      case 7:
+        if ((imm >> 4) == 0) return "sendmsg(MSG_ORDERED_PS_DONE)";
+        break;
+      case 8:
+        if ((imm >> 4) == 0) return "sendmsg(MSG_EARLY_PRIM_DEALLOC)";
+        break;
+      case 9:
+        if ((imm >> 4) == 0) return "sendmsg(MSG_GS_ALLOC_REQ)";
+        break;
+      case 10:
+        if ((imm >> 4) == 0) return "sendmsg(MSG_GET_DOORBELL)";
+        break;
+      case 15:
+        if (op >= 1 && op <= 4 && stream == 0)
+          return std::string("sendmsg(MSG_SYSMSG, ") + kSysOps[op] + ")";
+        break;
+      default:
+        break;
+    }
+  }
+  return dec(imm);
+}
+
+std::string gprIdx(uint32_t imm) {
+  static const char* const kModes[] = {"SRC0", "SRC1", "SRC2", "DST"};
+  std::string s = "gpr_idx(";
+  bool first = true;
+  for (int b = 0; b < 4; ++b) {
+    if ((imm >> b) & 1) {
+      if (!first) s += ",";
+      s += kModes[b];
+      first = false;
+    }
+  }
+  return s + ")";
+}
+
+std::string salu(const Instruction& in, const OpInfo& op) {
+  std::string s = op.name;
+  const uint16_t* f = in.f;
+  bool first = true;
+  switch (op.enc) {
+    case Enc::Sop2:
+    case Enc::Sop1:
+    case Enc::Sopc:
+      if (op.dst != Ty::None)
+        add(s, scalar(f[fld::kDst], dwordsOf(op.dst), op.dst, in.literal), first);
+      if (op.enc == Enc::Sopc && op.opcode == 0x11) {  // s_set_gpr_idx_on
+        add(s, scalar(f[fld::kSrc0], 1, Ty::B32, in.literal), first);
+        add(s, gprIdx(f[fld::kSrc1]), first);
+        return s;
+      }
+      if (op.src0 != Ty::None)
+        add(s, scalar(f[fld::kSrc0], dwordsOf(op.src0), op.src0, in.literal), first);
+      if (op.src1 != Ty::None)
+        add(s, scalar(f[fld::kSrc1], dwordsOf(op.src1), op.src1, in.literal), first);
+      return s;
+    case Enc::Sopk: {
+      const uint32_t imm = f[fld::kExt0];
+      const std::string sdst =
+          scalar(f[fld::kDst], op.opcode == 0x10 || op.opcode == 0x15 ? 2 : 1, Ty::B32, 0);
+      switch (op.opcode) {
+        case 0x11:
+          return s + " " + sdst + ", " + hwreg(imm);
+        case 0x12:
+          return s + " " + hwreg(imm) + ", " + sdst;
+        case 0x14:
+          return s + " " + hwreg(imm) + ", " + hex(in.literal);
+        case 0x10:
+        case 0x15:
+          return s + " " + sdst + ", " + dec(static_cast<int16_t>(imm));
+        default:
+          return s + " " + sdst + ", " + hex(imm);
+      }
+    }
+    default:
+      return s;
+  }
+}
+
+std::string sopp(const Instruction& in, const OpInfo& op) {
+  const uint32_t imm = in.f[fld::kExt0];
+  std::string s = op.name;
+  if (op.flags & kNoOperands) return s;
+  switch (op.opcode) {
+    case 0x01:
+      return imm ? s + " " + dec(imm) : s;  // s_endpgm
+    case 0x0c:
+      return s + " " + waitcnt(imm);
+    case 0x10:
+    case 0x11:
+      return s + " " + sendmsg(imm);
+    case 0x1d:
+      return s + " " + gprIdx(imm);
+    default:
+      return s + " " + dec(imm);  // branch offsets print unsigned, as llvm-objdump-15 does
+  }
+}
+
+std::string smem(const Instruction& in, const OpInfo& op) {
+  std::string s = op.name;
+  if (op.flags & kNoOperands) return s;
+  const uint16_t* f = in.f;
+  bool first = true;
+  if (op.dst != Ty::None) {
+    add(s, scalar(f[fld::kData0], dwordsOf(op.dst), op.dst, 0), first);
+  } else if (op.src0 != Ty::None) {
+    add(s, dec(f[fld::kData0]), first);  // s_atc_probe: sdata is an immediate
+  }
+  if (op.src0 == Ty::None) return s;
+  add(s, scalar(f[fld::kAddr], dwordsOf(op.src0), op.src0, 0), first);
+  const unsigned bits = f[fld::kBits];
+  if (bits & kSmemImm) {
+    const int64_t off = static_cast<int64_t>(sext(in.literal & 0x1fffff, 21));
+    if (bits & kSmemSoe) {
+      add(s, scalar(f[fld::kOffset1], 1, Ty::B32, 0), first);
+      s += " offset:" +
+           (off < 0 ? "-" + hex(static_cast<uint64_t>(-off)) : hex(static_cast<uint64_t>(off)));
+    } else {
+      add(s, off < 0 ? "-" + hex(static_cast<uint64_t>(-off)) : hex(static_cast<uint64_t>(off)),
+          first);
+    }
+  } else {
+    add(s, scalar(in.literal & 0xff, 1, Ty::B32, 0), first);
+  }
+  if (bits & kGlc) s += " glc";
+  if (bits & kNv) s += " nv";
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------
+// VALU
+
+const char* sdwaSel(unsigned sel) {
+  static const char* const kSel[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3",
+                                     "WORD_0", "WORD_1", "DWORD",  "7"};
+  return kSel[sel & 7];
+}
+
+std::string dppCtrl(unsigned ctrl) {
+  if (ctrl <= 0xff) {
+    return "quad_perm:[" + dec(ctrl & 3) + "," + dec((ctrl >> 2) & 3) + "," + dec((ctrl >> 4) & 3) +
+           "," + dec((ctrl >> 6) & 3) + "]";
+  }
+  if (ctrl >= 0x101 && ctrl <= 0x10f) return "row_shl:" + dec(ctrl & 15);
+  if (ctrl >= 0x111 && ctrl <= 0x11f) return "row_shr:" + dec(ctrl & 15);
+  if (ctrl >= 0x121 && ctrl <= 0x12f) return "row_ror:" + dec(ctrl & 15);
+  switch (ctrl) {
+    case 0x130:
+      return "wave_shl:1";
+    case 0x134:
+      return "wave_rol:1";
+    case 0x138:
+      return "wave_shr:1";
+    case 0x13c:
+      return "wave_ror:1";
+    case 0x140:
+      return "row_mirror";
+    case 0x141:
+      return "row_half_mirror";
+    case 0x142:
+      return "row_bcast:15";
+    case 0x143:
+      return "row_bcast:31";
+    default:
+      return "/* invalid dpp_ctrl */";
+  }
+}
+
+std::string bitList(unsigned v, int n) {
+  std::string s = "[";
+  for (int i = 0; i < n; ++i) {
+    if (i) s += ",";
+    s += ((v >> i) & 1) ? "1" : "0";
+  }
+  return s + "]";
+}
+
+std::string valuName(const OpInfo& op, unsigned form, GfxTarget target) {
+  std::string name = op.name;
+  if (target == GfxTarget::Gfx900 && name.rfind("v_fma_mix", 0) == 0)
+    name = "v_mad_mix" + name.substr(9);
+  switch (form) {
+    case kE32:
+      return (op.flags & kNoE32Suffix) ? name : name + "_e32";
+    case kE64:
+      return op.enc == Enc::Vop3 ? name : name + "_e64";
+    case kDpp:
+      return name + "_dpp";
+    case kSdwa:
+      return name + "_sdwa";
+    default:
+      return name;
+  }
+}
+
+std::string valu(const Instruction& in, const OpInfo& op, GfxTarget target) {
+  const uint16_t* f = in.f;
+  const unsigned form = f[fld::kForm];
+  std::string s = valuName(op, form, target);
+  if (op.flags & kNoOperands) return s;
+  const unsigned mods = f[fld::kMods];
+  const unsigned abs = mods & 7, neg = (mods >> 3) & 7, omod = (mods >> 7) & 3;
+  const bool clamp = (mods >> 6) & 1;
+  bool first = true;
+  // Destination(s).
+  if (op.enc == Enc::Vopc) {
+    add(s, form == kE32 ? std::string("vcc") : scalar(f[fld::kDst], 2, Ty::B64, 0), first);
+  } else if (op.flags & kScalarDst) {
+    add(s, scalar(f[fld::kDst], 1, Ty::B32, 0), first);
+  } else if (op.dst != Ty::None) {
+    add(s, vgpr(f[fld::kDst] - opnd::kVgpr0, dwordsOf(op.dst)), first);
+  }
+  if (op.flags & kCarryOut)
+    add(s, form == kE64 ? scalar(f[fld::kSdst], 2, Ty::B64, 0) : "vcc", first);
+  // Sources with input modifiers.
+  const Ty types[3] = {op.src0, op.src1, op.src2};
+  const bool accumulate = op.flags & kAccumulate;
+  for (int i = 0; i < 3; ++i) {
+    if (types[i] == Ty::None || (i == 2 && accumulate)) continue;
+    const int code = f[fld::kSrc0 + i];
+    if (i == 2 && (op.flags & kCarryIn)) {
+      add(s, form == kE64 ? scalar(code, 2, Ty::B64, 0) : "vcc", first);
+      continue;
+    }
+    std::string text = operand(code, types[i], in.literal);
+    if (form == kSdwa && i < 2 && ((f[fld::kExt1] >> (4 * i + 3)) & 1)) text = "sext(" + text + ")";
+    if ((abs >> i) & 1) text = "|" + text + "|";
+    if ((neg >> i) & 1) text = "-" + text;
+    add(s, text, first);
+  }
+  if ((op.flags & kCarryIn) && op.src2 == Ty::None)
+    add(s, form == kE64 ? scalar(f[fld::kSrc2], 2, Ty::B64, 0) : std::string("vcc"), first);
+  if (form == kE64) {
+    const unsigned opsel = f[fld::kOpsel];
+    const int nsrc = (op.src0 != Ty::None) + (op.src1 != Ty::None) + (op.src2 != Ty::None);
+    const bool hasOpsel = (op.flags & (kOpselDst | kPreserveHi16)) != 0;
+    if (hasOpsel && opsel)
+      s += " op_sel:" +
+           bitList((opsel & ((1u << nsrc) - 1)) | (((opsel >> 3) & 1) << nsrc), nsrc + 1);
+    if (clamp) s += " clamp";
+    if (omod) s += omod == 1 ? " mul:2" : (omod == 2 ? " mul:4" : " div:2");
+  } else if (form == kDpp) {
+    const unsigned ext1 = f[fld::kExt1];
+    s += " " + dppCtrl(f[fld::kExt0]) + " row_mask:" + hex(ext1 & 0xf) +
+         " bank_mask:" + hex((ext1 >> 4) & 0xf);
+    if ((ext1 >> 8) & 1) s += " bound_ctrl:1";  // llvm-objdump-15 prints the bit value
+  } else if (form == kSdwa) {
+    if (clamp) s += " clamp";
+    if (omod) s += omod == 1 ? " mul:2" : (omod == 2 ? " mul:4" : " div:2");
+    const unsigned ext0 = f[fld::kExt0], ext1 = f[fld::kExt1];
+    if (op.enc != Enc::Vopc) {
+      static const char* const kUnused[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"};
+      s += std::string(" dst_sel:") + sdwaSel(ext0 & 7) + " dst_unused:" + kUnused[(ext0 >> 3) & 3];
+    }
+    s += std::string(" src0_sel:") + sdwaSel(ext1 & 7);
+    if (op.src1 != Ty::None) s += std::string(" src1_sel:") + sdwaSel((ext1 >> 4) & 7);
+  }
+  return s;
+}
+
+std::string vop3p(const Instruction& in, const OpInfo& op, GfxTarget target) {
+  const uint16_t* f = in.f;
+  std::string s = valuName(op, kVop3p, target);
+  bool first = true;
+  add(s, vgpr(f[fld::kDst] - opnd::kVgpr0, 1), first);
+  const Ty types[3] = {op.src0, op.src1, op.src2};
+  int nsrc = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (types[i] == Ty::None) continue;
+    add(s, operand(f[fld::kSrc0 + i], Ty::B32, in.literal), first);
+    ++nsrc;
+  }
+  const unsigned opselAll = f[fld::kOpsel];
+  const unsigned mask = (1u << nsrc) - 1;
+  const unsigned opsel = opselAll & mask, opselHi = (opselAll >> 3) & mask;
+  const unsigned negHi = (opselAll >> 6) & mask, negLo = (f[fld::kMods] >> 3) & mask;
+  const bool mix = op.flags & kMixOpsel;
+  if (opsel) s += " op_sel:" + bitList(opsel, nsrc);
+  if (mix ? opselHi != 0 : opselHi != mask) s += " op_sel_hi:" + bitList(opselHi, nsrc);
+  if (negLo) s += " neg_lo:" + bitList(negLo, nsrc);
+  if (negHi) s += " neg_hi:" + bitList(negHi, nsrc);
+  if ((f[fld::kMods] >> 6) & 1) s += " clamp";
+  return s;
+}
+
+std::string vintrp(const Instruction& in) {
+  static const char* const kNames[] = {"v_interp_p1_f32_e32", "v_interp_p2_f32_e32",
+                                       "v_interp_mov_f32_e32", nullptr};
+  const unsigned opc = in.f[fld::kExt0];
+  if (!kNames[opc]) return {};
+  const unsigned attr = in.f[fld::kExt1] & 0x3f, chan = (in.f[fld::kExt1] >> 6) & 3;
+  static const char kChan[] = "xyzw";
+  std::string s = std::string(kNames[opc]) + " " + vgpr(in.f[fld::kDst] - opnd::kVgpr0, 1) + ", ";
+  if (opc == 2) {
+    static const char* const kParams[] = {"p10", "p20", "p0"};
+    const unsigned p = in.f[fld::kSrc0];
+    s += p < 3 ? kParams[p] : "invalid_param_" + dec(p);
+  } else {
+    s += vgpr(in.f[fld::kSrc0], 1);
+  }
+  return s + ", attr" + dec(attr) + "." + kChan[chan];
+}
+
+// ---------------------------------------------------------------------------------------
+// Memory
+
+std::string ds(const Instruction& in, const OpInfo& op) {
+  const uint16_t* f = in.f;
+  std::string s = op.name;
+  bool first = true;
+  if (op.dst != Ty::None) add(s, vgpr(f[fld::kDst], dwordsOf(op.dst)), first);
+  if (op.src0 != Ty::None) add(s, vgpr(f[fld::kAddr], 1), first);
+  if (op.src1 != Ty::None) add(s, vgpr(f[fld::kData0], dwordsOf(op.src1)), first);
+  if (op.src2 != Ty::None) add(s, vgpr(f[fld::kData1], dwordsOf(op.src2)), first);
+  const bool two = op.mem.elements == 2 || std::string(op.name).find("xchg2") != std::string::npos;
+  if (two && op.opcode != 0x3d) {
+    if (f[fld::kOffset0]) s += " offset0:" + dec(f[fld::kOffset0]);
+    if (f[fld::kOffset1]) s += " offset1:" + dec(f[fld::kOffset1]);
+  } else {
+    const uint32_t off = f[fld::kOffset0] | (static_cast<uint32_t>(f[fld::kOffset1]) << 8);
+    if (op.opcode == 0x3d && off) {
+      s += " offset:" + (off & 0x8000
+                             ? "swizzle(QUAD_PERM," + dec(off & 3) + "," + dec((off >> 2) & 3) +
+                                   "," + dec((off >> 4) & 3) + "," + dec((off >> 6) & 3) + ")"
+                             : "swizzle(BITMASK_PERM,\"" +
+                                   [&] {
+                                     std::string m;
+                                     const int andM = off & 0x1f, orM = (off >> 5) & 0x1f,
+                                               xorM = (off >> 10) & 0x1f;
+                                     for (int b = 4; b >= 0; --b) {
+                                       const int a = (andM >> b) & 1, o = (orM >> b) & 1,
+                                                 x = (xorM >> b) & 1;
+                                       m += a ? (x ? 'i' : 'p') : (o ? '1' : '0');
+                                     }
+                                     return m;
+                                   }() +
+                                   "\")");
+    } else if (off) {
+      s += " offset:" + dec(off);
+    }
+  }
+  if (f[fld::kBits] & kGds) s += " gds";
+  return s;
+}
+
+std::string mtbufFormat(unsigned fmt) {
+  static const char* const kData[] = {
+      "BUF_DATA_FORMAT_INVALID",     "BUF_DATA_FORMAT_8",        "BUF_DATA_FORMAT_16",
+      "BUF_DATA_FORMAT_8_8",         "BUF_DATA_FORMAT_32",       "BUF_DATA_FORMAT_16_16",
+      "BUF_DATA_FORMAT_10_11_11",    "BUF_DATA_FORMAT_11_11_10", "BUF_DATA_FORMAT_10_10_10_2",
+      "BUF_DATA_FORMAT_2_10_10_10",  "BUF_DATA_FORMAT_8_8_8_8",  "BUF_DATA_FORMAT_32_32",
+      "BUF_DATA_FORMAT_16_16_16_16", "BUF_DATA_FORMAT_32_32_32", "BUF_DATA_FORMAT_32_32_32_32",
+      "BUF_DATA_FORMAT_RESERVED_15"};
+  static const char* const kNum[] = {"BUF_NUM_FORMAT_UNORM",      "BUF_NUM_FORMAT_SNORM",
+                                     "BUF_NUM_FORMAT_USCALED",    "BUF_NUM_FORMAT_SSCALED",
+                                     "BUF_NUM_FORMAT_UINT",       "BUF_NUM_FORMAT_SINT",
+                                     "BUF_NUM_FORMAT_RESERVED_6", "BUF_NUM_FORMAT_FLOAT"};
+  const unsigned dfmt = fmt & 0xf, nfmt = (fmt >> 4) & 7;
+  if (dfmt == 1 && nfmt == 0) return {};
+  std::string s = " format:[";
+  if (dfmt != 1) s += kData[dfmt];
+  if (nfmt != 0) s += std::string(dfmt != 1 ? "," : "") + kNum[nfmt];
+  return s + "]";
+}
+
+std::string buffer(const Instruction& in, const OpInfo& op) {
+  const uint16_t* f = in.f;
+  std::string s = op.name;
+  if (op.flags & kNoOperands) return s;
+  const unsigned bits = f[fld::kBits];
+  const bool glc = bits & kGlc;
+  bool first = true;
+  const Ty data =
+      op.mem.op == MemOp::Store ? op.src1 : (op.mem.op == MemOp::Atomic ? op.src1 : op.dst);
+  add(s, vgpr(f[fld::kData0], dwordsOf(data)), first);
+  const bool offen = bits & kOffen, idxen = bits & kIdxen;
+  add(s, (offen || idxen) ? vgpr(f[fld::kAddr], (offen && idxen) ? 2 : 1) : std::string("off"),
+      first);
+  add(s, scalar(f[fld::kData1], 4, Ty::B128, 0), first);
+  add(s, scalar(f[fld::kOffset1], 1, Ty::B32, in.literal), first);
+  if (op.enc == Enc::Mtbuf) s += mtbufFormat(f[fld::kFmt]);
+  if (idxen) s += " idxen";
+  if (offen) s += " offen";
+  if (f[fld::kOffset0]) s += " offset:" + dec(f[fld::kOffset0]);
+  if (glc) s += " glc";
+  if (bits & kSlc) s += " slc";
+  if (bits & kLds) s += " lds";
+  if (bits & kTfe) s += " tfe";
+  return s;
+}
+
+std::string flat(const Instruction& in, const OpInfo& op) {
+  const uint16_t* f = in.f;
+  std::string s = op.name;
+  const unsigned bits = f[fld::kBits];
+  const int seg = f[fld::kFmt];
+  const int saddr = f[fld::kData1];
+  const bool useSaddr = seg != 0 && saddr != 0x7f;
+  const bool returns = op.mem.op == MemOp::Load || (op.mem.op == MemOp::Atomic && (bits & kGlc));
+  bool first = true;
+  if (returns) add(s, vgpr(f[fld::kDst], dwordsOf(op.dst)), first);
+  // Address: 64-bit VGPR pair for flat/global without saddr; 32-bit VGPR offset otherwise;
+  // scratch with an SGPR address has no VGPR ("off").
+  if (seg == 1 && useSaddr) {
+    add(s, "off", first);
+  } else {
+    add(s, vgpr(f[fld::kAddr], (seg == 1 || useSaddr) ? 1 : 2), first);
+  }
+  if (op.src1 != Ty::None) add(s, vgpr(f[fld::kData0], dwordsOf(op.src1)), first);
+  if (seg != 0)
+    add(s, useSaddr ? scalar(saddr, seg == 2 ? 2 : 1, Ty::B64, 0) : std::string("off"), first);
+  const int64_t offset =
+      seg == 0 ? (f[fld::kOffset0] & 0xfff) : static_cast<int64_t>(sext(f[fld::kOffset0], 13));
+  if (offset) s += " offset:" + dec(offset);
+  if (bits & kGlc) s += " glc";
+  if (bits & kSlc) s += " slc";
+  if (bits & kLds) s += " lds";
+  if (bits & kNv) s += " nv";
+  return s;
+}
+
+}  // namespace
+
+std::string disassemble(const Instruction& in, GfxTarget target) {
+  const OpInfo* op = in.op;
+  char raw[24];
+  std::snprintf(raw, sizeof raw, ".long 0x%08x", in.words[0]);
+  if (!op || (target == GfxTarget::Gfx900 && (op->flags & kGfx906Only))) {
+    if (!op && (in.words[0] >> 26) == 0x35) {
+      std::string s = vintrp(in);
+      if (!s.empty()) return s;
+    }
+    return raw;
+  }
+  switch (op->enc) {
+    case Enc::Sop2:
+    case Enc::Sop1:
+    case Enc::Sopc:
+    case Enc::Sopk:
+      return salu(in, *op);
+    case Enc::Sopp:
+      return sopp(in, *op);
+    case Enc::Smem:
+      return smem(in, *op);
+    case Enc::Vop1:
+    case Enc::Vop2:
+    case Enc::Vopc:
+    case Enc::Vop3:
+      return valu(in, *op, target);
+    case Enc::Vop3p:
+      return vop3p(in, *op, target);
+    case Enc::Ds:
+      return ds(in, *op);
+    case Enc::Mubuf:
+    case Enc::Mtbuf:
+      return buffer(in, *op);
+    case Enc::Flat:
+      return flat(in, *op);
+    default:
+      return raw;
+  }
+}
+
+}  // namespace vgpu::isa

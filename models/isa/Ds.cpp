@@ -1,0 +1,347 @@
+// Local data share instructions (Vega ISA guide ch. 9 "Data Share Operations", seed 002;
+// opcodes 12.13). Addresses are byte offsets in the workgroup's LDS allocation; the LDS block
+// checks bounds and performs atomics (applyAtomic).
+#include "isa/Memory.h"
+
+namespace vgpu::isa {
+namespace {
+
+constexpr Ty NoT = Ty::None, B32 = Ty::B32, B64 = Ty::B64, B96 = Ty::B96, B128 = Ty::B128;
+
+Ty widthTy(int bytes) {
+  switch (bytes) {
+    case 8:
+      return B64;
+    case 12:
+      return B96;
+    case 16:
+      return B128;
+    default:
+      return B32;
+  }
+}
+
+void execDs(ExecArgs& x);
+void execDsCrossLane(ExecArgs& x);
+
+OpInfo dsOp(int op, const char* name, Ty vdst, Ty addr, Ty data0, Ty data1, MemDesc m,
+            ExecFn fn = execDs) {
+  OpInfo o;
+  o.name = name;
+  o.enc = Enc::Ds;
+  o.opcode = static_cast<int16_t>(op);
+  o.dst = vdst;
+  o.src0 = addr;
+  o.src1 = data0;
+  o.src2 = data1;
+  o.mem = m;
+  o.exec = fn;
+  o.issue = IssueType::Lds;
+  return o;
+}
+
+MemDesc desc(MemOp op, int bytes, int elements = 1, bool st64 = false, LoadExt ext = LoadExt::None,
+             AtomicOp atomic = AtomicOp::None, bool returns = false) {
+  MemDesc m;
+  m.op = op;
+  m.bytes = static_cast<uint8_t>(bytes);
+  m.elements = static_cast<uint8_t>(elements);
+  m.st64 = st64;
+  m.ext = ext;
+  m.atomic = atomic;
+  m.returns = returns;
+  return m;
+}
+
+// Loads: vdst <- LDS.
+OpInfo load(int op, const char* n, int bytes, LoadExt ext = LoadExt::None, int elements = 1,
+            bool st64 = false) {
+  const Ty dst = (ext == LoadExt::None) ? widthTy(bytes * elements) : B32;
+  return dsOp(op, n, dst, B32, NoT, NoT,
+              desc(MemOp::Load, bytes, elements, st64, ext, AtomicOp::None, true));
+}
+// Stores: LDS <- data0 (and data1 for write2). `hi` stores the high 16 bits (d16_hi).
+OpInfo store(int op, const char* n, int bytes, int elements = 1, bool st64 = false,
+             bool hi = false) {
+  MemDesc m = desc(MemOp::Store, bytes, elements, st64);
+  m.d16Hi = hi;
+  return dsOp(op, n, NoT, B32, widthTy(bytes), elements == 2 ? widthTy(bytes) : NoT, m);
+}
+// Atomics: `two` = a second data operand (cmpst, mskor, wrap).
+OpInfo atomic(int op, const char* n, AtomicOp a, int bytes, bool rtn, bool two = false) {
+  const Ty t = widthTy(bytes);
+  return dsOp(op, n, rtn ? t : NoT, B32, t, two ? t : NoT,
+              desc(MemOp::Atomic, bytes, 1, false, LoadExt::None, a, rtn));
+}
+OpInfo unsupported(int op, const char* n, Ty vdst, Ty addr, Ty data0, Ty data1 = NoT) {
+  return dsOp(op, n, vdst, addr, data0, data1, MemDesc{}, nullptr);
+}
+
+using A = AtomicOp;
+
+const OpInfo kDsOps[] = {
+    atomic(0x00, "ds_add_u32", A::Add, 4, false),
+    atomic(0x01, "ds_sub_u32", A::Sub, 4, false),
+    atomic(0x02, "ds_rsub_u32", A::RsubU32, 4, false),
+    atomic(0x03, "ds_inc_u32", A::Inc, 4, false),
+    atomic(0x04, "ds_dec_u32", A::Dec, 4, false),
+    atomic(0x05, "ds_min_i32", A::SMin, 4, false),
+    atomic(0x06, "ds_max_i32", A::SMax, 4, false),
+    atomic(0x07, "ds_min_u32", A::UMin, 4, false),
+    atomic(0x08, "ds_max_u32", A::UMax, 4, false),
+    atomic(0x09, "ds_and_b32", A::And, 4, false),
+    atomic(0x0a, "ds_or_b32", A::Or, 4, false),
+    atomic(0x0b, "ds_xor_b32", A::Xor, 4, false),
+    atomic(0x0c, "ds_mskor_b32", A::MskOr, 4, false, true),
+    store(0x0d, "ds_write_b32", 4),
+    store(0x0e, "ds_write2_b32", 4, 2),
+    store(0x0f, "ds_write2st64_b32", 4, 2, true),
+    atomic(0x10, "ds_cmpst_b32", A::CmpSwap, 4, false, true),
+    atomic(0x11, "ds_cmpst_f32", A::FCmpSwap, 4, false, true),
+    atomic(0x12, "ds_min_f32", A::FMin, 4, false),
+    atomic(0x13, "ds_max_f32", A::FMax, 4, false),
+    unsupported(0x14, "ds_nop", NoT, NoT, NoT),
+    atomic(0x15, "ds_add_f32", A::FAdd, 4, false),
+    unsupported(0x1d, "ds_write_addtid_b32", NoT, NoT, B32),
+    store(0x1e, "ds_write_b8", 1),
+    store(0x1f, "ds_write_b16", 2),
+    atomic(0x20, "ds_add_rtn_u32", A::Add, 4, true),
+    atomic(0x21, "ds_sub_rtn_u32", A::Sub, 4, true),
+    atomic(0x22, "ds_rsub_rtn_u32", A::RsubU32, 4, true),
+    atomic(0x23, "ds_inc_rtn_u32", A::Inc, 4, true),
+    atomic(0x24, "ds_dec_rtn_u32", A::Dec, 4, true),
+    atomic(0x25, "ds_min_rtn_i32", A::SMin, 4, true),
+    atomic(0x26, "ds_max_rtn_i32", A::SMax, 4, true),
+    atomic(0x27, "ds_min_rtn_u32", A::UMin, 4, true),
+    atomic(0x28, "ds_max_rtn_u32", A::UMax, 4, true),
+    atomic(0x29, "ds_and_rtn_b32", A::And, 4, true),
+    atomic(0x2a, "ds_or_rtn_b32", A::Or, 4, true),
+    atomic(0x2b, "ds_xor_rtn_b32", A::Xor, 4, true),
+    atomic(0x2c, "ds_mskor_rtn_b32", A::MskOr, 4, true, true),
+    atomic(0x2d, "ds_wrxchg_rtn_b32", A::Swap, 4, true),
+    unsupported(0x2e, "ds_wrxchg2_rtn_b32", B64, B32, B32, B32),
+    unsupported(0x2f, "ds_wrxchg2st64_rtn_b32", B64, B32, B32, B32),
+    atomic(0x30, "ds_cmpst_rtn_b32", A::CmpSwap, 4, true, true),
+    atomic(0x31, "ds_cmpst_rtn_f32", A::FCmpSwap, 4, true, true),
+    atomic(0x32, "ds_min_rtn_f32", A::FMin, 4, true),
+    atomic(0x33, "ds_max_rtn_f32", A::FMax, 4, true),
+    atomic(0x34, "ds_wrap_rtn_b32", A::Wrap, 4, true, true),
+    atomic(0x35, "ds_add_rtn_f32", A::FAdd, 4, true),
+    load(0x36, "ds_read_b32", 4),
+    load(0x37, "ds_read2_b32", 4, LoadExt::None, 2),
+    load(0x38, "ds_read2st64_b32", 4, LoadExt::None, 2, true),
+    load(0x39, "ds_read_i8", 1, LoadExt::I8),
+    load(0x3a, "ds_read_u8", 1, LoadExt::U8),
+    load(0x3b, "ds_read_i16", 2, LoadExt::I16),
+    load(0x3c, "ds_read_u16", 2, LoadExt::U16),
+    dsOp(0x3d, "ds_swizzle_b32", B32, B32, NoT, NoT, MemDesc{}, execDsCrossLane),
+    dsOp(0x3e, "ds_permute_b32", B32, B32, B32, NoT, MemDesc{}, execDsCrossLane),
+    dsOp(0x3f, "ds_bpermute_b32", B32, B32, B32, NoT, MemDesc{}, execDsCrossLane),
+    atomic(0x40, "ds_add_u64", A::Add, 8, false),
+    atomic(0x41, "ds_sub_u64", A::Sub, 8, false),
+    atomic(0x42, "ds_rsub_u64", A::RsubU32, 8, false),
+    atomic(0x43, "ds_inc_u64", A::Inc, 8, false),
+    atomic(0x44, "ds_dec_u64", A::Dec, 8, false),
+    atomic(0x45, "ds_min_i64", A::SMin, 8, false),
+    atomic(0x46, "ds_max_i64", A::SMax, 8, false),
+    atomic(0x47, "ds_min_u64", A::UMin, 8, false),
+    atomic(0x48, "ds_max_u64", A::UMax, 8, false),
+    atomic(0x49, "ds_and_b64", A::And, 8, false),
+    atomic(0x4a, "ds_or_b64", A::Or, 8, false),
+    atomic(0x4b, "ds_xor_b64", A::Xor, 8, false),
+    atomic(0x4c, "ds_mskor_b64", A::MskOr, 8, false, true),
+    store(0x4d, "ds_write_b64", 8),
+    store(0x4e, "ds_write2_b64", 8, 2),
+    store(0x4f, "ds_write2st64_b64", 8, 2, true),
+    atomic(0x50, "ds_cmpst_b64", A::CmpSwap, 8, false, true),
+    atomic(0x51, "ds_cmpst_f64", A::FCmpSwap, 8, false, true),
+    atomic(0x52, "ds_min_f64", A::FMin, 8, false),
+    atomic(0x53, "ds_max_f64", A::FMax, 8, false),
+    store(0x54, "ds_write_b8_d16_hi", 1, 1, false, true),
+    store(0x55, "ds_write_b16_d16_hi", 2, 1, false, true),
+    load(0x56, "ds_read_u8_d16", 1, LoadExt::D16LoU8),
+    load(0x57, "ds_read_u8_d16_hi", 1, LoadExt::D16HiU8),
+    load(0x58, "ds_read_i8_d16", 1, LoadExt::D16LoI8),
+    load(0x59, "ds_read_i8_d16_hi", 1, LoadExt::D16HiI8),
+    load(0x5a, "ds_read_u16_d16", 2, LoadExt::D16Lo16),
+    load(0x5b, "ds_read_u16_d16_hi", 2, LoadExt::D16Hi16),
+    atomic(0x60, "ds_add_rtn_u64", A::Add, 8, true),
+    atomic(0x61, "ds_sub_rtn_u64", A::Sub, 8, true),
+    atomic(0x62, "ds_rsub_rtn_u64", A::RsubU32, 8, true),
+    atomic(0x63, "ds_inc_rtn_u64", A::Inc, 8, true),
+    atomic(0x64, "ds_dec_rtn_u64", A::Dec, 8, true),
+    atomic(0x65, "ds_min_rtn_i64", A::SMin, 8, true),
+    atomic(0x66, "ds_max_rtn_i64", A::SMax, 8, true),
+    atomic(0x67, "ds_min_rtn_u64", A::UMin, 8, true),
+    atomic(0x68, "ds_max_rtn_u64", A::UMax, 8, true),
+    atomic(0x69, "ds_and_rtn_b64", A::And, 8, true),
+    atomic(0x6a, "ds_or_rtn_b64", A::Or, 8, true),
+    atomic(0x6b, "ds_xor_rtn_b64", A::Xor, 8, true),
+    atomic(0x6c, "ds_mskor_rtn_b64", A::MskOr, 8, true, true),
+    atomic(0x6d, "ds_wrxchg_rtn_b64", A::Swap, 8, true),
+    unsupported(0x6e, "ds_wrxchg2_rtn_b64", B128, B32, B64, B64),
+    unsupported(0x6f, "ds_wrxchg2st64_rtn_b64", B128, B32, B64, B64),
+    atomic(0x70, "ds_cmpst_rtn_b64", A::CmpSwap, 8, true, true),
+    atomic(0x71, "ds_cmpst_rtn_f64", A::FCmpSwap, 8, true, true),
+    atomic(0x72, "ds_min_rtn_f64", A::FMin, 8, true),
+    atomic(0x73, "ds_max_rtn_f64", A::FMax, 8, true),
+    load(0x76, "ds_read_b64", 8),
+    load(0x77, "ds_read2_b64", 8, LoadExt::None, 2),
+    load(0x78, "ds_read2st64_b64", 8, LoadExt::None, 2, true),
+    unsupported(0x7e, "ds_condxchg32_rtn_b64", B64, B32, B64),
+    unsupported(0x80, "ds_add_src2_u32", NoT, B32, NoT),
+    unsupported(0x81, "ds_sub_src2_u32", NoT, B32, NoT),
+    unsupported(0x82, "ds_rsub_src2_u32", NoT, B32, NoT),
+    unsupported(0x83, "ds_inc_src2_u32", NoT, B32, NoT),
+    unsupported(0x84, "ds_dec_src2_u32", NoT, B32, NoT),
+    unsupported(0x85, "ds_min_src2_i32", NoT, B32, NoT),
+    unsupported(0x86, "ds_max_src2_i32", NoT, B32, NoT),
+    unsupported(0x87, "ds_min_src2_u32", NoT, B32, NoT),
+    unsupported(0x88, "ds_max_src2_u32", NoT, B32, NoT),
+    unsupported(0x89, "ds_and_src2_b32", NoT, B32, NoT),
+    unsupported(0x8a, "ds_or_src2_b32", NoT, B32, NoT),
+    unsupported(0x8b, "ds_xor_src2_b32", NoT, B32, NoT),
+    unsupported(0x8d, "ds_write_src2_b32", NoT, B32, NoT),
+    unsupported(0x92, "ds_min_src2_f32", NoT, B32, NoT),
+    unsupported(0x93, "ds_max_src2_f32", NoT, B32, NoT),
+    unsupported(0x95, "ds_add_src2_f32", NoT, B32, NoT),
+    unsupported(0xb6, "ds_read_addtid_b32", B32, NoT, NoT),
+    unsupported(0xbd, "ds_consume", B32, NoT, NoT),
+    unsupported(0xbe, "ds_append", B32, NoT, NoT),
+    unsupported(0xc0, "ds_add_src2_u64", NoT, B32, NoT),
+    unsupported(0xc1, "ds_sub_src2_u64", NoT, B32, NoT),
+    unsupported(0xc2, "ds_rsub_src2_u64", NoT, B32, NoT),
+    unsupported(0xc3, "ds_inc_src2_u64", NoT, B32, NoT),
+    unsupported(0xc4, "ds_dec_src2_u64", NoT, B32, NoT),
+    unsupported(0xc5, "ds_min_src2_i64", NoT, B32, NoT),
+    unsupported(0xc6, "ds_max_src2_i64", NoT, B32, NoT),
+    unsupported(0xc7, "ds_min_src2_u64", NoT, B32, NoT),
+    unsupported(0xc8, "ds_max_src2_u64", NoT, B32, NoT),
+    unsupported(0xc9, "ds_and_src2_b64", NoT, B32, NoT),
+    unsupported(0xca, "ds_or_src2_b64", NoT, B32, NoT),
+    unsupported(0xcb, "ds_xor_src2_b64", NoT, B32, NoT),
+    unsupported(0xcd, "ds_write_src2_b64", NoT, B32, NoT),
+    unsupported(0xd2, "ds_min_src2_f64", NoT, B32, NoT),
+    unsupported(0xd3, "ds_max_src2_f64", NoT, B32, NoT),
+    store(0xde, "ds_write_b96", 12),
+    store(0xdf, "ds_write_b128", 16),
+    load(0xfe, "ds_read_b96", 12),
+    load(0xff, "ds_read_b128", 16),
+};
+
+// DS address and data (9.1, 12.13): addr = VGPR[addr] + offset; read2/write2 forms address
+// two elements at offset0 and offset1 scaled by the element size (x64 for st64).
+void execDs(ExecArgs& x) {
+  const Instruction& in = x.in;
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  MemRequest& mem = x.mem;
+  if (in.f[fld::kBits] & kGds) return fault(x, "GDS access not supported");
+  const int addrReg = in.f[fld::kAddr], data0 = in.f[fld::kData0], data1 = in.f[fld::kData1];
+  const int vdst = in.f[fld::kDst];
+  const int dataBytes = m.bytes;
+  if (!vgprInRange(w, addrReg, 1)) return fault(x, "DS address VGPR out of range");
+  beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
+  mem.atomic = m.atomic;
+  mem.atomicReturnsData = m.op == MemOp::Atomic && m.returns;
+  mem.elementBytes = static_cast<uint8_t>(dataBytes);
+  mem.elementsPerLane = m.elements;
+  mem.laneMask = w.exec;
+  const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
+  uint64_t off[2];
+  if (m.elements == 2) {
+    const uint64_t scale = static_cast<uint64_t>(dataBytes) * (m.st64 ? 64 : 1);
+    off[0] = in.f[fld::kOffset0] * scale;
+    off[1] = in.f[fld::kOffset1] * scale;
+  } else {
+    off[0] = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
+    off[1] = 0;
+  }
+  for (int l = 0; l < kWaveSize; ++l) {
+    for (int e = 0; e < m.elements; ++e) mem.addr[l][e] = static_cast<uint32_t>(addr[l] + off[e]);
+  }
+  const int dataDwords = (dataBytes + 3) / 4;
+  if (m.op == MemOp::Store || m.op == MemOp::Atomic) {
+    if (!vgprInRange(w, data0, dataDwords)) return fault(x, "DS data VGPR out of range");
+    const bool twoData = x.op.src2 != Ty::None;
+    if (twoData && !vgprInRange(w, data1, dataDwords)) return fault(x, "DS data VGPR out of range");
+    for (int l = 0; l < kWaveSize; ++l) {
+      if (!((w.exec >> l) & 1)) continue;
+      if (m.op == MemOp::Store) {
+        gatherVgprBytes(w, data0, dataBytes, l, m.d16Hi, mem.element(l, 0));
+        if (m.elements == 2) gatherVgprBytes(w, data1, dataBytes, l, false, mem.element(l, 1));
+      } else if (m.atomic == AtomicOp::CmpSwap || m.atomic == AtomicOp::FCmpSwap) {
+        // ds_cmpst: DATA0 is the compare value, DATA1 the value written (12.13).
+        gatherVgprBytes(w, data1, dataBytes, l, false, mem.element(l, 0));
+        gatherVgprBytes(w, data0, dataBytes, l, false, mem.cmpElement(l, 0));
+      } else {
+        gatherVgprBytes(w, data0, dataBytes, l, false, mem.element(l, 0));
+        if (twoData) gatherVgprBytes(w, data1, dataBytes, l, false, mem.cmpElement(l, 0));
+      }
+    }
+  }
+  if (m.returns) {
+    const int dwords = loadDwords(dataBytes, m.ext) * m.elements;
+    if (!vgprInRange(w, vdst, dwords)) return fault(x, "DS destination VGPR out of range");
+    setVgprWriteback(mem, vdst, dwords, m.ext, w.exec);
+  }
+  x.r.kind = StepKind::Memory;
+  w.pc += in.sizeBytes;
+}
+
+// ds_swizzle / ds_permute / ds_bpermute move data between lanes without touching LDS memory;
+// the model completes them at issue (9.3 "LDS Instructions", 12.13).
+void execDsCrossLane(ExecArgs& x) {
+  const Instruction& in = x.in;
+  WaveState& w = x.w;
+  const int vdst = in.f[fld::kDst], addrReg = in.f[fld::kAddr], data0 = in.f[fld::kData0];
+  const uint32_t offset = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
+  if (!vgprInRange(w, vdst, 1) || !vgprInRange(w, addrReg, 1))
+    return fault(x, "DS VGPR out of range");
+  uint32_t result[kWaveSize];
+  uint32_t* dst = w.v(static_cast<uint32_t>(vdst));
+  for (int l = 0; l < kWaveSize; ++l) result[l] = dst[l];
+  if (x.op.opcode == 0x3d) {  // ds_swizzle_b32: offset selects the pattern
+    const uint32_t* src = w.v(static_cast<uint32_t>(addrReg));
+    for (int l = 0; l < kWaveSize; ++l) {
+      if (!((w.exec >> l) & 1)) continue;
+      int from;
+      if (offset & 0x8000) {  // quad permute mode
+        from = (l & ~3) | ((offset >> (2 * (l & 3))) & 3);
+      } else {  // bit mode within groups of 32: and, or, xor masks
+        const int andMask = offset & 0x1f, orMask = (offset >> 5) & 0x1f,
+                  xorMask = (offset >> 10) & 0x1f;
+        from = (l & 0x20) | ((((l & 0x1f) & andMask) | orMask) ^ xorMask);
+      }
+      result[l] = ((w.exec >> from) & 1) ? src[from] : 0;
+    }
+  } else {
+    if (!vgprInRange(w, data0, 1)) return fault(x, "DS VGPR out of range");
+    const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
+    const uint32_t* data = w.v(static_cast<uint32_t>(data0));
+    if (x.op.opcode == 0x3e) {  // ds_permute_b32: push data to lane (addr / 4)
+      uint32_t pushed[kWaveSize] = {};
+      for (int l = 0; l < kWaveSize; ++l)
+        if ((w.exec >> l) & 1) pushed[((addr[l] + offset) / 4) & 63] = data[l];
+      for (int l = 0; l < kWaveSize; ++l)
+        if ((w.exec >> l) & 1) result[l] = pushed[l];
+    } else {  // ds_bpermute_b32: pull data from lane (addr / 4)
+      for (int l = 0; l < kWaveSize; ++l) {
+        if (!((w.exec >> l) & 1)) continue;
+        const int from = static_cast<int>(((addr[l] + offset) / 4) & 63);
+        result[l] = ((w.exec >> from) & 1) ? data[from] : 0;
+      }
+    }
+  }
+  for (int l = 0; l < kWaveSize; ++l)
+    if ((w.exec >> l) & 1) dst[l] = result[l];
+  w.pc += in.sizeBytes;
+}
+
+}  // namespace
+
+OpTable dsTable() {
+  return {kDsOps, static_cast<int>(sizeof(kDsOps) / sizeof(kDsOps[0]))};
+}
+
+}  // namespace vgpu::isa

@@ -1,0 +1,116 @@
+// execute(): dispatch to the opcode's executor; completeMemory(): write returned data to
+// registers; makeScratchResource(): the private segment V# (consistent with execBuffer).
+#include "isa/Memory.h"
+
+namespace vgpu::isa {
+
+StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
+                   const ExecContext& ctx) {
+  StepResult r;
+  const OpInfo* op = inst.op;
+  if (!op) {
+    r.kind = StepKind::Fault;
+    r.fault = "illegal or unknown instruction encoding";
+    return r;
+  }
+  if (ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only)) {
+    r.kind = StepKind::Fault;
+    r.fault = std::string(op->name) + " is a gfx906 instruction, not supported on gfx900";
+    return r;
+  }
+  if (!op->exec) {
+    r.kind = StepKind::Fault;
+    r.fault = std::string(op->name) + " is not implemented by the model";
+    return r;
+  }
+  const uint64_t pc = wave.pc;
+  ExecArgs args{inst, *op, wave, mem, ctx, r};
+  op->exec(args);
+  if (r.kind == StepKind::Fault) wave.pc = pc;  // a faulting instruction leaves PC on itself
+  return r;
+}
+
+namespace {
+
+uint32_t extend(const uint8_t* p, LoadExt ext, uint32_t old) {
+  const uint32_t b = p[0], s16 = static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
+  switch (ext) {
+    case LoadExt::U8:
+      return b;
+    case LoadExt::I8:
+      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(b)));
+    case LoadExt::U16:
+      return s16;
+    case LoadExt::I16:
+      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(s16)));
+    case LoadExt::D16LoU8:
+      return (old & 0xffff0000u) | b;
+    case LoadExt::D16LoI8:
+      return (old & 0xffff0000u) |
+             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) & 0xffff);
+    case LoadExt::D16Lo16:
+      return (old & 0xffff0000u) | s16;
+    case LoadExt::D16HiU8:
+      return (old & 0xffff) | (b << 16);
+    case LoadExt::D16HiI8:
+      return (old & 0xffff) |
+             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) << 16);
+    case LoadExt::D16Hi16:
+      return (old & 0xffff) | (s16 << 16);
+    default:
+      return old;
+  }
+}
+
+}  // namespace
+
+void completeMemory(WaveState& wave, const MemRequest& mem) {
+  const MemRequest::Writeback& wb = mem.writeback;
+  if (wb.kind == kWbSgpr) {
+    for (int k = 0; k < wb.count; ++k) {
+      uint32_t v;
+      std::memcpy(&v, &mem.data[4 * static_cast<size_t>(k)], 4);
+      writeScalarDword(wave, wb.reg + k, v);
+    }
+    return;
+  }
+  if (wb.kind != kWbVgpr) return;
+  const LoadExt ext = static_cast<LoadExt>(wb.flags & 0xf);
+  const int dwords = wb.count;
+  if (!vgprInRange(wave, wb.reg, dwords)) return;  // checked at issue; defensive
+  for (int l = 0; l < kWaveSize; ++l) {
+    if (!((wb.lanes >> l) & 1)) continue;
+    uint8_t buf[MemRequest::kLaneStride] = {};
+    int n = 0;
+    for (int e = 0; e < mem.elementsPerLane; ++e) {
+      std::memcpy(buf + n, mem.element(l, e), mem.elementBytes);
+      n += mem.elementBytes;
+    }
+    if (ext != LoadExt::None) {
+      uint32_t* r = wave.v(wb.reg);
+      r[l] = extend(buf, ext, r[l]);
+      continue;
+    }
+    for (int k = 0; k < dwords; ++k) {
+      uint32_t v;
+      std::memcpy(&v, buf + 4 * k, 4);
+      wave.v(static_cast<uint32_t>(wb.reg + k))[l] = v;
+    }
+  }
+}
+
+// Private segment V# (8.1.5; LLVM SIInstrInfo::getScratchRsrcWords23): swizzled, 4-byte
+// elements, index stride 64, ADD_TID_ENABLE, so lane l's dword p/4 lives at
+// base + (p / 4) * 256 + l * 4 (+ p % 4): the same layout FLAT scratch uses.
+std::array<uint32_t, 4> makeScratchResource(uint64_t base, uint32_t sizeBytes) {
+  std::array<uint32_t, 4> v{};
+  v[0] = static_cast<uint32_t>(base);
+  v[1] = static_cast<uint32_t>((base >> 32) & 0xffff) | (1u << 31);  // stride 0, swizzle_enable
+  v[2] = sizeBytes;
+  v[3] = (1u << 19)     // ELEMENT_SIZE = 4 bytes
+         | (3u << 21)   // INDEX_STRIDE = 64
+         | (1u << 23);  // ADD_TID_ENABLE
+  return v;
+}
+
+}  // namespace vgpu::isa

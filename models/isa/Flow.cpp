@@ -1,0 +1,108 @@
+// Program flow control: SOPP (Vega ISA guide ch. 4 "Program Flow Control", seed 004;
+// opcodes 12.6). Branches, s_waitcnt, s_barrier, s_endpgm, s_sleep/s_nop, messages, traps.
+#include "isa/Operands.h"
+
+namespace vgpu::isa {
+namespace {
+
+int16_t simm16(const Instruction& in) {
+  return static_cast<int16_t>(in.f[fld::kExt0]);
+}
+
+void advance(ExecArgs& x) {
+  x.w.pc += x.in.sizeBytes;
+}
+
+// Branch target: PC of the next instruction + simm16 * 4 (12.6 S_BRANCH).
+void branchIf(ExecArgs& x, bool taken) {
+  if (taken) {
+    x.w.pc = x.w.pc + 4 + static_cast<int64_t>(simm16(x.in)) * 4;
+  } else {
+    advance(x);
+  }
+}
+
+// gfx9 s_waitcnt fields (seed 004; 12.6): vmcnt = simm16[3:0] | simm16[15:14] << 4,
+// expcnt = simm16[6:4], lgkmcnt = simm16[11:8].
+void waitcnt(ExecArgs& x) {
+  const uint32_t s = x.in.f[fld::kExt0];
+  x.r.kind = StepKind::Waitcnt;
+  x.r.vmcnt = (s & 0xf) | (((s >> 14) & 3) << 4);
+  x.r.expcnt = (s >> 4) & 7;
+  x.r.lgkmcnt = (s >> 8) & 0xf;
+  advance(x);
+}
+
+OpInfo sopp(int opcode, const char* name, ExecFn fn, IssueType issue = IssueType::Branch,
+            uint32_t flags = 0) {
+  OpInfo o;
+  o.name = name;
+  o.enc = Enc::Sopp;
+  o.opcode = static_cast<int16_t>(opcode);
+  o.exec = fn;
+  o.issue = issue;
+  o.flags = flags;
+  return o;
+}
+
+#define FN(...) [](ExecArgs& x) { __VA_ARGS__; }
+
+const OpInfo kSoppOps[] = {
+    // s_nop N waits N+1 cycles (12.6).
+    sopp(0x00, "s_nop",
+         FN(x.r.kind = StepKind::Sleep; x.r.cycles = (x.in.f[fld::kExt0] & 0xf) + 1; advance(x)),
+         IssueType::Internal),
+    sopp(0x01, "s_endpgm", FN(x.r.kind = StepKind::EndProgram), IssueType::Internal),
+    sopp(0x02, "s_branch", FN(branchIf(x, true))),
+    sopp(0x03, "s_wakeup", FN(advance(x)), IssueType::Internal, kNoOperands),
+    sopp(0x04, "s_cbranch_scc0", FN(branchIf(x, !x.w.scc))),
+    sopp(0x05, "s_cbranch_scc1", FN(branchIf(x, x.w.scc))),
+    sopp(0x06, "s_cbranch_vccz", FN(branchIf(x, x.w.vcc == 0))),
+    sopp(0x07, "s_cbranch_vccnz", FN(branchIf(x, x.w.vcc != 0))),
+    sopp(0x08, "s_cbranch_execz", FN(branchIf(x, x.w.exec == 0))),
+    sopp(0x09, "s_cbranch_execnz", FN(branchIf(x, x.w.exec != 0))),
+    sopp(0x0a, "s_barrier", FN(x.r.kind = StepKind::Barrier; advance(x)), IssueType::Internal,
+         kNoOperands),
+    sopp(0x0b, "s_setkill", FN(advance(x)), IssueType::Internal),
+    sopp(0x0c, "s_waitcnt", FN(waitcnt(x)), IssueType::Internal),
+    sopp(0x0d, "s_sethalt", nullptr, IssueType::Internal),
+    // s_sleep N sleeps about 64 * N cycles (12.6).
+    sopp(0x0e, "s_sleep",
+         FN(x.r.kind = StepKind::Sleep; x.r.cycles = 64 * (x.in.f[fld::kExt0] & 0x7f); advance(x)),
+         IssueType::Internal),
+    sopp(0x0f, "s_setprio", FN(advance(x)), IssueType::Internal),
+    sopp(0x10, "s_sendmsg",
+         FN(x.r.kind = StepKind::Message; x.r.message = x.in.f[fld::kExt0];
+            x.r.messageData = x.w.m0; advance(x)),
+         IssueType::Message),
+    sopp(0x11, "s_sendmsghalt",
+         FN(x.r.kind = StepKind::Message; x.r.message = x.in.f[fld::kExt0];
+            x.r.messageData = x.w.m0; advance(x)),
+         IssueType::Message),
+    // s_trap: the sequencer decides; PC is advanced so a handler returns past it (4.5).
+    sopp(0x12, "s_trap",
+         FN(x.r.kind = StepKind::Trap; x.r.trapId = x.in.f[fld::kExt0] & 0xff; advance(x)),
+         IssueType::Internal),
+    sopp(0x13, "s_icache_inv", FN(advance(x)), IssueType::Internal, kNoOperands),
+    sopp(0x14, "s_incperflevel", FN(advance(x)), IssueType::Internal),
+    sopp(0x15, "s_decperflevel", FN(advance(x)), IssueType::Internal),
+    sopp(0x16, "s_ttracedata", FN(advance(x)), IssueType::Internal, kNoOperands),
+    // No debugger is attached: the cdbg conditions are false.
+    sopp(0x17, "s_cbranch_cdbgsys", FN(branchIf(x, false))),
+    sopp(0x18, "s_cbranch_cdbguser", FN(branchIf(x, false))),
+    sopp(0x19, "s_cbranch_cdbgsys_or_user", FN(branchIf(x, false))),
+    sopp(0x1a, "s_cbranch_cdbgsys_and_user", FN(branchIf(x, false))),
+    sopp(0x1b, "s_endpgm_saved", FN(x.r.kind = StepKind::EndProgram), IssueType::Internal,
+         kNoOperands),
+    sopp(0x1c, "s_set_gpr_idx_off", nullptr, IssueType::Internal, kNoOperands),
+    sopp(0x1d, "s_set_gpr_idx_mode", nullptr, IssueType::Internal),
+};
+#undef FN
+
+}  // namespace
+
+OpTable soppTable() {
+  return {kSoppOps, static_cast<int>(sizeof(kSoppOps) / sizeof(kSoppOps[0]))};
+}
+
+}  // namespace vgpu::isa

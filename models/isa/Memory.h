@@ -1,0 +1,82 @@
+// Helpers shared by the memory-instruction families (DS, MUBUF/MTBUF, FLAT, SMEM): filling a
+// MemRequest and describing how completeMemory() writes the returned data back.
+#pragma once
+
+#include <cstring>
+
+#include "isa/Operands.h"
+
+namespace vgpu::isa {
+
+// MemRequest::Writeback::kind values (opaque to the compute unit).
+enum WritebackKind : uint8_t { kWbNone = 0, kWbVgpr = 1, kWbSgpr = 2 };
+// Writeback::flags: bits [3:0] = LoadExt; bit 4 = format conversion (aux = dfmt | nfmt << 4 |
+// components << 8 | d16 << 11).
+constexpr uint8_t kWbFormat = 0x10;
+
+// Resets `mem` for a new request (zeroed data so lanes that are not sent read back as 0).
+inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter counter) {
+  mem.space = space;
+  mem.op = op;
+  mem.atomic = AtomicOp::None;
+  mem.atomicReturnsData = false;
+  mem.counter = counter;
+  mem.glc = mem.slc = false;
+  mem.laneMask = 0;
+  mem.elementBytes = 4;
+  mem.elementsPerLane = 1;
+  mem.faulted = false;
+  mem.faultAddress = 0;
+  mem.writeback = MemRequest::Writeback{};
+  std::memset(mem.data.data(), 0, mem.data.size());
+  std::memset(mem.cmp.data(), 0, mem.cmp.size());
+}
+
+inline void setVgprWriteback(MemRequest& mem, int reg, int dwords, LoadExt ext, uint64_t lanes) {
+  mem.writeback.kind = kWbVgpr;
+  mem.writeback.reg = static_cast<uint16_t>(reg);
+  mem.writeback.count = static_cast<uint8_t>(dwords);
+  mem.writeback.flags = static_cast<uint8_t>(ext);
+  mem.writeback.lanes = lanes;
+}
+
+// Copies `bytes` of lane `lane`'s VGPRs starting at `reg` to `dst` (store data). `hi16` takes
+// the high half of the first VGPR (d16_hi stores).
+inline void gatherVgprBytes(const WaveState& w, int reg, int bytes, int lane, bool hi16,
+                            uint8_t* dst) {
+  if (hi16) {
+    const uint32_t v = w.v(static_cast<uint32_t>(reg))[lane] >> 16;
+    std::memcpy(dst, &v, static_cast<size_t>(bytes < 4 ? bytes : 4));
+    return;
+  }
+  for (int k = 0; k * 4 < bytes; ++k) {
+    const uint32_t v = w.v(static_cast<uint32_t>(reg + k))[lane];
+    const int n = bytes - k * 4 < 4 ? bytes - k * 4 : 4;
+    std::memcpy(dst + 4 * k, &v, static_cast<size_t>(n));
+  }
+}
+
+inline void fault(ExecArgs& x, const char* why) {
+  x.r.kind = StepKind::Fault;
+  x.r.fault = why;
+}
+
+// Dwords a load of `bytes` with extension `ext` writes per lane.
+inline int loadDwords(int bytes, LoadExt ext) {
+  return ext == LoadExt::None ? (bytes + 3) / 4 : 1;
+}
+
+// Buffer resource (V#) fields (Vega ISA guide 8.1.5 "Buffer Resource").
+struct BufferResource {
+  uint64_t base = 0;
+  uint32_t stride = 0;
+  uint32_t numRecords = 0;
+  bool swizzle = false;
+  bool addTid = false;
+  uint32_t elementSize = 4;
+  uint32_t indexStride = 64;
+  uint32_t dataFormat = 0, numFormat = 0;
+};
+BufferResource decodeResource(const uint32_t* words);
+
+}  // namespace vgpu::isa

@@ -1,0 +1,75 @@
+// Operand access written once for every encoding: the scalar operand space (SGPRs, special
+// registers, inline constants, literals), VGPR lanes, and the float conversions that
+// modifiers and 16-bit operations need.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "isa/OpInfo.h"
+
+namespace vgpu::isa {
+
+// --- bit casts and half precision --------------------------------------------------------
+inline float asF32(uint64_t bits) {
+  const uint32_t b = static_cast<uint32_t>(bits);
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+inline uint64_t bitsF32(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+inline double asF64(uint64_t bits) {
+  double d;
+  std::memcpy(&d, &bits, 8);
+  return d;
+}
+inline uint64_t bitsF64(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+float f16ToF32(uint16_t h);
+uint16_t f32ToF16(float f);  // round to nearest even
+uint16_t f32ToF16Rtz(float f);
+inline float asF16(uint64_t bits) {
+  return f16ToF32(static_cast<uint16_t>(bits));
+}
+inline uint64_t bitsF16(float f) {
+  return f32ToF16(f);
+}
+
+inline uint64_t sext(uint64_t v, int bits) {
+  const int s = 64 - bits;
+  return static_cast<uint64_t>(static_cast<int64_t>(v << s) >> s);
+}
+inline uint64_t widthMask(int bits) {
+  return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+}
+
+// --- scalar operand space ----------------------------------------------------------------
+// Value of an inline constant code (128..248) for an operand of type `ty` (Vega ISA guide
+// 12.3.1 "Inline constants": float constants use the operand's precision).
+uint64_t inlineConstant(int code, Ty ty);
+bool isInlineConstant(int code);
+
+// Reads scalar operand `code` (0..255) as `ty` (64-bit types read a register pair).
+uint64_t readScalar(const Instruction& in, const WaveState& w, const ExecContext& ctx, int code,
+                    Ty ty);
+// Writes `dwords` (1 or 2) dwords to scalar destination `code`.
+void writeScalar(WaveState& w, int code, int dwords, uint64_t value);
+// Writes `count` consecutive SGPR dwords starting at `code` (SMEM, readlane ...).
+void writeScalarDword(WaveState& w, int code, uint32_t value);
+uint32_t readScalarDword(const WaveState& w, const ExecContext& ctx, int code);
+
+// Reads operand `code` (0..511) for all 64 lanes into `out` (low bits, zero-extended).
+void readLanes(const Instruction& in, const WaveState& w, const ExecContext& ctx, int code, Ty ty,
+               uint64_t* out);
+
+// Checks that a VGPR range is allocated; returns false (and sets a fault) otherwise.
+bool vgprInRange(const WaveState& w, int reg, int count);
+
+}  // namespace vgpu::isa

@@ -1,0 +1,454 @@
+// Scalar ALU: SOP2, SOP1, SOPK, SOPC. One table line per opcode with a small function of the
+// operand values; execSalu() does operand fetch and write-back once (Vega ISA guide ch. 4/5,
+// opcode descriptions in 12.2 - 12.5).
+#include "isa/Salu.h"
+
+namespace vgpu::isa {
+namespace {
+
+using S = SaluVals;
+
+int32_t i32(uint64_t v) {
+  return static_cast<int32_t>(v);
+}
+uint32_t u32(uint64_t v) {
+  return static_cast<uint32_t>(v);
+}
+int64_t i64(uint64_t v) {
+  return static_cast<int64_t>(v);
+}
+
+int popcount64(uint64_t v) {
+  return __builtin_popcountll(v);
+}
+
+// Signed overflow of a + b (or a - b) in 32 bits: SCC for s_add_i32 / s_sub_i32.
+bool addOverflow(int32_t a, int32_t b) {
+  int32_t r;
+  return __builtin_add_overflow(a, b, &r);
+}
+bool subOverflow(int32_t a, int32_t b) {
+  int32_t r;
+  return __builtin_sub_overflow(a, b, &r);
+}
+
+uint64_t bfe(uint64_t v, uint32_t off, uint32_t width, int bits, bool sign) {
+  if (width == 0) return 0;
+  uint64_t r = (off >= 64) ? 0 : (v >> off);
+  if (width < 64) r &= (1ull << width) - 1;
+  if (sign && width < 64) r = sext(r, static_cast<int>(width));
+  return bits == 32 ? (r & 0xffffffffull) : r;
+}
+
+// Bit position of the first 1 from the MSB (s_flbit_i32_b32), -1 if none.
+int32_t flbit32(uint32_t v) {
+  return v ? __builtin_clz(v) : -1;
+}
+int32_t flbit64(uint64_t v) {
+  return v ? __builtin_clzll(v) : -1;
+}
+int32_t ff1_32(uint32_t v) {
+  return v ? __builtin_ctz(v) : -1;
+}
+int32_t ff1_64(uint64_t v) {
+  return v ? __builtin_ctzll(v) : -1;
+}
+
+uint64_t wqm(uint64_t v, int bits) {
+  uint64_t r = 0;
+  for (int q = 0; q < bits; q += 4)
+    if ((v >> q) & 0xf) r |= 0xfull << q;
+  return r;
+}
+uint64_t quadmask(uint64_t v, int bits) {
+  uint64_t r = 0;
+  for (int q = 0; q < bits / 4; ++q)
+    if ((v >> (4 * q)) & 0xf) r |= 1ull << q;
+  return r;
+}
+uint32_t brev32(uint32_t v) {
+  uint32_t r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((v >> i) & 1u) << (31 - i);
+  return r;
+}
+uint64_t brev64(uint64_t v) {
+  return (static_cast<uint64_t>(brev32(static_cast<uint32_t>(v))) << 32) |
+         brev32(static_cast<uint32_t>(v >> 32));
+}
+
+// The STATUS register as s_getreg reads it (Vega ISA guide 3.6.2): the bits the model keeps.
+uint32_t statusValue(const WaveState& w) {
+  return (w.scc ? 1u : 0u) | ((w.exec == 0) << 9) | ((w.vcc == 0) << 10) | (1u << 11) /*in wave*/;
+}
+
+void getreg(S& s) {
+  const uint32_t id = s.imm & 0x3f, offset = (s.imm >> 6) & 0x1f, size = ((s.imm >> 11) & 0x1f) + 1;
+  uint32_t v = 0;
+  switch (id) {
+    case kHwRegMode:
+      v = s.w.mode;
+      break;
+    case kHwRegStatus:
+      v = statusValue(s.w);
+      break;
+    case kHwRegTrapsts:
+      v = s.w.trapsts;
+      break;
+    case kHwRegHwId:
+      v = s.w.hwId;
+      break;
+    case kHwRegGprAlloc:
+      v = ((s.w.numVgprs + 3) / 4 - 1) << 24 | ((kNumSgprs + 15) / 16 - 1) << 8;
+      break;
+    case kHwRegLdsAlloc:
+      v = ((s.ctx.ldsSize + 255) / 256) << 12;
+      break;
+    case kHwRegIbSts:
+      v = s.w.ib_sts;
+      break;
+    case kHwRegShMemBases:
+      v = static_cast<uint32_t>(s.ctx.privateApertureBase >> 48) |
+          static_cast<uint32_t>(s.ctx.sharedApertureBase >> 48) << 16;
+      break;
+    default:
+      v = 0;
+      break;
+  }
+  s.d = (offset >= 32) ? 0 : ((v >> offset) & (size >= 32 ? ~0u : ((1u << size) - 1)));
+}
+
+void setreg(S& s, uint32_t value) {
+  const uint32_t id = s.imm & 0x3f, offset = (s.imm >> 6) & 0x1f, size = ((s.imm >> 11) & 0x1f) + 1;
+  const uint32_t mask = (size >= 32 ? ~0u : ((1u << size) - 1)) << offset;
+  auto apply = [&](uint32_t& reg) { reg = (reg & ~mask) | ((value << offset) & mask); };
+  switch (id) {
+    case kHwRegMode:
+      apply(s.w.mode);
+      break;
+    case kHwRegTrapsts:
+      apply(s.w.trapsts);
+      break;
+    default:
+      break;  // read-only or not modelled: ignored as the hardware ignores them
+  }
+  s.write = false;
+}
+
+// SOPK simm16 as a signed / unsigned 32-bit value.
+int32_t simm(const S& s) {
+  return static_cast<int16_t>(s.imm);
+}
+uint32_t uimm(const S& s) {
+  return s.imm & 0xffff;
+}
+
+OpInfo sop(Enc enc, int opcode, const char* name, Ty d, Ty a, Ty b, SaluFn fn, uint32_t flags = 0) {
+  OpInfo o;
+  o.name = name;
+  o.enc = enc;
+  o.opcode = static_cast<int16_t>(opcode);
+  o.dst = d;
+  o.src0 = a;
+  o.src1 = b;
+  o.flags = flags;
+  o.exec = fn ? execSalu : nullptr;  // no function: decoded and printed, faults if run
+  o.salu = fn;
+  o.issue = IssueType::Salu;
+  return o;
+}
+OpInfo sop2(int op, const char* n, Ty d, Ty a, Ty b, SaluFn f) {
+  return sop(Enc::Sop2, op, n, d, a, b, f);
+}
+OpInfo sop1(int op, const char* n, Ty d, Ty a, SaluFn f) {
+  return sop(Enc::Sop1, op, n, d, a, Ty::None, f);
+}
+OpInfo sopc(int op, const char* n, Ty a, Ty b, SaluFn f) {
+  return sop(Enc::Sopc, op, n, Ty::None, a, b, f);
+}
+// SOPK: src0 is the sdst register read as a source (s_cmpk, s_addk ...).
+OpInfo sopk(int op, const char* n, Ty d, Ty a, SaluFn f) {
+  return sop(Enc::Sopk, op, n, d, a, Ty::None, f);
+}
+
+constexpr Ty B32 = Ty::B32, B64 = Ty::B64, I32 = Ty::I32, I64_T = Ty::I64, NoT = Ty::None;
+
+#define FN(...) [](S& s) { __VA_ARGS__; }
+
+const OpInfo kSopOps[] = {
+    // ---- SOP2 (12.2) ----
+    sop2(0x00, "s_add_u32", B32, B32, B32,
+         FN(uint64_t r = u32(s.a) + uint64_t(u32(s.b)); s.d = u32(r); s.scc = r >> 32)),
+    sop2(0x01, "s_sub_u32", B32, B32, B32, FN(s.d = u32(s.a - s.b); s.scc = u32(s.b) > u32(s.a))),
+    sop2(0x02, "s_add_i32", I32, I32, I32,
+         FN(s.d = u32(s.a + s.b); s.scc = addOverflow(i32(s.a), i32(s.b)))),
+    sop2(0x03, "s_sub_i32", I32, I32, I32,
+         FN(s.d = u32(s.a - s.b); s.scc = subOverflow(i32(s.a), i32(s.b)))),
+    sop2(0x04, "s_addc_u32", B32, B32, B32,
+         FN(uint64_t r = u32(s.a) + uint64_t(u32(s.b)) + s.scc; s.d = u32(r); s.scc = r >> 32)),
+    sop2(0x05, "s_subb_u32", B32, B32, B32,
+         FN(uint64_t r = uint64_t(u32(s.a)) - u32(s.b) - s.scc; s.d = u32(r);
+            s.scc = (r >> 32) != 0)),
+    sop2(0x06, "s_min_i32", I32, I32, I32,
+         FN(s.scc = i32(s.a) < i32(s.b); s.d = s.scc ? u32(s.a) : u32(s.b))),
+    sop2(0x07, "s_min_u32", B32, B32, B32,
+         FN(s.scc = u32(s.a) < u32(s.b); s.d = s.scc ? u32(s.a) : u32(s.b))),
+    sop2(0x08, "s_max_i32", I32, I32, I32,
+         FN(s.scc = i32(s.a) > i32(s.b); s.d = s.scc ? u32(s.a) : u32(s.b))),
+    sop2(0x09, "s_max_u32", B32, B32, B32,
+         FN(s.scc = u32(s.a) > u32(s.b); s.d = s.scc ? u32(s.a) : u32(s.b))),
+    sop2(0x0a, "s_cselect_b32", B32, B32, B32, FN(s.d = s.scc ? s.a : s.b)),
+    sop2(0x0b, "s_cselect_b64", B64, B64, B64, FN(s.d = s.scc ? s.a : s.b)),
+    sop2(0x0c, "s_and_b32", B32, B32, B32, FN(s.d = u32(s.a & s.b); s.scc = s.d != 0)),
+    sop2(0x0d, "s_and_b64", B64, B64, B64, FN(s.d = s.a & s.b; s.scc = s.d != 0)),
+    sop2(0x0e, "s_or_b32", B32, B32, B32, FN(s.d = u32(s.a | s.b); s.scc = s.d != 0)),
+    sop2(0x0f, "s_or_b64", B64, B64, B64, FN(s.d = s.a | s.b; s.scc = s.d != 0)),
+    sop2(0x10, "s_xor_b32", B32, B32, B32, FN(s.d = u32(s.a ^ s.b); s.scc = s.d != 0)),
+    sop2(0x11, "s_xor_b64", B64, B64, B64, FN(s.d = s.a ^ s.b; s.scc = s.d != 0)),
+    sop2(0x12, "s_andn2_b32", B32, B32, B32, FN(s.d = u32(s.a & ~s.b); s.scc = s.d != 0)),
+    sop2(0x13, "s_andn2_b64", B64, B64, B64, FN(s.d = s.a & ~s.b; s.scc = s.d != 0)),
+    sop2(0x14, "s_orn2_b32", B32, B32, B32, FN(s.d = u32(s.a | ~s.b); s.scc = s.d != 0)),
+    sop2(0x15, "s_orn2_b64", B64, B64, B64, FN(s.d = s.a | ~s.b; s.scc = s.d != 0)),
+    sop2(0x16, "s_nand_b32", B32, B32, B32, FN(s.d = u32(~(s.a & s.b)); s.scc = s.d != 0)),
+    sop2(0x17, "s_nand_b64", B64, B64, B64, FN(s.d = ~(s.a & s.b); s.scc = s.d != 0)),
+    sop2(0x18, "s_nor_b32", B32, B32, B32, FN(s.d = u32(~(s.a | s.b)); s.scc = s.d != 0)),
+    sop2(0x19, "s_nor_b64", B64, B64, B64, FN(s.d = ~(s.a | s.b); s.scc = s.d != 0)),
+    sop2(0x1a, "s_xnor_b32", B32, B32, B32, FN(s.d = u32(~(s.a ^ s.b)); s.scc = s.d != 0)),
+    sop2(0x1b, "s_xnor_b64", B64, B64, B64, FN(s.d = ~(s.a ^ s.b); s.scc = s.d != 0)),
+    sop2(0x1c, "s_lshl_b32", B32, B32, B32,
+         FN(s.d = u32(u32(s.a) << (s.b & 31)); s.scc = s.d != 0)),
+    sop2(0x1d, "s_lshl_b64", B64, B64, B32, FN(s.d = s.a << (s.b & 63); s.scc = s.d != 0)),
+    sop2(0x1e, "s_lshr_b32", B32, B32, B32, FN(s.d = u32(s.a) >> (s.b & 31); s.scc = s.d != 0)),
+    sop2(0x1f, "s_lshr_b64", B64, B64, B32, FN(s.d = s.a >> (s.b & 63); s.scc = s.d != 0)),
+    sop2(0x20, "s_ashr_i32", I32, I32, B32,
+         FN(s.d = u32(i32(s.a) >> (s.b & 31)); s.scc = s.d != 0)),
+    sop2(0x21, "s_ashr_i64", I64_T, I64_T, B32,
+         FN(s.d = uint64_t(i64(s.a) >> (s.b & 63)); s.scc = s.d != 0)),
+    sop2(0x22, "s_bfm_b32", B32, B32, B32, FN(s.d = u32(((1ull << (s.a & 31)) - 1) << (s.b & 31)))),
+    sop2(0x23, "s_bfm_b64", B64, B32, B32,
+         FN(s.d = ((s.a & 63) == 0 ? 0 : (~0ull >> (64 - (s.a & 63)))) << (s.b & 63))),
+    sop2(0x24, "s_mul_i32", I32, I32, I32, FN(s.d = u32(uint64_t(i64(i32(s.a)) * i32(s.b))))),
+    sop2(0x25, "s_bfe_u32", B32, B32, B32,
+         FN(s.d = bfe(u32(s.a), s.b & 31, (s.b >> 16) & 0x7f, 32, false); s.scc = s.d != 0)),
+    sop2(0x26, "s_bfe_i32", I32, I32, B32,
+         FN(s.d = bfe(u32(s.a), s.b & 31, (s.b >> 16) & 0x7f, 32, true); s.scc = s.d != 0)),
+    sop2(0x27, "s_bfe_u64", B64, B64, B32,
+         FN(s.d = bfe(s.a, s.b & 63, (s.b >> 16) & 0x7f, 64, false); s.scc = s.d != 0)),
+    sop2(0x28, "s_bfe_i64", I64_T, I64_T, B32,
+         FN(s.d = bfe(s.a, s.b & 63, (s.b >> 16) & 0x7f, 64, true); s.scc = s.d != 0)),
+    sop2(0x29, "s_cbranch_g_fork", NoT, B64, B64, nullptr),
+    sop2(0x2a, "s_absdiff_i32", I32, I32, I32,
+         FN(int64_t r = int64_t(i32(s.a)) - i32(s.b); s.d = u32(r < 0 ? -r : r); s.scc = s.d != 0)),
+    sop2(0x2b, "s_rfe_restore_b64", NoT, B64, B32, nullptr),
+    sop2(0x2c, "s_mul_hi_u32", B32, B32, B32, FN(s.d = (uint64_t(u32(s.a)) * u32(s.b)) >> 32)),
+    sop2(0x2d, "s_mul_hi_i32", I32, I32, I32,
+         FN(s.d = u32(uint64_t((int64_t(i32(s.a)) * i32(s.b)) >> 32)))),
+    sop2(0x2e, "s_lshl1_add_u32", B32, B32, B32,
+         FN(uint64_t r = (uint64_t(u32(s.a)) << 1) + u32(s.b); s.d = u32(r); s.scc = r >> 32)),
+    sop2(0x2f, "s_lshl2_add_u32", B32, B32, B32,
+         FN(uint64_t r = (uint64_t(u32(s.a)) << 2) + u32(s.b); s.d = u32(r); s.scc = r >> 32)),
+    sop2(0x30, "s_lshl3_add_u32", B32, B32, B32,
+         FN(uint64_t r = (uint64_t(u32(s.a)) << 3) + u32(s.b); s.d = u32(r); s.scc = r >> 32)),
+    sop2(0x31, "s_lshl4_add_u32", B32, B32, B32,
+         FN(uint64_t r = (uint64_t(u32(s.a)) << 4) + u32(s.b); s.d = u32(r); s.scc = r >> 32)),
+    sop2(0x32, "s_pack_ll_b32_b16", B32, B32, B32,
+         FN(s.d = (s.a & 0xffff) | ((s.b & 0xffff) << 16))),
+    sop2(0x33, "s_pack_lh_b32_b16", B32, B32, B32, FN(s.d = (s.a & 0xffff) | (s.b & 0xffff0000u))),
+    sop2(0x34, "s_pack_hh_b32_b16", B32, B32, B32,
+         FN(s.d = ((s.a >> 16) & 0xffff) | (s.b & 0xffff0000u))),
+
+    // ---- SOPK (12.3) ----
+    sopk(0x00, "s_movk_i32", I32, NoT, FN(s.d = u32(simm(s)))),
+    sopk(0x01, "s_cmovk_i32", I32, NoT, FN(s.write = s.scc; s.d = u32(simm(s)))),
+    sopk(0x02, "s_cmpk_eq_i32", NoT, I32, FN(s.scc = i32(s.a) == simm(s))),
+    sopk(0x03, "s_cmpk_lg_i32", NoT, I32, FN(s.scc = i32(s.a) != simm(s))),
+    sopk(0x04, "s_cmpk_gt_i32", NoT, I32, FN(s.scc = i32(s.a) > simm(s))),
+    sopk(0x05, "s_cmpk_ge_i32", NoT, I32, FN(s.scc = i32(s.a) >= simm(s))),
+    sopk(0x06, "s_cmpk_lt_i32", NoT, I32, FN(s.scc = i32(s.a) < simm(s))),
+    sopk(0x07, "s_cmpk_le_i32", NoT, I32, FN(s.scc = i32(s.a) <= simm(s))),
+    sopk(0x08, "s_cmpk_eq_u32", NoT, B32, FN(s.scc = u32(s.a) == uimm(s))),
+    sopk(0x09, "s_cmpk_lg_u32", NoT, B32, FN(s.scc = u32(s.a) != uimm(s))),
+    sopk(0x0a, "s_cmpk_gt_u32", NoT, B32, FN(s.scc = u32(s.a) > uimm(s))),
+    sopk(0x0b, "s_cmpk_ge_u32", NoT, B32, FN(s.scc = u32(s.a) >= uimm(s))),
+    sopk(0x0c, "s_cmpk_lt_u32", NoT, B32, FN(s.scc = u32(s.a) < uimm(s))),
+    sopk(0x0d, "s_cmpk_le_u32", NoT, B32, FN(s.scc = u32(s.a) <= uimm(s))),
+    sopk(0x0e, "s_addk_i32", I32, I32,
+         FN(s.d = u32(s.a + uint64_t(int64_t(simm(s)))); s.scc = addOverflow(i32(s.a), simm(s)))),
+    sopk(0x0f, "s_mulk_i32", I32, I32, FN(s.d = u32(uint64_t(int64_t(i32(s.a)) * simm(s))))),
+    sopk(0x10, "s_cbranch_i_fork", NoT, B64, nullptr),
+    sopk(0x11, "s_getreg_b32", B32, NoT, FN(getreg(s))),
+    sopk(0x12, "s_setreg_b32", NoT, B32, FN(setreg(s, u32(s.a)))),
+    sopk(0x14, "s_setreg_imm32_b32", NoT, NoT, FN(setreg(s, s.in.literal))),
+    sopk(0x15, "s_call_b64", B64, NoT,
+         FN(s.d = s.w.pc + 4; s.w.pc = s.w.pc + 4 + int64_t(simm(s)) * 4; s.pcSet = true)),
+
+    // ---- SOP1 (12.4) ----
+    sop1(0x00, "s_mov_b32", B32, B32, FN(s.d = s.a)),
+    sop1(0x01, "s_mov_b64", B64, B64, FN(s.d = s.a)),
+    sop1(0x02, "s_cmov_b32", B32, B32, FN(s.write = s.scc; s.d = s.a)),
+    sop1(0x03, "s_cmov_b64", B64, B64, FN(s.write = s.scc; s.d = s.a)),
+    sop1(0x04, "s_not_b32", B32, B32, FN(s.d = u32(~s.a); s.scc = s.d != 0)),
+    sop1(0x05, "s_not_b64", B64, B64, FN(s.d = ~s.a; s.scc = s.d != 0)),
+    sop1(0x06, "s_wqm_b32", B32, B32, FN(s.d = wqm(s.a, 32); s.scc = s.d != 0)),
+    sop1(0x07, "s_wqm_b64", B64, B64, FN(s.d = wqm(s.a, 64); s.scc = s.d != 0)),
+    sop1(0x08, "s_brev_b32", B32, B32, FN(s.d = brev32(u32(s.a)))),
+    sop1(0x09, "s_brev_b64", B64, B64, FN(s.d = brev64(s.a))),
+    sop1(0x0a, "s_bcnt0_i32_b32", I32, B32, FN(s.d = 32 - popcount64(u32(s.a)); s.scc = s.d != 0)),
+    sop1(0x0b, "s_bcnt0_i32_b64", I32, B64, FN(s.d = 64 - popcount64(s.a); s.scc = s.d != 0)),
+    sop1(0x0c, "s_bcnt1_i32_b32", I32, B32, FN(s.d = popcount64(u32(s.a)); s.scc = s.d != 0)),
+    sop1(0x0d, "s_bcnt1_i32_b64", I32, B64, FN(s.d = popcount64(s.a); s.scc = s.d != 0)),
+    sop1(0x0e, "s_ff0_i32_b32", I32, B32, FN(s.d = u32(ff1_32(~u32(s.a))))),
+    sop1(0x0f, "s_ff0_i32_b64", I32, B64, FN(s.d = u32(ff1_64(~s.a)))),
+    sop1(0x10, "s_ff1_i32_b32", I32, B32, FN(s.d = u32(ff1_32(u32(s.a))))),
+    sop1(0x11, "s_ff1_i32_b64", I32, B64, FN(s.d = u32(ff1_64(s.a)))),
+    sop1(0x12, "s_flbit_i32_b32", I32, B32, FN(s.d = u32(flbit32(u32(s.a))))),
+    sop1(0x13, "s_flbit_i32_b64", I32, B64, FN(s.d = u32(flbit64(s.a)))),
+    sop1(0x14, "s_flbit_i32", I32, I32,
+         FN(uint32_t v = u32(s.a); v = (v >> 31) ? ~v : v; s.d = u32(v == 0 ? -1 : flbit32(v)))),
+    sop1(0x15, "s_flbit_i32_i64", I32, I64_T,
+         FN(uint64_t v = s.a; v = (v >> 63) ? ~v : v; s.d = u32(v == 0 ? -1 : flbit64(v)))),
+    sop1(0x16, "s_sext_i32_i8", I32, I32, FN(s.d = u32(sext(s.a, 8)))),
+    sop1(0x17, "s_sext_i32_i16", I32, I32, FN(s.d = u32(sext(s.a, 16)))),
+    sop1(0x18, "s_bitset0_b32", B32, B32,
+         FN(s.d = u32(readScalar(s.in, s.w, s.ctx, s.in.f[fld::kDst], Ty::B32) &
+                      ~(1ull << (s.a & 31))))),
+    sop1(
+        0x19, "s_bitset0_b64", B64, B32,
+        FN(s.d = readScalar(s.in, s.w, s.ctx, s.in.f[fld::kDst], Ty::B64) & ~(1ull << (s.a & 63)))),
+    sop1(0x1a, "s_bitset1_b32", B32, B32,
+         FN(s.d = u32(readScalar(s.in, s.w, s.ctx, s.in.f[fld::kDst], Ty::B32) |
+                      (1ull << (s.a & 31))))),
+    sop1(0x1b, "s_bitset1_b64", B64, B32,
+         FN(s.d = readScalar(s.in, s.w, s.ctx, s.in.f[fld::kDst], Ty::B64) | (1ull << (s.a & 63)))),
+    sop1(0x1c, "s_getpc_b64", B64, NoT, FN(s.d = s.w.pc + 4)),
+    sop1(0x1d, "s_setpc_b64", NoT, B64, FN(s.w.pc = s.a & ~3ull; s.pcSet = true)),
+    sop1(0x1e, "s_swappc_b64", B64, B64,
+         FN(s.d = s.w.pc + 4; s.w.pc = s.a & ~3ull; s.pcSet = true)),
+    sop1(0x1f, "s_rfe_b64", NoT, B64, nullptr),
+    // saveexec family (12.4): D = EXEC; EXEC = f(S0, EXEC); SCC = EXEC != 0.
+    sop1(0x20, "s_and_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = s.a & s.w.exec; s.scc = s.w.exec != 0)),
+    sop1(0x21, "s_or_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = s.a | s.w.exec; s.scc = s.w.exec != 0)),
+    sop1(0x22, "s_xor_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = s.a ^ s.w.exec; s.scc = s.w.exec != 0)),
+    sop1(0x23, "s_andn2_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = s.a & ~s.w.exec; s.scc = s.w.exec != 0)),
+    sop1(0x24, "s_orn2_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = s.a | ~s.w.exec; s.scc = s.w.exec != 0)),
+    sop1(0x25, "s_nand_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = ~(s.a & s.w.exec); s.scc = s.w.exec != 0)),
+    sop1(0x26, "s_nor_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = ~(s.a | s.w.exec); s.scc = s.w.exec != 0)),
+    sop1(0x27, "s_xnor_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = ~(s.a ^ s.w.exec); s.scc = s.w.exec != 0)),
+    sop1(0x28, "s_quadmask_b32", B32, B32, FN(s.d = quadmask(s.a, 32); s.scc = s.d != 0)),
+    sop1(0x29, "s_quadmask_b64", B64, B64, FN(s.d = quadmask(s.a, 64); s.scc = s.d != 0)),
+    // movrel: the source / destination SGPR index is offset by M0 (12.4).
+    sop1(0x2a, "s_movrels_b32", B32, B32,
+         FN(s.d = readScalarDword(s.w, s.ctx, s.in.f[fld::kSrc0] + int(s.w.m0)))),
+    sop1(0x2b, "s_movrels_b64", B64, B64,
+         FN(s.d = readScalarDword(s.w, s.ctx, s.in.f[fld::kSrc0] + int(s.w.m0)) |
+                  uint64_t(readScalarDword(s.w, s.ctx, s.in.f[fld::kSrc0] + int(s.w.m0) + 1))
+                      << 32)),
+    sop1(0x2c, "s_movreld_b32", B32, B32,
+         FN(writeScalar(s.w, s.in.f[fld::kDst] + int(s.w.m0), 1, s.a); s.write = false)),
+    sop1(0x2d, "s_movreld_b64", B64, B64,
+         FN(writeScalar(s.w, s.in.f[fld::kDst] + int(s.w.m0), 2, s.a); s.write = false)),
+    sop1(0x2e, "s_cbranch_join", NoT, B32, nullptr),
+    sop1(0x30, "s_abs_i32", I32, I32,
+         FN(int64_t v = i32(s.a); s.d = u32(v < 0 ? -v : v); s.scc = s.d != 0)),
+    sop1(0x32, "s_set_gpr_idx_idx", NoT, B32, nullptr),
+    sop1(0x33, "s_andn1_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = ~s.a & s.w.exec; s.scc = s.w.exec != 0)),
+    sop1(0x34, "s_orn1_saveexec_b64", B64, B64,
+         FN(s.d = s.w.exec; s.w.exec = ~s.a | s.w.exec; s.scc = s.w.exec != 0)),
+    sop1(0x35, "s_andn1_wrexec_b64", B64, B64,
+         FN(s.w.exec = ~s.a & s.w.exec; s.d = s.w.exec; s.scc = s.w.exec != 0)),
+    sop1(0x36, "s_andn2_wrexec_b64", B64, B64,
+         FN(s.w.exec = s.a & ~s.w.exec; s.d = s.w.exec; s.scc = s.w.exec != 0)),
+    sop1(0x37, "s_bitreplicate_b64_b32", B64, B32,
+         FN(uint64_t r = 0; for (int i = 0; i < 32; ++i) if ((s.a >> i) & 1) r |= 3ull << (2 * i);
+            s.d = r)),
+
+    // ---- SOPC (12.5) ----
+    sopc(0x00, "s_cmp_eq_i32", I32, I32, FN(s.scc = i32(s.a) == i32(s.b))),
+    sopc(0x01, "s_cmp_lg_i32", I32, I32, FN(s.scc = i32(s.a) != i32(s.b))),
+    sopc(0x02, "s_cmp_gt_i32", I32, I32, FN(s.scc = i32(s.a) > i32(s.b))),
+    sopc(0x03, "s_cmp_ge_i32", I32, I32, FN(s.scc = i32(s.a) >= i32(s.b))),
+    sopc(0x04, "s_cmp_lt_i32", I32, I32, FN(s.scc = i32(s.a) < i32(s.b))),
+    sopc(0x05, "s_cmp_le_i32", I32, I32, FN(s.scc = i32(s.a) <= i32(s.b))),
+    sopc(0x06, "s_cmp_eq_u32", B32, B32, FN(s.scc = u32(s.a) == u32(s.b))),
+    sopc(0x07, "s_cmp_lg_u32", B32, B32, FN(s.scc = u32(s.a) != u32(s.b))),
+    sopc(0x08, "s_cmp_gt_u32", B32, B32, FN(s.scc = u32(s.a) > u32(s.b))),
+    sopc(0x09, "s_cmp_ge_u32", B32, B32, FN(s.scc = u32(s.a) >= u32(s.b))),
+    sopc(0x0a, "s_cmp_lt_u32", B32, B32, FN(s.scc = u32(s.a) < u32(s.b))),
+    sopc(0x0b, "s_cmp_le_u32", B32, B32, FN(s.scc = u32(s.a) <= u32(s.b))),
+    sopc(0x0c, "s_bitcmp0_b32", B32, B32, FN(s.scc = ((s.a >> (s.b & 31)) & 1) == 0)),
+    sopc(0x0d, "s_bitcmp1_b32", B32, B32, FN(s.scc = ((s.a >> (s.b & 31)) & 1) == 1)),
+    sopc(0x0e, "s_bitcmp0_b64", B64, B32, FN(s.scc = ((s.a >> (s.b & 63)) & 1) == 0)),
+    sopc(0x0f, "s_bitcmp1_b64", B64, B32, FN(s.scc = ((s.a >> (s.b & 63)) & 1) == 1)),
+    sopc(0x10, "s_setvskip", B32, B32, FN((void)s)),  // vskip is not modelled: a no-op
+    sopc(0x11, "s_set_gpr_idx_on", B32, NoT, nullptr),
+    sopc(0x12, "s_cmp_eq_u64", B64, B64, FN(s.scc = s.a == s.b)),
+    sopc(0x13, "s_cmp_lg_u64", B64, B64, FN(s.scc = s.a != s.b)),
+};
+#undef FN
+
+}  // namespace
+
+const char* hwRegName(int id) {
+  switch (id) {
+    case 1:
+      return "HW_REG_MODE";
+    case 2:
+      return "HW_REG_STATUS";
+    case 3:
+      return "HW_REG_TRAPSTS";
+    case 4:
+      return "HW_REG_HW_ID";
+    case 5:
+      return "HW_REG_GPR_ALLOC";
+    case 6:
+      return "HW_REG_LDS_ALLOC";
+    case 7:
+      return "HW_REG_IB_STS";
+    case 15:
+      return "HW_REG_SH_MEM_BASES";
+    case 16:
+      return "HW_REG_TBA_LO";
+    case 17:
+      return "HW_REG_TBA_HI";
+    case 18:
+      return "HW_REG_TMA_LO";
+    case 19:
+      return "HW_REG_TMA_HI";
+    default:
+      return nullptr;
+  }
+}
+
+OpTable sopTable() {
+  return {kSopOps, static_cast<int>(sizeof(kSopOps) / sizeof(kSopOps[0]))};
+}
+
+void execSalu(ExecArgs& x) {
+  const Instruction& in = x.in;
+  const OpInfo& op = x.op;
+  SaluVals s(x.w, in, x.ctx);
+  if (op.src0 != Ty::None) s.a = readScalar(in, x.w, x.ctx, in.f[fld::kSrc0], op.src0);
+  if (op.src1 != Ty::None) s.b = readScalar(in, x.w, x.ctx, in.f[fld::kSrc1], op.src1);
+  s.imm = (op.enc == Enc::Sopk) ? in.f[fld::kExt0] : 0;
+  s.scc = x.w.scc;
+  s.write = op.dst != Ty::None;
+  op.salu(s);
+  if (s.fault) {
+    x.r.kind = StepKind::Fault;
+    x.r.fault = s.fault;
+    return;
+  }
+  if (s.write) writeScalar(x.w, in.f[fld::kDst], dwordsOf(op.dst), s.d);
+  x.w.scc = s.scc;
+  if (!s.pcSet) x.w.pc += in.sizeBytes;
+}
+
+}  // namespace vgpu::isa

@@ -1,0 +1,172 @@
+// Arithmetic helpers shared by the VALU tables: conversions with the ISA's saturation rules,
+// division helpers, bit operations (Vega ISA guide 12.7 - 12.11 opcode descriptions).
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "isa/Valu.h"
+
+namespace vgpu::isa::math {
+
+// Float -> integer conversions saturate and map NaN to 0 (12.8 V_CVT_I32_F32 etc.).
+template <class Int, class Real>
+Int cvtSat(Real x) {
+  if (std::isnan(x)) return 0;
+  const Real t = std::trunc(x);
+  if (t <= static_cast<Real>(std::numeric_limits<Int>::min()))
+    return std::numeric_limits<Int>::min();
+  if (t >= static_cast<Real>(std::numeric_limits<Int>::max()))
+    return std::numeric_limits<Int>::max();
+  return static_cast<Int>(t);
+}
+
+inline uint32_t ffbh(uint32_t v) {
+  return v ? static_cast<uint32_t>(__builtin_clz(v)) : ~0u;
+}
+inline uint32_t ffbl(uint32_t v) {
+  return v ? static_cast<uint32_t>(__builtin_ctz(v)) : ~0u;
+}
+inline uint32_t ffbhSigned(uint32_t v) {
+  const uint32_t x = (v >> 31) ? ~v : v;
+  return x ? static_cast<uint32_t>(__builtin_clz(x)) : ~0u;
+}
+inline uint32_t popcount(uint64_t v) {
+  return static_cast<uint32_t>(__builtin_popcountll(v));
+}
+
+inline uint32_t bfeU(uint32_t v, uint32_t off, uint32_t width) {
+  off &= 31;
+  width &= 31;
+  if (width == 0) return 0;
+  return (v >> off) & ((1u << width) - 1);
+}
+inline uint32_t bfeI(uint32_t v, uint32_t off, uint32_t width) {
+  off &= 31;
+  width &= 31;
+  if (width == 0) return 0;
+  const uint32_t x = (v >> off) & ((1u << width) - 1);
+  return static_cast<uint32_t>(sext(x, static_cast<int>(width)));
+}
+
+inline uint32_t sext24(uint32_t v) {
+  return static_cast<uint32_t>(sext(v & 0xffffff, 24));
+}
+
+template <class T>
+T med3(T a, T b, T c) {
+  return std::max(std::min(a, b), std::min(std::max(a, b), c));
+}
+inline float fmed3(float a, float b, float c) {
+  if (std::isnan(a) || std::isnan(b) || std::isnan(c)) return std::fmin(std::fmin(a, b), c);
+  return std::fmax(std::fmin(a, b), std::fmin(std::fmax(a, b), c));
+}
+
+// V_CMP_CLASS mask bits (12.7): 0 sNaN, 1 qNaN, 2 -inf, 3 -norm, 4 -denorm, 5 -0, 6 +0,
+// 7 +denorm, 8 +norm, 9 +inf.
+template <class Real>
+bool fpClass(Real x, uint32_t mask, bool quietBit) {
+  int cls;
+  const bool neg = std::signbit(x);
+  switch (std::fpclassify(x)) {
+    case FP_NAN:
+      cls = quietBit ? 1 : 0;
+      break;
+    case FP_INFINITE:
+      cls = neg ? 2 : 9;
+      break;
+    case FP_NORMAL:
+      cls = neg ? 3 : 8;
+      break;
+    case FP_SUBNORMAL:
+      cls = neg ? 4 : 7;
+      break;
+    default:
+      cls = neg ? 5 : 6;
+      break;
+  }
+  return (mask >> cls) & 1;
+}
+
+inline float fract(float x) {
+  return std::isinf(x) ? NAN : std::fmin(x - std::floor(x), 0x1.fffffep-1f);
+}
+inline double fract(double x) {
+  return std::isinf(x) ? NAN : std::fmin(x - std::floor(x), 0x1.fffffffffffffp-1);
+}
+
+template <class Real>
+int frexpExp(Real x) {
+  if (std::isnan(x) || std::isinf(x) || x == 0) return 0;
+  int e;
+  std::frexp(x, &e);
+  return e;
+}
+template <class Real>
+Real frexpMant(Real x) {
+  if (std::isnan(x) || std::isinf(x)) return x;
+  int e;
+  return std::frexp(x, &e);
+}
+
+// V_DIV_SCALE (12.8): scales numerator or denominator by 2^(+-2*mantbits) so the following
+// Newton-Raphson steps stay in range; sets VCC when V_DIV_FMAS must undo the scaling.
+template <class Real>
+Real divScale(Real s0, Real s1, Real s2, bool& vcc) {
+  constexpr bool isF32 = sizeof(Real) == 4;
+  constexpr int kScale = isF32 ? 64 : 128;
+  constexpr int kRangeExp = isF32 ? 96 : 768;
+  constexpr int kTinyExp = isF32 ? 23 : 53;
+  vcc = false;
+  if (s2 == 0 || s1 == 0) return std::numeric_limits<Real>::quiet_NaN();
+  const int e1 = frexpExp(s1), e2 = frexpExp(s2);
+  const Real q = s2 / s1, r = Real(1) / s1;
+  const auto denorm = [](Real v) { return std::fpclassify(v) == FP_SUBNORMAL; };
+  if (e2 - e1 >= kRangeExp) {
+    vcc = true;
+    return s0 == s1 ? std::ldexp(s0, kScale) : s0;
+  }
+  if (denorm(s1)) return std::ldexp(s0, kScale);
+  if (denorm(r) && denorm(q)) {
+    vcc = true;
+    return s0 == s1 ? std::ldexp(s0, kScale) : s0;
+  }
+  if (denorm(r)) return std::ldexp(s0, -kScale);
+  if (denorm(q)) {
+    vcc = true;
+    return s0 == s2 ? std::ldexp(s0, kScale) : s0;
+  }
+  if (e2 <= kTinyExp) return std::ldexp(s0, kScale);
+  return s0;
+}
+
+// V_DIV_FMAS: fma, undoing V_DIV_SCALE's scaling when VCC is set. A scaled-down denominator
+// leaves a large quotient estimate (multiply back up); a scaled-up numerator leaves a tiny one.
+template <class Real>
+Real divFmas(Real a, Real b, Real c, bool vcc) {
+  constexpr int kScale = sizeof(Real) == 4 ? 64 : 128;
+  const Real r = std::fma(a, b, c);
+  if (!vcc) return r;
+  return std::fabs(r) >= Real(1) ? std::ldexp(r, kScale) : std::ldexp(r, -kScale);
+}
+
+// V_DIV_FIXUP (12.8): special cases of quotient `q` = num / den.
+template <class Real>
+Real divFixup(Real q, Real den, Real num) {
+  const bool sign = std::signbit(den) != std::signbit(num);
+  const Real inf = std::numeric_limits<Real>::infinity();
+  if (std::isnan(num)) return num;
+  if (std::isnan(den)) return den;
+  if (den == 0 && num == 0) return std::numeric_limits<Real>::quiet_NaN();
+  if (std::isinf(den) && std::isinf(num)) return std::numeric_limits<Real>::quiet_NaN();
+  if (den == 0 || std::isinf(num)) return sign ? -inf : inf;
+  if (std::isinf(den) || num == 0) return sign ? Real(-0.0) : Real(0.0);
+  if (std::isnan(q)) return sign ? -inf : inf;
+  return sign ? -std::fabs(q) : std::fabs(q);
+}
+
+inline uint32_t satU8(int32_t v) {
+  return static_cast<uint32_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+}
+
+}  // namespace vgpu::isa::math

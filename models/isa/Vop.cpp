@@ -1,0 +1,262 @@
+// The VALU executor, written once for VOP1/VOP2/VOPC/VOP3 and their DPP and SDWA forms:
+// operand fetch with input modifiers, the opcode's lane function, output modifiers and
+// write-back under EXEC (Vega ISA guide ch. 6 "Vector ALU Operations", 12.7 - 12.11).
+#include "isa/Valu.h"
+
+namespace vgpu::isa {
+namespace {
+
+uint64_t signBit(Ty t) {
+  if (is16(t)) return 0x8000ull;
+  if (is64(t)) return 0x8000000000000000ull;
+  return 0x80000000ull;
+}
+
+// SDWA operand select (12.9): BYTE_0..3 = 0..3, WORD_0/1 = 4/5, DWORD = 6.
+uint64_t sdwaSelect(uint64_t v, unsigned sel, bool sextend) {
+  v &= 0xffffffffull;
+  if (sel <= 3) {
+    const uint64_t x = (v >> (8 * sel)) & 0xff;
+    return sextend ? (sext(x, 8) & 0xffffffffull) : x;
+  }
+  if (sel <= 5) {
+    const uint64_t x = (v >> (16 * (sel - 4))) & 0xffff;
+    return sextend ? (sext(x, 16) & 0xffffffffull) : x;
+  }
+  return v;
+}
+
+// DPP source lane for destination lane `lane` (12.10), or -1 when the source is out of range.
+int dppSourceLane(unsigned ctrl, int lane) {
+  const int row = lane & ~15, inRow = lane & 15;
+  if (ctrl <= 0xff) return (lane & ~3) | ((ctrl >> (2 * (lane & 3))) & 3);
+  if (ctrl >= 0x101 && ctrl <= 0x10f) {  // row_shl: read from a higher lane of the row
+    const int s = inRow + static_cast<int>(ctrl & 15);
+    return s < 16 ? row + s : -1;
+  }
+  if (ctrl >= 0x111 && ctrl <= 0x11f) {  // row_shr: read from a lower lane of the row
+    const int s = inRow - static_cast<int>(ctrl & 15);
+    return s >= 0 ? row + s : -1;
+  }
+  if (ctrl >= 0x121 && ctrl <= 0x12f) return row + ((inRow - static_cast<int>(ctrl & 15)) & 15);
+  switch (ctrl) {
+    case 0x130:
+      return lane + 1 < kWaveSize ? lane + 1 : -1;  // wave_shl:1
+    case 0x134:
+      return (lane + 1) & 63;  // wave_rol:1
+    case 0x138:
+      return lane - 1;  // wave_shr:1
+    case 0x13c:
+      return (lane - 1) & 63;  // wave_ror:1
+    case 0x140:
+      return row + (15 - inRow);  // row_mirror
+    case 0x141:
+      return (lane & ~7) + (7 - (lane & 7));  // row_half_mirror
+    case 0x142:
+      return row >= 16 ? row - 1 : -1;  // row_bcast:15
+    case 0x143:
+      return lane >= 32 ? 31 : -1;  // row_bcast:31
+    default:
+      return -1;
+  }
+}
+
+double outputMod(double v, unsigned omod) {
+  switch (omod) {
+    case 1:
+      return v * 2.0;
+    case 2:
+      return v * 4.0;
+    case 3:
+      return v * 0.5;
+    default:
+      return v;
+  }
+}
+
+// Output modifiers on a float result (6.2.2): omod then clamp to [0, 1] (NaN -> 0).
+uint64_t applyOutputMods(uint64_t r, Ty t, unsigned omod, bool clamp) {
+  if (!isFloat(t) || (omod == 0 && !clamp)) return r;
+  if (t == Ty::F64) {
+    double v = outputMod(asF64(r), omod);
+    if (clamp) v = v > 1.0 ? 1.0 : (v >= 0.0 ? v : 0.0);
+    return bitsF64(v);
+  }
+  if (t == Ty::F16) {
+    float v = static_cast<float>(outputMod(asF16(r), omod));
+    if (clamp) v = v > 1.0f ? 1.0f : (v >= 0.0f ? v : 0.0f);
+    return bitsF16(v);
+  }
+  float v = static_cast<float>(outputMod(asF32(r), omod));
+  if (clamp) v = v > 1.0f ? 1.0f : (v >= 0.0f ? v : 0.0f);
+  return bitsF32(v);
+}
+
+uint64_t laneMask(const uint8_t* bits, uint64_t enabled) {
+  uint64_t m = 0;
+  for (int i = 0; i < kWaveSize; ++i) m |= static_cast<uint64_t>(bits[i] != 0) << i;
+  return m & enabled;
+}
+
+}  // namespace
+
+void execValu(ExecArgs& x) {
+  const Instruction& in = x.in;
+  const OpInfo& op = x.op;
+  WaveState& w = x.w;
+  const unsigned form = in.f[fld::kForm];
+  const unsigned mods = in.f[fld::kMods];
+  const unsigned abs = mods & 7, neg = (mods >> 3) & 7, omod = (mods >> 7) & 3;
+  const bool clamp = (mods >> 6) & 1;
+  const unsigned opsel = in.f[fld::kOpsel];
+
+  ValuLanes L;
+  L.w = &w;
+  L.in = &in;
+  L.ctx = &x.ctx;
+  L.exec = w.exec;
+  L.clamp = clamp;
+  L.opsel = opsel;
+
+  const Ty types[3] = {op.src0, op.src1, (op.flags & kAccumulate) ? op.dst : op.src2};
+  uint64_t* outs[3] = {L.a, L.b, L.c};
+  for (int s = 0; s < 3; ++s) {
+    uint64_t* out = outs[s];
+    const Ty t = types[s];
+    if (t == Ty::None || ((op.flags & kCarryIn) && s == 2)) {
+      for (int l = 0; l < kWaveSize; ++l) out[l] = 0;
+      continue;
+    }
+    const int code = in.f[fld::kSrc0 + s];
+    if (code >= opnd::kVgpr0 && !vgprInRange(w, code - opnd::kVgpr0, dwordsOf(t))) {
+      x.r.kind = StepKind::Fault;
+      x.r.fault = "VGPR operand out of the wave's allocation";
+      return;
+    }
+    readLanes(in, w, x.ctx, code, t, out);
+    if (form == kSdwa && s < 2) {
+      const unsigned ext = in.f[fld::kExt1] >> (4 * s);
+      for (int l = 0; l < kWaveSize; ++l) out[l] = sdwaSelect(out[l], ext & 7, (ext >> 3) & 1);
+    } else if (is16(t)) {
+      // VOP3 op_sel picks the high half of a 16-bit source (12.8.1).
+      const bool hi = form == kE64 && ((opsel >> s) & 1);
+      for (int l = 0; l < kWaveSize; ++l) out[l] = (hi ? out[l] >> 16 : out[l]) & 0xffff;
+    }
+    if (form == kDpp && s == 0) {
+      uint64_t src[kWaveSize];
+      for (int l = 0; l < kWaveSize; ++l) src[l] = out[l];
+      const unsigned ctrl = in.f[fld::kExt0];
+      const unsigned ext1 = in.f[fld::kExt1];
+      const unsigned rowMask = ext1 & 0xf, bankMask = (ext1 >> 4) & 0xf;
+      const bool boundCtrl = (ext1 >> 8) & 1;
+      uint64_t enabled = 0;
+      for (int l = 0; l < kWaveSize; ++l) {
+        const int from = dppSourceLane(ctrl, l);
+        const bool valid = from >= 0 && ((w.exec >> from) & 1);
+        out[l] = valid ? src[from] : 0;
+        const bool laneOn = ((rowMask >> (l / 16)) & 1) && ((bankMask >> ((l & 15) / 4)) & 1) &&
+                            (valid || boundCtrl);
+        enabled |= static_cast<uint64_t>(laneOn) << l;
+      }
+      L.exec &= enabled;
+    }
+    const uint64_t sign = signBit(t);
+    if ((abs >> s) & 1)
+      for (int l = 0; l < kWaveSize; ++l) out[l] &= ~sign;
+    if ((neg >> s) & 1)
+      for (int l = 0; l < kWaveSize; ++l) out[l] ^= sign;
+  }
+
+  if (op.flags & kCarryIn) {
+    const uint64_t mask =
+        (form == kE64) ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc;
+    for (int l = 0; l < kWaveSize; ++l) L.cin[l] = (mask >> l) & 1;
+  } else {
+    for (int l = 0; l < kWaveSize; ++l) L.cin[l] = 0;
+  }
+  L.writeMask = L.exec;
+
+  op.valu(L);
+  if (L.fault) {
+    x.r.kind = StepKind::Fault;
+    x.r.fault = L.fault;
+    return;
+  }
+
+  if (op.enc == Enc::Vopc) {
+    // Compare: inactive lanes read as 0 in the result mask (6.4).
+    const uint64_t result = laneMask(L.cc, L.exec);
+    writeScalar(w, in.f[fld::kDst], 2, result);
+    if (op.flags & kCmpx) w.exec = result;
+    w.pc += in.sizeBytes;
+    return;
+  }
+  if (op.flags & kCarryOut) {
+    writeScalar(w, in.f[fld::kSdst], 2, laneMask(L.cc, L.exec));
+  }
+  if (op.flags & kScalarDst) {
+    writeScalar(w, in.f[fld::kDst], 1, L.scalarOut);
+  } else if (op.dst != Ty::None) {
+    const int reg = in.f[fld::kDst] - opnd::kVgpr0;
+    const int dwords = dwordsOf(op.dst);
+    if (!vgprInRange(w, reg, dwords)) {
+      x.r.kind = StepKind::Fault;
+      x.r.fault = "VGPR destination out of the wave's allocation";
+      return;
+    }
+    const uint64_t wm = L.writeMask;
+    const bool sdwa = form == kSdwa;
+    for (int l = 0; l < kWaveSize; ++l) L.d[l] = applyOutputMods(L.d[l], op.dst, omod, clamp);
+    uint32_t* lo = w.v(static_cast<uint32_t>(reg));
+    if (dwords == 2) {
+      uint32_t* hi = w.v(static_cast<uint32_t>(reg + 1));
+      for (int l = 0; l < kWaveSize; ++l) {
+        if ((wm >> l) & 1) {
+          lo[l] = static_cast<uint32_t>(L.d[l]);
+          hi[l] = static_cast<uint32_t>(L.d[l] >> 32);
+        }
+      }
+    } else if (sdwa) {
+      // SDWA destination select and unused-bits policy (12.9).
+      const unsigned sel = in.f[fld::kExt0] & 7, unused = (in.f[fld::kExt0] >> 3) & 3;
+      const unsigned shift = sel <= 3 ? 8 * sel : (sel <= 5 ? 16 * (sel - 4) : 0);
+      const unsigned bits = sel <= 3 ? 8 : (sel <= 5 ? 16 : 32);
+      const uint32_t field = bits == 32 ? ~0u : (((1u << bits) - 1) << shift);
+      for (int l = 0; l < kWaveSize; ++l) {
+        if (!((wm >> l) & 1)) continue;
+        const uint32_t v = static_cast<uint32_t>(L.d[l]) << shift & field;
+        uint32_t outv = v;
+        if (unused == 2) {
+          outv = (lo[l] & ~field) | v;
+        } else if (unused == 1 && bits < 32) {
+          const uint32_t top = ~0u << (shift + bits);
+          const bool negative = (v >> (shift + bits - 1)) & 1;
+          outv = v | (negative ? top : 0);
+        }
+        lo[l] = outv;
+      }
+    } else if (is16(op.dst) && op.dst != Ty::Pk16 && op.dst != Ty::PkF16) {
+      // gfx9: 16-bit results zero the high half, except the mad/fma family, which keeps the
+      // other half and can target the high half with op_sel[3].
+      const bool keep = op.flags & kPreserveHi16;
+      const bool toHi = keep && form == kE64 && ((opsel >> 3) & 1);
+      for (int l = 0; l < kWaveSize; ++l) {
+        if (!((wm >> l) & 1)) continue;
+        const uint32_t v = static_cast<uint32_t>(L.d[l]) & 0xffff;
+        if (!keep) {
+          lo[l] = v;
+        } else if (toHi) {
+          lo[l] = (lo[l] & 0xffff) | (v << 16);
+        } else {
+          lo[l] = (lo[l] & 0xffff0000u) | v;
+        }
+      }
+    } else {
+      for (int l = 0; l < kWaveSize; ++l)
+        if ((wm >> l) & 1) lo[l] = static_cast<uint32_t>(L.d[l]);
+    }
+  }
+  w.pc += in.sizeBytes;
+}
+
+}  // namespace vgpu::isa

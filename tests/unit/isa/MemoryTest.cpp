@@ -1,0 +1,177 @@
+// Memory instructions: the requests execute() builds (addresses, data, counters, write-back)
+// and the data completeMemory() writes, for SMEM, global, atomics, DS and buffer scratch.
+#include <gtest/gtest.h>
+
+#include "WaveRunner.h"
+#include "isa/Atomics.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace vgpu::isa::test {
+namespace {
+
+constexpr uint64_t kA = 0x100000, kB = 0x200000, kKernarg = 0x300000, kScratch = 0x400000;
+
+TEST(Memory, GlobalLdsAndScratchProgram) {
+  WaveRunner r("memory");
+  r.recordRequests = true;
+  for (int l = 0; l < 64; ++l) {
+    r.v(0, l) = static_cast<uint32_t>(l);
+    r.memory.write32(kA + 4 * l, 0x80010000u + static_cast<uint32_t>(l) * 0x100);
+  }
+  r.memory.write64(kKernarg, kA);
+  r.memory.write64(kKernarg + 8, kB);
+  r.memory.write32(kKernarg + 16, 1000);
+  r.memory.write32(kB + 256, 7);
+  r.s(4) = static_cast<uint32_t>(kKernarg);
+  r.s(5) = 0;
+  const auto rsrc = makeScratchResource(kScratch, 1024 * 1024);
+  for (int i = 0; i < 4; ++i) r.s(i) = rsrc[i];
+  const StepResult res = r.run();
+  ASSERT_EQ(res.kind, StepKind::EndProgram) << res.fault;
+  for (int l = 0; l < 64; ++l) {
+    SCOPED_TRACE(l);
+    const uint32_t a = 0x80010000u + static_cast<uint32_t>(l) * 0x100;
+    EXPECT_EQ(r.v(4, l), a);
+    EXPECT_EQ(r.v(5, l), (a >> 8) & 0xff);                                       // ubyte
+    EXPECT_EQ(r.v(6, l), static_cast<uint32_t>(static_cast<int16_t>(a >> 16)));  // sshort
+    EXPECT_EQ(r.memory.read32(kB + 4 * l), a + 1000);
+    EXPECT_EQ(r.v(14, l), a + 1000);                        // ds_read2 elt 0
+    EXPECT_EQ(r.v(15, l), l < 63 ? a + 0x100 + 1000 : 0u);  // +4 bytes: next lane
+    EXPECT_EQ(r.v(16, l), a + 1000);                        // read2st64 elt 0
+    EXPECT_EQ(r.v(17, l), static_cast<uint32_t>(l));        // +512: v0 (before ds_add)
+    EXPECT_EQ(r.v(18, l), static_cast<uint32_t>(l) * 2);
+    EXPECT_EQ(r.v(19, l), a + 1000);
+    EXPECT_EQ(r.v(20, l), static_cast<uint32_t>(l));
+    // Swizzled scratch: private dword p of lane l at base + (p / 4) * 256 + l * 4.
+    EXPECT_EQ(r.memory.read32(kScratch + (16 / 4) * 256 + l * 4), a + 1000);
+    EXPECT_EQ(r.memory.read32(kScratch + ((4 * l + 2048) / 4) * 256 + l * 4),
+              static_cast<uint32_t>(l));
+  }
+  // global_atomic_add with glc: every lane added its id; returns are the running sums.
+  EXPECT_EQ(r.memory.read32(kB + 256), 7u + 64 * 63 / 2);
+  std::vector<uint32_t> olds;
+  for (int l = 0; l < 64; ++l) olds.push_back(r.v(12, l));
+  std::sort(olds.begin(), olds.end());
+  EXPECT_EQ(olds.front(), 7u);
+  // Request shapes: counters and spaces.
+  int smem = 0, vmem = 0, lds = 0;
+  for (const MemRequest& m : r.requests) {
+    if (m.space == MemSpace::Scalar) {
+      ++smem;
+      EXPECT_EQ(m.counter, WaitCounter::Lgkm);
+    } else if (m.space == MemSpace::Lds) {
+      ++lds;
+      EXPECT_EQ(m.counter, WaitCounter::Lgkm);
+    } else {
+      ++vmem;
+      EXPECT_EQ(m.counter, WaitCounter::Vm);
+    }
+  }
+  EXPECT_EQ(smem, 2);
+  EXPECT_EQ(lds, 6);
+  EXPECT_EQ(vmem, 10);
+  // s_load_dwordx4: one 16-byte scalar access at the kernarg address.
+  EXPECT_EQ(r.requests[0].addr[0][0], kKernarg);
+  EXPECT_EQ(r.requests[0].elementBytes, 16);
+}
+
+TEST(Memory, BufferRangeCheckZeroesOutOfRangeLoads) {
+  // The same program with a raw (unswizzled, stride 0) V# of 64 bytes in s[0:3].
+  WaveRunner r("memory");
+  for (int i = 0; i < 2304; i += 4) r.memory.write32(kScratch + i, 0x55);
+  for (int l = 0; l < 64; ++l) {
+    r.v(0, l) = static_cast<uint32_t>(l);
+    r.memory.write32(kA + 4 * l, 1);
+  }
+  r.memory.write64(kKernarg, kA);
+  r.memory.write64(kKernarg + 8, kB);
+  r.s(4) = static_cast<uint32_t>(kKernarg);
+  r.s(0) = static_cast<uint32_t>(kScratch);
+  r.s(1) = 0;
+  r.s(2) = 64;  // num_records = 64 bytes, stride 0: raw buffer
+  r.s(3) = 0;
+  const StepResult res = r.run();
+  ASSERT_EQ(res.kind, StepKind::EndProgram) << res.fault;
+  for (int l = 0; l < 64; ++l) {
+    SCOPED_TRACE(l);
+    EXPECT_EQ(r.v(19, l), 1u);  // raw[16]: every lane stored there; the last lane wins
+    EXPECT_EQ(r.v(20, l), 0u);  // raw[4 l + 2048]: out of range, the store was dropped
+    // raw[4 l + 4]: in range while 4 l + 4 + 4 <= 64; out-of-range loads return 0.
+    EXPECT_EQ(r.v(21, l), 4 * l + 8 <= 64 ? (l == 3 ? 1u : 0x55u) : 0u);
+  }
+  EXPECT_EQ(r.memory.read32(kScratch + 2048 + 4), 0x55u);  // lane 1 would have stored 1
+}
+
+TEST(Memory, FlatAperturesAndScratchSwizzle) {
+  // flat_load_dword v1, v[2:3]; flat_store_dword v[2:3], v1 (from the corpus encodings).
+  const std::vector<uint8_t> bytes = {0x00, 0x00, 0x50, 0xdc, 0x02, 0x00, 0x00, 0x01};
+  const Program p = Program::decode(bytes, 0, GfxTarget::Gfx906);
+  WaveState w;
+  w.resizeVgprs(8);
+  w.exec = 0xf;
+  w.flatScratch = 0x900000;
+  ExecContext ctx;
+  ctx.sharedApertureBase = 0x1000000000000ull;
+  ctx.privateApertureBase = 0x2000000000000ull;
+  MemRequest mem;
+  auto setAddr = [&](int lane, uint64_t a) {
+    w.v(2)[lane] = static_cast<uint32_t>(a);
+    w.v(3)[lane] = static_cast<uint32_t>(a >> 32);
+  };
+  for (int l = 0; l < 4; ++l) setAddr(l, ctx.privateApertureBase + 8 + l);
+  StepResult r = execute(p.instructions()[0], w, mem, ctx);
+  ASSERT_EQ(r.kind, StepKind::Memory);
+  EXPECT_EQ(mem.space, MemSpace::Vector);
+  for (int l = 0; l < 4; ++l) EXPECT_EQ(mem.addr[l][0], 0x900000u + 2 * 256 + l * 4 + (l % 4));
+  w.pc = 0;
+  for (int l = 0; l < 4; ++l) setAddr(l, ctx.sharedApertureBase + 0x40 * l);
+  r = execute(p.instructions()[0], w, mem, ctx);
+  ASSERT_EQ(r.kind, StepKind::Memory);
+  EXPECT_EQ(mem.space, MemSpace::Lds);
+  EXPECT_EQ(mem.counter, WaitCounter::Lgkm);
+  EXPECT_EQ(mem.addr[3][0], 0xc0u);
+  w.pc = 0;
+  setAddr(1, 0x5000);  // a global address among LDS lanes
+  r = execute(p.instructions()[0], w, mem, ctx);
+  EXPECT_EQ(r.kind, StepKind::Fault);
+  EXPECT_EQ(r.fault, "flat access mixing apertures not supported");
+  EXPECT_EQ(w.pc, 0u);
+}
+
+TEST(Atomics, IntegerFloatAndWrapSemantics) {
+  auto run = [](AtomicOp op, uint32_t mem, uint32_t src, uint32_t cmp = 0) {
+    uint8_t m[4], s[4], c[4], old[4];
+    std::memcpy(m, &mem, 4);
+    std::memcpy(s, &src, 4);
+    std::memcpy(c, &cmp, 4);
+    applyAtomic(op, 4, m, s, c, old);
+    uint32_t out, o;
+    std::memcpy(&out, m, 4);
+    std::memcpy(&o, old, 4);
+    EXPECT_EQ(o, mem);
+    return out;
+  };
+  EXPECT_EQ(run(AtomicOp::Add, 5, 7), 12u);
+  EXPECT_EQ(run(AtomicOp::Inc, 9, 9), 0u);  // wraps at src
+  EXPECT_EQ(run(AtomicOp::Inc, 3, 9), 4u);
+  EXPECT_EQ(run(AtomicOp::Dec, 0, 9), 9u);   // 0 wraps to src
+  EXPECT_EQ(run(AtomicOp::Dec, 12, 9), 9u);  // above src wraps to src
+  EXPECT_EQ(run(AtomicOp::Dec, 5, 9), 4u);
+  EXPECT_EQ(run(AtomicOp::SMin, 0xffffffffu, 3), 0xffffffffu);
+  EXPECT_EQ(run(AtomicOp::UMin, 0xffffffffu, 3), 3u);
+  EXPECT_EQ(run(AtomicOp::CmpSwap, 5, 9, 5), 9u);
+  EXPECT_EQ(run(AtomicOp::CmpSwap, 5, 9, 4), 5u);
+  EXPECT_EQ(run(AtomicOp::FAdd, 0x3f800000u, 0x40000000u), 0x40400000u);  // 1 + 2
+  uint8_t m8[8] = {}, s8[8], old8[8];
+  const uint64_t big = 0x100000000ull;
+  std::memcpy(s8, &big, 8);
+  applyAtomic(AtomicOp::Add, 8, m8, s8, nullptr, old8);
+  uint64_t r8;
+  std::memcpy(&r8, m8, 8);
+  EXPECT_EQ(r8, big);
+}
+
+}  // namespace
+}  // namespace vgpu::isa::test

@@ -1,0 +1,124 @@
+#include "WaveRunner.h"
+
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "isa/Atomics.h"
+
+namespace vgpu::isa::test {
+
+CodeFile loadCode(const std::string& name) {
+  const std::string dir = VGPU_ISA_TEST_DATA;
+  CodeFile c;
+  std::ifstream bin(dir + "/" + name + ".bin", std::ios::binary);
+  if (!bin) throw std::runtime_error("missing " + dir + "/" + name + ".bin");
+  c.text.assign(std::istreambuf_iterator<char>(bin), {});
+  std::ifstream addr(dir + "/" + name + ".addr");
+  std::string hexAddr;
+  addr >> hexAddr;
+  c.base = hexAddr.empty() ? 0 : std::stoull(hexAddr, nullptr, 16);
+  std::ifstream dis(dir + "/" + name + ".dis");
+  const std::regex line(R"(^\t(.*?)\s*// ([0-9A-Fa-f]+):.*$)");
+  std::string l;
+  std::smatch m;
+  while (std::getline(dis, l)) {
+    if (std::regex_match(l, m, line))
+      c.reference.emplace_back(std::stoull(m[2].str(), nullptr, 16), m[1].str());
+  }
+  return c;
+}
+
+WaveRunner::WaveRunner(const std::string& name, GfxTarget target) {
+  const CodeFile code = loadCode("prog_" + name);
+  program = Program::decode(code.text, code.base, target);
+  ctx.target = target;
+  ctx.ldsSize = 65536;
+  wave.resizeVgprs(256);
+  wave.exec = ~0ull;
+  wave.pc = code.base;
+}
+
+void WaveRunner::serve(MemRequest& mem) {
+  if (mem.space == MemSpace::Scalar) {
+    if (mem.laneMask & 1) {
+      const uint64_t a = mem.addr[0][0];
+      for (int i = 0; i < mem.elementBytes; ++i) {
+        if (mem.op == MemOp::Load) mem.data[i] = memory.read8(a + i);
+        if (mem.op == MemOp::Store) memory.write8(a + i, mem.data[i]);
+      }
+      if (mem.op == MemOp::Atomic) {
+        uint8_t buf[8], old[8];
+        for (int i = 0; i < mem.elementBytes; ++i) buf[i] = memory.read8(a + i);
+        applyAtomic(mem.atomic, mem.elementBytes, buf, &mem.data[0], &mem.cmp[0], old);
+        for (int i = 0; i < mem.elementBytes; ++i) memory.write8(a + i, buf[i]);
+        std::memcpy(&mem.data[0], old, mem.elementBytes);
+      }
+    }
+    return;
+  }
+  const bool toLds = mem.space == MemSpace::Lds;
+  for (int l = 0; l < kWaveSize; ++l) {
+    if (!((mem.laneMask >> l) & 1)) continue;
+    for (int e = 0; e < mem.elementsPerLane; ++e) {
+      const uint64_t a = mem.addr[l][e];
+      uint8_t* d = mem.element(l, e);
+      if (toLds && a + mem.elementBytes > lds.size()) {
+        mem.faulted = true;
+        mem.faultAddress = a;
+        continue;
+      }
+      auto rd = [&](uint64_t x) { return toLds ? lds[x] : memory.read8(x); };
+      auto wr = [&](uint64_t x, uint8_t v) {
+        if (toLds)
+          lds[x] = v;
+        else
+          memory.write8(x, v);
+      };
+      if (mem.op == MemOp::Load) {
+        for (int i = 0; i < mem.elementBytes; ++i) d[i] = rd(a + i);
+      } else if (mem.op == MemOp::Store) {
+        for (int i = 0; i < mem.elementBytes; ++i) wr(a + i, d[i]);
+      } else {
+        uint8_t buf[16], old[16];
+        for (int i = 0; i < mem.elementBytes; ++i) buf[i] = rd(a + i);
+        applyAtomic(mem.atomic, mem.elementBytes, buf, d, mem.cmpElement(l, e), old);
+        for (int i = 0; i < mem.elementBytes; ++i) wr(a + i, buf[i]);
+        std::memcpy(d, old, mem.elementBytes);
+      }
+    }
+  }
+}
+
+StepResult WaveRunner::step() {
+  const Instruction* in = program.at(wave.pc);
+  if (!in) {
+    StepResult r;
+    r.kind = StepKind::Fault;
+    r.fault = "PC outside the program";
+    return r;
+  }
+  StepResult r = execute(*in, wave, mem_, ctx);
+  if (r.kind == StepKind::Memory) {
+    if (recordRequests) requests.push_back(mem_);
+    serve(mem_);
+    completeMemory(wave, mem_);
+  }
+  if (r.kind != StepKind::Continue) events.push_back(r);
+  return r;
+}
+
+StepResult WaveRunner::run(int maxSteps) {
+  StepResult r;
+  for (int i = 0; i < maxSteps; ++i) {
+    r = step();
+    if (r.kind == StepKind::EndProgram || r.kind == StepKind::Fault) return r;
+  }
+  r.kind = StepKind::Fault;
+  r.fault = "step limit reached";
+  return r;
+}
+
+}  // namespace vgpu::isa::test
