@@ -15,6 +15,7 @@
 #include "gpu/Gpu.h"
 #include "isa/Isa.h"
 #include "loader/CodeObject.h"
+#include "loader/KernelListing.h"
 #include "platforms/Platform.h"
 #include "runtime/Runtime.h"
 #include "sc_main/CommandLine.h"
@@ -50,10 +51,8 @@ void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& arg
   if (meta.size() != args.size()) {
     std::ostringstream os;
     os << "kernel '" << k.name << "' takes " << meta.size() << " argument"
-       << (meta.size() == 1 ? "" : "s") << ", " << args.size() << " --arg given; its arguments:";
-    for (size_t i = 0; i < meta.size(); ++i)
-      os << "\n  " << i << ": " << (meta[i].name.empty() ? "(unnamed)" : meta[i].name) << " "
-         << meta[i].valueKind << " " << meta[i].size << " bytes";
+       << (meta.size() == 1 ? "" : "s") << ", " << args.size() << " --arg given:\n"
+       << loader::describeArgs(k);
     throw InputError(os.str());
   }
   for (size_t i = 0; i < args.size(); ++i) {
@@ -203,20 +202,8 @@ int runCommand(const cli::Options& o) {
 
 int listCommand(const cli::Options& o) {
   const auto object = loader::CodeObject::loadFile(o.codeObject);
-  std::printf("%s: %s, code object v%u, %zu kernel%s\n", o.codeObject.c_str(),
-              object.processor().c_str(), object.codeObjectVersion(), object.kernels().size(),
-              object.kernels().size() == 1 ? "" : "s");
-  for (const auto& k : object.kernels()) {
-    std::printf("%s: LDS %u bytes, scratch %u bytes per work-item, %u VGPRs, %u SGPRs\n",
-                k.name.c_str(), k.groupSegmentFixedSize, k.privateSegmentFixedSize, k.vgprCount,
-                k.sgprCount);
-    const auto args = k.explicitArgs();
-    for (size_t i = 0; i < args.size(); ++i)
-      std::printf("  arg %zu: %-12s %-16s %u bytes%s%s\n", i,
-                  args[i].name.empty() ? "(unnamed)" : args[i].name.c_str(),
-                  args[i].valueKind.c_str(), args[i].size,
-                  args[i].typeName.empty() ? "" : "  ", args[i].typeName.c_str());
-  }
+  std::printf("%s: %s, code object v%u\n%s", o.codeObject.c_str(), object.processor().c_str(),
+              object.codeObjectVersion(), loader::describeKernels(object).c_str());
   return 0;
 }
 
