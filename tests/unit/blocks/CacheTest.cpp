@@ -1,0 +1,326 @@
+// Cache (tester initiator -> Cache -> Dram): hits and misses, LRU, write policies, coherence,
+// ServedAboveExtension, debug transport and DMI forwarding.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "TlmTester.h"
+#include "common/Cache.h"
+#include "dram/Dram.h"
+
+namespace vgpu {
+namespace {
+
+using test::cycles;
+using test::TesterInitiator;
+
+constexpr uint32_t kDramLatency = 200, kHit = 4;
+// 256 bytes, 64-byte lines, 2 ways: 2 sets. Lines 0, 2, 4 (offsets 0, 128, 256) share set 0.
+const CacheConfig kSmall{256, 64, 2, kHit, 64};
+
+struct CacheBench {
+  Dram dram;
+  Cache cache;
+  TesterInitiator init{"init"};
+  uint64_t base = 0;  // 4 KiB allocation, 4 KiB aligned
+  explicit CacheBench(Cache::WritePolicy policy)
+      : dram("dram", DramConfig{16ull << 20, 8, kDramLatency, 1024.0}, cycles(1)),
+        cache("cache", kSmall, cycles(1), policy) {
+    init.socket.bind(cache.socket);
+    cache.memory.bind(dram.socket);
+    base = *dram.memoryMap().allocate(4096, 4096);
+  }
+};
+
+const auto kWT = Cache::WritePolicy::WriteThroughNoAllocate;
+const auto kWB = Cache::WritePolicy::WriteBackAllocate;
+
+TEST(Cache, FirstReadMissesSecondHitsFaster) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v = 0;
+    const test::Result miss = i.read(b.base, &v, 4);
+    EXPECT_TRUE(miss.ok());
+    EXPECT_EQ(miss.delay, cycles(kHit + 1 + kDramLatency));  // tag check + transfer + DRAM
+    const test::Result hit = i.read(b.base + 8, &v, 4);
+    EXPECT_TRUE(hit.ok());
+    EXPECT_EQ(hit.delay, cycles(kHit + 1));
+    EXPECT_LT(hit.delay, miss.delay);
+  });
+  test::simulate();
+  EXPECT_EQ(b.cache.misses, 1u);
+  EXPECT_EQ(b.cache.hits, 1u);
+  EXPECT_EQ(b.cache.reads, 2u);
+}
+
+TEST(Cache, ReadDataComesFromMemoryOnHitAndMiss) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v = 0x11223344;
+    i.debug(tlm::TLM_WRITE_COMMAND, b.base + 4, &v, 4);
+    EXPECT_EQ(i.read32(b.base + 4), 0x11223344u);  // miss
+    EXPECT_EQ(i.read32(b.base + 4), 0x11223344u);  // hit
+  });
+  test::simulate();
+  EXPECT_EQ(b.cache.hits, 1u);
+}
+
+TEST(Cache, TransferTimeGrowsWithLength) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    uint8_t buf[128];
+    EXPECT_EQ(i.read(b.base, buf, 128).delay, cycles(kHit + 2 + kDramLatency));
+    EXPECT_EQ(i.read(b.base, buf, 128).delay, cycles(kHit + 2));  // both lines now present
+  });
+  test::simulate();
+  EXPECT_EQ(b.cache.misses, 1u);
+  EXPECT_EQ(b.cache.hits, 1u);
+}
+
+TEST(Cache, AccessStraddlingAPresentAndAnAbsentLineMisses) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    uint8_t buf[8];
+    i.read(b.base, buf, 4);  // line 0 present
+    EXPECT_EQ(i.read(b.base + 60, buf, 8).delay, cycles(kHit + 1 + kDramLatency));
+  });
+  test::simulate();
+  EXPECT_EQ(b.cache.misses, 2u);
+}
+
+TEST(Cache, LeastRecentlyUsedLineIsEvicted) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    const uint64_t A = b.base, B = b.base + 128, C = b.base + 256;  // one set
+    auto hit = [&](uint64_t a) { return i.read(a, &a, 4).delay == cycles(kHit + 1); };
+    EXPECT_FALSE(hit(A));
+    EXPECT_FALSE(hit(B));
+    EXPECT_TRUE(hit(A));   // B least recently used
+    EXPECT_FALSE(hit(C));  // evicts B
+    EXPECT_TRUE(hit(A));
+    EXPECT_TRUE(hit(C));
+    EXPECT_FALSE(hit(B));
+  });
+  test::simulate();
+  EXPECT_EQ(b.cache.hits, 3u);
+  EXPECT_EQ(b.cache.misses, 4u);
+}
+
+TEST(Cache, WriteThroughDoesNotAllocate) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    i.write32(b.base, 0);
+    uint32_t v = 7;
+    const test::Result store = i.write(b.base + 64, &v, 4);
+    EXPECT_TRUE(store.ok());
+    EXPECT_EQ(store.delay, cycles(1 + kDramLatency));  // goes straight on to memory
+    EXPECT_EQ(i.read(b.base + 64, &v, 4).delay, cycles(kHit + 1 + kDramLatency));  // miss
+    EXPECT_EQ(v, 7u);
+  });
+  test::simulate();
+  EXPECT_EQ(b.dram.writes, 2u);
+  EXPECT_EQ(b.cache.writes, 2u);
+}
+
+TEST(Cache, WriteThroughStoreToAPresentLineStillReachesMemory) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    EXPECT_EQ(i.read32(b.base), 0u);
+    uint32_t v = 99;
+    EXPECT_EQ(i.write(b.base, &v, 4).delay, cycles(1 + kDramLatency));
+    EXPECT_EQ(i.read(b.base, &v, 4).delay, cycles(kHit + 1));  // line still present
+    EXPECT_EQ(v, 99u);
+  });
+  test::simulate();
+  uint32_t inDram = 0;
+  b.dram.store().read(b.base, reinterpret_cast<uint8_t*>(&inDram), 4);
+  EXPECT_EQ(inDram, 99u);
+}
+
+TEST(Cache, WriteBackAllocatesAndAbsorbsTheStore) {
+  CacheBench b(kWB);
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v = 0xabc;
+    const test::Result store = i.write(b.base + 64, &v, 4);
+    EXPECT_TRUE(store.ok());
+    EXPECT_EQ(store.delay, cycles(kHit + 1));  // no DRAM time
+    v = 0;
+    EXPECT_EQ(i.read(b.base + 64, &v, 4).delay, cycles(kHit + 1));  // allocated: hit
+    EXPECT_EQ(v, 0xabcu);
+  });
+  test::simulate();
+  EXPECT_EQ(b.cache.misses, 1u);
+  EXPECT_EQ(b.cache.hits, 1u);
+  uint32_t inDram = 0;  // the only copy of the data is in DRAM
+  b.dram.store().read(b.base + 64, reinterpret_cast<uint8_t*>(&inDram), 4);
+  EXPECT_EQ(inDram, 0xabcu);
+}
+
+TEST(Cache, DataStaysCoherentWithWritesThroughAnotherPath) {
+  CacheBench b(kWB);
+  TesterInitiator direct("direct");
+  direct.socket.bind(b.dram.socket);
+  b.init.body([&](TesterInitiator& i) {
+    EXPECT_EQ(i.read32(b.base), 0u);  // now cached
+    direct.write32(b.base, 0x5555);
+    uint32_t v = 0;
+    EXPECT_EQ(i.read(b.base, &v, 4).delay, cycles(kHit + 1));  // a hit ...
+    EXPECT_EQ(v, 0x5555u);                                     // ... with the new data
+    i.write32(b.base + 4, 0x6666);                             // absorbed by the write-back cache
+    EXPECT_EQ(direct.read32(b.base + 4), 0x6666u);
+  });
+  test::simulate();
+}
+
+TEST(Cache, AtomicExecutesBelowAndInvalidatesAWriteThroughLine) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    i.write32(b.base, 10);
+    EXPECT_EQ(i.read32(b.base), 10u);  // line present
+    uint32_t operand = 5;
+    const test::Result r = i.atomic(b.base, isa::AtomicOp::Add, &operand, 4);
+    EXPECT_TRUE(r.ok());
+    EXPECT_EQ(operand, 10u);
+    EXPECT_EQ(r.delay, cycles(kHit + kDramLatency));
+    uint32_t v = 0;
+    EXPECT_EQ(i.read(b.base, &v, 4).delay, cycles(kHit + 1 + kDramLatency));  // dropped
+    EXPECT_EQ(v, 15u);
+  });
+  test::simulate();
+  EXPECT_EQ(b.cache.atomics, 1u);
+  EXPECT_EQ(b.dram.atomics, 1u);
+}
+
+TEST(Cache, ErrorResponseFromMemoryIsPassedBack) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v = 0;
+    EXPECT_EQ(i.read(b.base + 4096, &v, 4).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(i.read(b.base + 4096, &v, 4).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(i.write(b.base + 4096, &v, 4).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  });
+  test::simulate();
+}
+
+TEST(Cache, ServedAboveTransactionIsForwardedForDataOnly) {
+  CacheBench b(kWB);
+  b.init.body([&](TesterInitiator& i) {
+    i.debug(tlm::TLM_WRITE_COMMAND, b.base, &b.base, 8);
+    uint64_t v = 0;
+    tlm::tlm_generic_payload p;
+    TesterInitiator::fill(p, tlm::TLM_READ_COMMAND, b.base, reinterpret_cast<uint8_t*>(&v), 8,
+                          nullptr, 0);
+    ServedAboveExtension served;
+    p.set_extension(&served);
+    const test::Result r = i.transport(p);
+    p.clear_extension(&served);
+    EXPECT_TRUE(r.ok());
+    EXPECT_EQ(r.delay, sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(v, b.base);
+  });
+  test::simulate();
+  EXPECT_EQ(b.cache.reads + b.cache.hits + b.cache.misses, 0u);
+}
+
+// Two levels as in the GPU: write-through L1 -> write-back L2 -> DRAM.
+struct TwoLevelBench {
+  Dram dram;
+  Cache l2;
+  Cache l1;
+  TesterInitiator init{"init"};
+  uint64_t base = 0;
+  TwoLevelBench()
+      : dram("dram", DramConfig{16ull << 20, 8, kDramLatency, 1024.0}, cycles(1)),
+        l2("l2", CacheConfig{4096, 64, 4, 100, 64}, cycles(1), kWB),
+        l1("l1", kSmall, cycles(1), kWT) {
+    init.socket.bind(l1.socket);
+    l1.memory.bind(l2.socket);
+    l2.memory.bind(dram.socket);
+    base = *dram.memoryMap().allocate(4096, 4096);
+  }
+};
+
+TEST(Cache, LowerLevelDoesNotCountOrTimeHitsAbove) {
+  TwoLevelBench b;
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v = 0;
+    EXPECT_EQ(i.read(b.base, &v, 4).delay, cycles(kHit + 1 + 100 + 1 + kDramLatency));
+    EXPECT_EQ(i.read(b.base, &v, 4).delay, cycles(kHit + 1));  // L1 hit only
+  });
+  test::simulate();
+  EXPECT_EQ(b.l1.hits, 1u);
+  EXPECT_EQ(b.l2.reads, 1u);
+  EXPECT_EQ(b.l2.misses, 1u);
+  EXPECT_EQ(b.l2.hits, 0u);
+}
+
+TEST(Cache, DramDoesNotCountAccessesServedByACache) {
+  // Cache.h: hits travel down with ServedAboveExtension and "the lower levels pass the data
+  // but neither count nor time them"; DRAM's statistics must show only real DRAM traffic.
+  TwoLevelBench b;
+  b.init.body([&](TesterInitiator& i) {
+    EXPECT_EQ(i.read32(b.base), 0u);  // L1 and L2 miss: one DRAM read
+    EXPECT_EQ(i.read32(b.base), 0u);  // L1 hit
+    i.write32(b.base + 64, 1);        // L1 write-through, L2 write-back absorbs it
+  });
+  test::simulate();
+  EXPECT_EQ(b.dram.reads, 1u);
+  EXPECT_EQ(b.dram.writes, 0u);
+}
+
+TEST(Cache, L2HitAfterL1EvictionTakesL2Time) {
+  TwoLevelBench b;
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v;
+    for (uint64_t off : {0, 128, 256}) i.read(b.base + off, &v, 4);  // line 0 leaves L1
+    EXPECT_EQ(i.read(b.base, &v, 4).delay, cycles(kHit + 1 + 100 + 1));
+  });
+  test::simulate();
+  EXPECT_EQ(b.l2.hits, 1u);
+}
+
+TEST(Cache, DebugTransportIsForwardedWithoutTouchingTags) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v = 0x4242;
+    EXPECT_EQ(i.debug(tlm::TLM_WRITE_COMMAND, b.base, &v, 4), 4u);
+    uint32_t back = 0;
+    EXPECT_EQ(i.debug(tlm::TLM_READ_COMMAND, b.base, &back, 4), 4u);
+    EXPECT_EQ(back, 0x4242u);
+    EXPECT_EQ(i.read(b.base, &back, 4).delay, cycles(kHit + 1 + kDramLatency));  // still a miss
+  });
+  test::simulate();
+  EXPECT_EQ(b.cache.reads, 1u);
+  EXPECT_EQ(b.cache.writes, 0u);
+}
+
+TEST(Cache, DmiIsForwardedToMemory) {
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    tlm::tlm_dmi dmi;
+    ASSERT_TRUE(i.dmi(b.base + 16, dmi));
+    EXPECT_EQ(dmi.get_start_address(), b.base);
+    EXPECT_EQ(dmi.get_end_address(), b.base + 4095);
+    const uint32_t v = 0x13579bdf;
+    std::memcpy(dmi.get_dmi_ptr() + 16, &v, 4);
+    EXPECT_EQ(i.read32(b.base + 16), 0x13579bdfu);
+    EXPECT_FALSE(i.dmi(b.base + 4096, dmi));
+  });
+  test::simulate();
+}
+
+TEST(Cache, DmiInvalidationIsForwardedUpstream) {
+  TwoLevelBench b;
+  b.init.body([&](TesterInitiator& i) {
+    tlm::tlm_dmi dmi;
+    ASSERT_TRUE(i.dmi(b.base, dmi));
+    EXPECT_TRUE(b.dram.release(b.base));
+    ASSERT_EQ(i.invalidations.size(), 1u);
+    EXPECT_EQ(i.invalidations[0].first, b.base);
+    EXPECT_EQ(i.invalidations[0].second, b.base + 4095);
+  });
+  test::simulate();
+}
+
+}  // namespace
+}  // namespace vgpu

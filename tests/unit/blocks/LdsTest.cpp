@@ -1,0 +1,299 @@
+// Lds through a tester initiator sending whole-wave DS requests (WaveAccessExtension).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+
+#include "TlmTester.h"
+#include "lds/Lds.h"
+
+namespace vgpu {
+namespace {
+
+using test::cycles;
+using test::TesterInitiator;
+
+constexpr uint32_t kLatency = 20;
+
+struct LdsBench {
+  Lds lds{"lds", LdsConfig{}, cycles(1), std::make_unique<CppLdsBankArbiter>()};
+  TesterInitiator init{"init"};
+  LdsBench() { init.socket.bind(lds.socket); }
+};
+
+isa::MemRequest wave(isa::MemOp op, uint64_t mask = ~0ull, uint8_t bytes = 4) {
+  isa::MemRequest r;
+  r.space = isa::MemSpace::Lds;
+  r.op = op;
+  r.laneMask = mask;
+  r.elementBytes = bytes;
+  return r;
+}
+
+uint32_t get32(const isa::MemRequest& r, int lane, int e = 0) {
+  uint32_t v;
+  std::memcpy(&v, r.element(lane, e), 4);
+  return v;
+}
+void put32(isa::MemRequest& r, int lane, uint32_t v, int e = 0) {
+  std::memcpy(r.element(lane, e), &v, 4);
+}
+
+TEST(Lds, StoreThenLoad) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest st = wave(isa::MemOp::Store);
+    for (int l = 0; l < 64; ++l) st.addr[l][0] = 4 * l, put32(st, l, 1000 + 3 * l);
+    EXPECT_TRUE(test::sendWave(i, st, 0, 65536).ok());
+    isa::MemRequest ld = wave(isa::MemOp::Load);
+    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 4 * (63 - l);  // reversed
+    EXPECT_TRUE(test::sendWave(i, ld, 0, 65536).ok());
+    for (int l = 0; l < 64; ++l) EXPECT_EQ(get32(ld, l), 1000u + 3 * (63 - l)) << "lane " << l;
+  });
+  test::simulate();
+  EXPECT_EQ(b.lds.accesses, 2u);
+}
+
+TEST(Lds, DelayIsLatencyPlusBankCycles) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest ld = wave(isa::MemOp::Load);
+    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 4 * l;
+    EXPECT_EQ(test::sendWave(i, ld, 0, 65536).delay, cycles(kLatency + 2));
+    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 128 * l;  // all lanes in bank 0
+    EXPECT_EQ(test::sendWave(i, ld, 0, 65536).delay, cycles(kLatency + 64));
+  });
+  test::simulate();
+  EXPECT_EQ(b.lds.bankCycles, 66u);
+  EXPECT_EQ(b.lds.conflictCycles, 62u);
+}
+
+TEST(Lds, BankConflictsUseTheAbsoluteAddress) {
+  // Offsets are relative to the workgroup's allocation; banks are decided by the LDS address.
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest ld = wave(isa::MemOp::Load, 0x3);
+    ld.addr[0][0] = 0;
+    ld.addr[1][0] = 124;  // bank 31 relative, bank 0 at base 4: with lane 0 at bank 1, no conflict
+    EXPECT_EQ(test::sendWave(i, ld, 4, 1024).delay, cycles(kLatency + 1));
+    ld.addr[1][0] = 128;  // same bank as lane 0 in any case
+    EXPECT_EQ(test::sendWave(i, ld, 4, 1024).delay, cycles(kLatency + 2));
+  });
+  test::simulate();
+}
+
+TEST(Lds, WorkgroupsSeeTheirOwnAllocation) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest st = wave(isa::MemOp::Store, 0x1);
+    st.addr[0][0] = 0;
+    put32(st, 0, 0xaaaa);
+    EXPECT_TRUE(test::sendWave(i, st, 0, 1024).ok());
+    put32(st, 0, 0xbbbb);
+    EXPECT_TRUE(test::sendWave(i, st, 1024, 1024).ok());
+    isa::MemRequest ld = wave(isa::MemOp::Load, 0x1);
+    ld.addr[0][0] = 0;
+    test::sendWave(i, ld, 0, 1024);
+    EXPECT_EQ(get32(ld, 0), 0xaaaau);
+    test::sendWave(i, ld, 1024, 1024);
+    EXPECT_EQ(get32(ld, 0), 0xbbbbu);
+  });
+  test::simulate();
+  uint32_t raw;
+  std::memcpy(&raw, b.lds.storage() + 1024, 4);
+  EXPECT_EQ(raw, 0xbbbbu);
+  std::memcpy(&raw, b.lds.storage(), 4);
+  EXPECT_EQ(raw, 0xaaaau);
+}
+
+TEST(Lds, OutOfRangeLoadsReturnZero) {
+  LdsBench b;
+  std::memset(b.lds.storage(), 0x77, 4096);
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest ld = wave(isa::MemOp::Load, 0xf);
+    ld.addr[0][0] = 0;     // in range
+    ld.addr[1][0] = 1020;  // last dword: in range
+    ld.addr[2][0] = 1022;  // straddles the end
+    ld.addr[3][0] = 4000;  // beyond
+    for (int l = 0; l < 4; ++l) put32(ld, l, 0xdeadbeef);
+    EXPECT_TRUE(test::sendWave(i, ld, 1024, 1024).ok());
+    EXPECT_EQ(get32(ld, 0), 0x77777777u);
+    EXPECT_EQ(get32(ld, 1), 0x77777777u);
+    EXPECT_EQ(get32(ld, 2), 0u);
+    EXPECT_EQ(get32(ld, 3), 0u);
+  });
+  test::simulate();
+  EXPECT_EQ(b.lds.outOfRangeLanes, 2u);
+}
+
+TEST(Lds, OutOfRangeStoresAreDropped) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest st = wave(isa::MemOp::Store, 0x3);
+    st.addr[0][0] = 1024;  // just past a 1 KiB allocation at 1024: would land at 2048
+    st.addr[1][0] = 1022;
+    put32(st, 0, 0x11111111);
+    put32(st, 1, 0x22222222);
+    EXPECT_TRUE(test::sendWave(i, st, 1024, 1024).ok());
+  });
+  test::simulate();
+  for (int a = 2040; a < 2056; ++a) EXPECT_EQ(b.lds.storage()[a], 0) << "byte " << a;
+  EXPECT_EQ(b.lds.outOfRangeLanes, 2u);
+}
+
+TEST(Lds, HugeOffsetDoesNotWrapIntoRange) {
+  // offset + bytes wraps to 0 for offset 2^64 - 4: the range check must still refuse it.
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest ld = wave(isa::MemOp::Load, 0x1);
+    ld.addr[0][0] = ~0ull - 3;
+    put32(ld, 0, 0xdeadbeef);
+    EXPECT_TRUE(test::sendWave(i, ld, 0, 1024).ok());
+    EXPECT_EQ(get32(ld, 0), 0u);
+  });
+  test::simulate();
+  EXPECT_EQ(b.lds.outOfRangeLanes, 1u);
+}
+
+TEST(Lds, AccessBeyondTheLdsArrayIsOutOfRange) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest st = wave(isa::MemOp::Store, 0x1);
+    st.addr[0][0] = 1024;  // inside the claimed size, but past the 64 KiB array
+    put32(st, 0, 0x1234);
+    EXPECT_TRUE(test::sendWave(i, st, 65536 - 1024, 4096).ok());
+  });
+  test::simulate();
+  EXPECT_EQ(b.lds.outOfRangeLanes, 1u);
+}
+
+TEST(Lds, InactiveLanesAreUntouched) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest st = wave(isa::MemOp::Store, 0x5);
+    for (int l = 0; l < 4; ++l) st.addr[l][0] = 4 * l, put32(st, l, 0x100 + l);
+    test::sendWave(i, st, 0, 1024);
+    isa::MemRequest ld = wave(isa::MemOp::Load, 0xa);
+    for (int l = 0; l < 4; ++l) ld.addr[l][0] = 4 * l, put32(ld, l, 0xeeee);
+    test::sendWave(i, ld, 0, 1024);
+    EXPECT_EQ(get32(ld, 0), 0xeeeeu);
+    EXPECT_EQ(get32(ld, 1), 0u);  // lane 1 was not stored
+    EXPECT_EQ(get32(ld, 2), 0xeeeeu);
+    EXPECT_EQ(get32(ld, 3), 0u);
+  });
+  test::simulate();
+  uint32_t raw;
+  std::memcpy(&raw, b.lds.storage() + 8, 4);
+  EXPECT_EQ(raw, 0x102u);
+}
+
+TEST(Lds, SameAddressStoresHighestLaneWins) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest st = wave(isa::MemOp::Store, 0x00ff00ff00ff00ffull);
+    for (int l = 0; l < 64; ++l) st.addr[l][0] = 64, put32(st, l, l);
+    test::sendWave(i, st, 0, 1024);
+  });
+  test::simulate();
+  uint32_t raw;
+  std::memcpy(&raw, b.lds.storage() + 64, 4);
+  EXPECT_EQ(raw, 55u);
+}
+
+TEST(Lds, AtomicAddIsAppliedInLaneOrder) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest at = wave(isa::MemOp::Atomic);
+    at.atomic = isa::AtomicOp::Add;
+    at.atomicReturnsData = true;
+    for (int l = 0; l < 64; ++l) at.addr[l][0] = 16, put32(at, l, l + 1);
+    EXPECT_TRUE(test::sendWave(i, at, 512, 512).ok());
+    uint32_t sum = 0;
+    for (int l = 0; l < 64; ++l) {
+      EXPECT_EQ(get32(at, l), sum) << "lane " << l;
+      sum += l + 1;
+    }
+    isa::MemRequest ld = wave(isa::MemOp::Load, 1);
+    ld.addr[0][0] = 16;
+    test::sendWave(i, ld, 512, 512);
+    EXPECT_EQ(get32(ld, 0), 64u * 65 / 2);
+  });
+  test::simulate();
+}
+
+TEST(Lds, AtomicCompareSwapUsesTheCompareOperand) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest at = wave(isa::MemOp::Atomic, 0x3);
+    at.atomic = isa::AtomicOp::CmpSwap;
+    at.atomicReturnsData = true;
+    // Both lanes try to swap 0 -> their id: only lane 0 (first in lane order) succeeds.
+    for (int l = 0; l < 2; ++l) {
+      at.addr[l][0] = 32;
+      put32(at, l, 10 + l);
+      uint32_t zero = 0;
+      std::memcpy(at.cmpElement(l, 0), &zero, 4);
+    }
+    test::sendWave(i, at, 0, 1024);
+    EXPECT_EQ(get32(at, 0), 0u);
+    EXPECT_EQ(get32(at, 1), 10u);
+  });
+  test::simulate();
+  uint32_t raw;
+  std::memcpy(&raw, b.lds.storage() + 32, 4);
+  EXPECT_EQ(raw, 10u);
+}
+
+TEST(Lds, B64AndRead2) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest st = wave(isa::MemOp::Store, ~0ull, 8);
+    for (int l = 0; l < 64; ++l) {
+      st.addr[l][0] = 8 * l;
+      const uint64_t v = 0x100000000ull * l + 7;
+      std::memcpy(st.element(l, 0), &v, 8);
+    }
+    // 2 dword passes x 2 half-waves x 2 cycles (16 banks used twice per pass).
+    EXPECT_EQ(test::sendWave(i, st, 0, 1024).delay, cycles(kLatency + 8));
+    isa::MemRequest ld = wave(isa::MemOp::Load, ~0ull, 4);
+    ld.elementsPerLane = 2;  // read2: dwords 2l + 1 and 2l
+    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 8 * l + 4, ld.addr[l][1] = 8 * l;
+    EXPECT_EQ(test::sendWave(i, ld, 0, 1024).delay, cycles(kLatency + 8));
+    for (int l = 0; l < 64; ++l) {
+      EXPECT_EQ(get32(ld, l, 0), static_cast<uint32_t>(l));
+      EXPECT_EQ(get32(ld, l, 1), 7u);
+    }
+  });
+  test::simulate();
+}
+
+TEST(Lds, RequestWithoutWaveExtensionIsACommandError) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v = 0;
+    EXPECT_EQ(i.read(0, &v, 4).status, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  });
+  test::simulate();
+  EXPECT_EQ(b.lds.accesses, 0u);
+}
+
+TEST(Lds, DebugTransportSeesTheRawArray) {
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v = 0xfeed;
+    EXPECT_EQ(i.debug(tlm::TLM_WRITE_COMMAND, 4096, &v, 4), 4u);
+    isa::MemRequest ld = wave(isa::MemOp::Load, 1);
+    ld.addr[0][0] = 96;
+    test::sendWave(i, ld, 4000, 1024);
+    EXPECT_EQ(get32(ld, 0), 0xfeedu);
+    uint8_t tail[8] = {};
+    EXPECT_EQ(i.debug(tlm::TLM_READ_COMMAND, 65532, tail, 8), 4u);  // clipped at the end
+    EXPECT_EQ(i.debug(tlm::TLM_READ_COMMAND, 65536, tail, 8), 0u);
+    EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+  });
+  test::simulate();
+  EXPECT_EQ(b.lds.accesses, 1u);
+}
+
+}  // namespace
+}  // namespace vgpu
