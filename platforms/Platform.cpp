@@ -1,6 +1,8 @@
 #include "platforms/Platform.h"
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <functional>
 #include <map>
 #include <set>
@@ -43,9 +45,12 @@ class Reader {
     }
     if (!v->is_number()) fail(std::string(key) + " must be a number");
     const double d = v->get<double>();
-    if (d < 0 || (std::is_integral_v<T> && d != static_cast<double>(static_cast<uint64_t>(d))))
+    if (d < 0 || (std::is_integral_v<T> && d != std::floor(d)))
       fail(std::string(key) + " must be a non-negative " +
            (std::is_integral_v<T> ? "integer" : "number"));
+    if (d > static_cast<double>(std::numeric_limits<T>::max()))
+      fail(std::string(key) + " is too large (at most " +
+           std::to_string(std::numeric_limits<T>::max()) + ")");
     out = static_cast<T>(d);
   }
   void string(const char* key, std::string& out) {

@@ -2,8 +2,11 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
+#include <cctype>
 #include <limits>
 
 #include "common/Error.h"
@@ -115,8 +118,14 @@ ArgSpec parseArg(const std::string& spec) {
   char* end = nullptr;
   errno = 0;
   if (value.empty()) bad(where + ": missing value");
+  if (std::isspace(static_cast<unsigned char>(value[0])))
+    bad(where + ": '" + value + "' starts with a space");
+  // Decimal, or hexadecimal with 0x; a leading zero does not mean octal.
+  const bool hex = value.size() > 2 && (value.compare(0, 2, "0x") == 0 || value.compare(0, 2, "0X") == 0 ||
+                                        value.compare(0, 3, "-0x") == 0 || value.compare(0, 3, "-0X") == 0);
+  const int base = hex ? 16 : 10;
   if (kind == "i32" || kind == "i64") {
-    const long long v = std::strtoll(value.c_str(), &end, 0);
+    const long long v = std::strtoll(value.c_str(), &end, base);
     if (*end || errno == ERANGE) bad(where + ": '" + value + "' is not an integer");
     if (kind == "i32") {
       if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
@@ -129,7 +138,7 @@ ArgSpec parseArg(const std::string& spec) {
     }
   } else if (kind == "u32" || kind == "u64") {
     if (value[0] == '-') bad(where + ": '" + value + "' is negative");
-    const unsigned long long v = std::strtoull(value.c_str(), &end, 0);
+    const unsigned long long v = std::strtoull(value.c_str(), &end, base);
     if (*end || errno == ERANGE) bad(where + ": '" + value + "' is not an unsigned integer");
     if (kind == "u32") {
       if (v > 0xffffffffull) bad(where + ": " + value + " does not fit in 32 bits");
@@ -142,6 +151,9 @@ ArgSpec parseArg(const std::string& spec) {
   } else if (kind == "f32" || kind == "f64") {
     const double v = std::strtod(value.c_str(), &end);
     if (*end) bad(where + ": '" + value + "' is not a number");
+    if ((errno == ERANGE && std::isinf(v)) ||
+        (kind == "f32" && std::isfinite(v) && std::fabs(v) > std::numeric_limits<float>::max()))
+      bad(where + ": " + value + " is out of range for " + kind);
     if (kind == "f32") {
       a.kind = ArgSpec::Kind::F32;
       a.bits = bitsOf(static_cast<float>(v));
@@ -195,7 +207,9 @@ Options parse(const std::vector<std::string>& argv) {
     o.kernel = positional[1];
     if (!o.gridGiven) bad("run needs --grid (total work-items per dimension)");
     if (!o.blockGiven) bad("run needs --block (workgroup size per dimension)");
-    const uint64_t items = uint64_t{o.block[0]} * o.block[1] * o.block[2];
+    // Each dimension is at most 2^32-1, so the product needs care: cap before multiplying.
+    uint64_t items = 1;
+    for (uint32_t d : o.block) items = std::min<uint64_t>(items * d, uint64_t{1} << 32);
     if (items > 1024)
       bad("--block " + std::to_string(o.block[0]) + "," + std::to_string(o.block[1]) + "," +
           std::to_string(o.block[2]) + " has " + std::to_string(items) +

@@ -77,6 +77,9 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time downstream = SC_ZERO_TIME;
   memory->b_transport(trans, downstream);
   delay += hitLatency_ + transfer + downstream;
+  // A refused access (e.g. outside every allocation) brings no line in.
+  if (trans.is_response_error())
+    for (uint64_t l = first; l <= last; ++l) tags_.invalidate(l * line);
 }
 
 unsigned int Cache::transport_dbg(int, tlm::tlm_generic_payload& trans) {

@@ -14,15 +14,10 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/CacheTags.h"
+#include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 
 namespace vgpu {
-
-// Marks a transaction that an upper cache level already served: forward it for its data only.
-struct ServedAboveExtension : tlm::tlm_extension<ServedAboveExtension> {
-  tlm::tlm_extension_base* clone() const override { return new ServedAboveExtension(*this); }
-  void copy_from(const tlm::tlm_extension_base&) override {}
-};
 
 class Cache : public sc_core::sc_module {
  public:

@@ -41,4 +41,11 @@ struct AtomicExtension : tlm::tlm_extension<AtomicExtension> {
   }
 };
 
+// Marks a transaction that an upper cache level already served (see common/Cache.h): lower
+// levels forward it for its data only, without counting or timing it.
+struct ServedAboveExtension : tlm::tlm_extension<ServedAboveExtension> {
+  tlm::tlm_extension_base* clone() const override { return new ServedAboveExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base&) override {}
+};
+
 }  // namespace vgpu

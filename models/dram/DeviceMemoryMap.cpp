@@ -2,39 +2,47 @@
 
 namespace vgpu {
 
-namespace {
-uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
-}  // namespace
-
 std::optional<uint64_t> DeviceMemoryMap::allocate(uint64_t bytes, uint64_t align, std::string tag) {
   if (align < 256) align = 256;
-  if (align & (align - 1)) return std::nullopt;
-  const uint64_t size = alignUp(bytes == 0 ? 1 : bytes, 256);
-  // Reuse a freed range of exactly the right size first: keeps addresses stable across
-  // repeated alloc/free cycles of the same buffers (and deterministic).
-  for (auto it = freeRanges_.lower_bound(size); it != freeRanges_.end() && it->first == size; ++it) {
-    if ((it->second & (align - 1)) == 0) {
-      const uint64_t base = it->second;
-      freeRanges_.erase(it);
-      allocations_[base] = {base, size, std::move(tag)};
-      allocated_ += size;
-      return base;
-    }
+  if ((align & (align - 1)) != 0 || bytes > capacity_) return std::nullopt;
+  const uint64_t size = bytes == 0 ? 256 : (bytes + 255) & ~uint64_t{255};
+  // First fit at the lowest address: deterministic, and freed memory is reused whatever its
+  // size, because release() merges neighbouring free ranges.
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    const uint64_t start = it->first, length = it->second;
+    const uint64_t base = (start + align - 1) & ~(align - 1);
+    if (base - start > length || length - (base - start) < size) continue;
+    free_.erase(it);
+    if (base > start) free_[start] = base - start;
+    const uint64_t tail = start + length - (base + size);
+    if (tail > 0) free_[base + size] = tail;
+    allocations_[base] = {base, size, std::move(tag)};
+    allocated_ += size;
+    return base;
   }
-  const uint64_t base = alignUp(next_, align);
-  if (base + size > kBase + capacity_ || base + size < base) return std::nullopt;
-  next_ = base + size;
-  allocations_[base] = {base, size, std::move(tag)};
-  allocated_ += size;
-  return base;
+  return std::nullopt;
 }
 
 bool DeviceMemoryMap::release(uint64_t base) {
   auto it = allocations_.find(base);
   if (it == allocations_.end()) return false;
-  allocated_ -= it->second.size;
-  freeRanges_.emplace(it->second.size, base);
+  uint64_t start = base, size = it->second.size;
+  allocated_ -= size;
   allocations_.erase(it);
+  auto next = free_.lower_bound(start);
+  if (next != free_.end() && next->first == start + size) {  // merge with the range after
+    size += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {  // and with the range before
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == start) {
+      start = prev->first;
+      size += prev->second;
+      free_.erase(prev);
+    }
+  }
+  free_[start] = size;
   return true;
 }
 
@@ -49,6 +57,18 @@ const DeviceMemoryMap::Allocation* DeviceMemoryMap::find(uint64_t addr) const {
 bool DeviceMemoryMap::contains(uint64_t addr, uint64_t bytes) const {
   const Allocation* a = find(addr);
   return a != nullptr && bytes <= a->size - (addr - a->base);
+}
+
+bool DeviceMemoryMap::covers(uint64_t addr, uint64_t bytes) const {
+  while (bytes > 0) {
+    const Allocation* a = find(addr);
+    if (a == nullptr) return false;
+    const uint64_t inside = a->size - (addr - a->base);
+    if (bytes <= inside) return true;
+    addr += inside;
+    bytes -= inside;
+  }
+  return true;
 }
 
 }  // namespace vgpu

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -16,7 +17,9 @@ class DeviceMemoryMap {
   // Device addresses start at 4 GiB so that a null or small integer pointer is never valid.
   static constexpr uint64_t kBase = 0x1'0000'0000ull;
 
-  explicit DeviceMemoryMap(uint64_t capacityBytes) : capacity_(capacityBytes) {}
+  explicit DeviceMemoryMap(uint64_t capacityBytes) : capacity_(capacityBytes) {
+    if (capacity_ > 0) free_[kBase] = capacity_;
+  }
 
   // Returns the base of a new allocation of `bytes` (rounded up to `align`, a power of two),
   // or nothing when the device memory is exhausted.
@@ -26,6 +29,9 @@ class DeviceMemoryMap {
 
   // True if [addr, addr + bytes) lies inside one allocation.
   bool contains(uint64_t addr, uint64_t bytes) const;
+  // True if every byte of [addr, addr + bytes) lies inside some allocation (adjacent
+  // allocations together may cover the range).
+  bool covers(uint64_t addr, uint64_t bytes) const;
   struct Allocation {
     uint64_t base = 0, size = 0;
     std::string tag;
@@ -37,10 +43,9 @@ class DeviceMemoryMap {
 
  private:
   uint64_t capacity_;
-  uint64_t next_ = kBase;
   uint64_t allocated_ = 0;
   std::map<uint64_t, Allocation> allocations_;  // by base
-  std::multimap<uint64_t, uint64_t> freeRanges_;  // size -> base, reused first-fit by size
+  std::map<uint64_t, uint64_t> free_;           // free ranges: base -> size, never adjacent
 };
 
 }  // namespace vgpu

@@ -29,30 +29,35 @@ bool Dram::release(uint64_t base) {
   return map_.release(base);
 }
 
-bool Dram::access(tlm::tlm_generic_payload& trans, bool checkMap) {
+bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
   uint8_t* data = trans.get_data_ptr();
-  const uint8_t* be = trans.get_byte_enable_ptr();
+  const bool debug = mode == Mode::Debug;
+  const uint8_t* be = debug ? nullptr : trans.get_byte_enable_ptr();
   const unsigned beLen = trans.get_byte_enable_length();
+  auto enabled = [&](unsigned i) { return be == nullptr || be[i % beLen] == TLM_BYTE_ENABLED; };
 
-  if (data == nullptr || len == 0) {
+  if (data == nullptr || len == 0 || (be != nullptr && beLen == 0)) {
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return false;
   }
-  if (trans.get_streaming_width() < len) {  // streaming (FIFO) access is not memory-like
+  if (!debug && trans.get_streaming_width() < len) {  // streaming (FIFO) access is not memory-like
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return false;
   }
-  if (checkMap) {
-    bool ok;
-    if (be == nullptr) {
-      ok = map_.contains(addr, len);
-    } else {
-      // Only the enabled bytes must be mapped: a cache reads part of a line with byte enables.
-      ok = true;
-      for (unsigned i = 0; i < len && ok; ++i)
-        if (be[i % beLen] == TLM_BYTE_ENABLED) ok = map_.contains(addr + i, 1);
+  if (!debug) {
+    // Every enabled byte must lie in an allocation (adjacent allocations may share an access).
+    bool ok = true;
+    for (unsigned i = 0; i < len && ok;) {
+      if (!enabled(i)) {
+        ++i;
+        continue;
+      }
+      unsigned run = i;
+      while (run < len && enabled(run)) ++run;
+      ok = map_.covers(addr + i, run - i);
+      i = run;
     }
     if (!ok) {
       ++addressErrors;
@@ -60,8 +65,9 @@ bool Dram::access(tlm::tlm_generic_payload& trans, bool checkMap) {
       return false;
     }
   }
+  const bool counted = mode == Mode::Normal;
 
-  if (auto* atomic = trans.get_extension<AtomicExtension>()) {
+  if (auto* atomic = trans.get_extension<AtomicExtension>(); atomic != nullptr && !debug) {
     if (trans.get_command() != tlm::TLM_WRITE_COMMAND || (len != 4 && len != 8) || be != nullptr) {
       trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
       return false;
@@ -71,7 +77,7 @@ bool Dram::access(tlm::tlm_generic_payload& trans, bool checkMap) {
     isa::applyAtomic(atomic->op, len, memory, data, atomic->compare, old);
     store_.write(addr, memory, len);
     if (atomic->returnsData) std::copy(old, old + len, data);
-    ++atomics;
+    if (counted) ++atomics;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return true;
   }
@@ -84,20 +90,18 @@ bool Dram::access(tlm::tlm_generic_payload& trans, bool checkMap) {
         std::vector<uint8_t> tmp(len);
         store_.read(addr, tmp.data(), len);
         for (unsigned i = 0; i < len; ++i)
-          if (be[i % beLen] == TLM_BYTE_ENABLED) data[i] = tmp[i];
+          if (enabled(i)) data[i] = tmp[i];
       }
-      ++reads;
-      bytesRead += len;
+      if (counted) ++reads, bytesRead += len;
       break;
     case tlm::TLM_WRITE_COMMAND:
       if (be == nullptr) {
         store_.write(addr, data, len);
       } else {
         for (unsigned i = 0; i < len; ++i)
-          if (be[i % beLen] == TLM_BYTE_ENABLED) store_.write(addr + i, data + i, 1);
+          if (enabled(i)) store_.write(addr + i, data + i, 1);
       }
-      ++writes;
-      bytesWritten += len;
+      if (counted) ++writes, bytesWritten += len;
       break;
     case tlm::TLM_IGNORE_COMMAND:
       break;
@@ -107,15 +111,16 @@ bool Dram::access(tlm::tlm_generic_payload& trans, bool checkMap) {
 }
 
 void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
-  if (access(trans, true)) trans.set_dmi_allowed(trans.get_extension<AtomicExtension>() == nullptr);
-  delay += latency_;
+  const bool served = trans.get_extension<ServedAboveExtension>() != nullptr;
+  if (access(trans, served ? Mode::ServedAbove : Mode::Normal))
+    trans.set_dmi_allowed(trans.get_extension<AtomicExtension>() == nullptr);
+  if (!served) delay += latency_;
 }
 
 unsigned int Dram::transport_dbg(int, tlm::tlm_generic_payload& trans) {
   // A debugger may look anywhere in device memory, mapped or not, without advancing time.
-  trans.set_byte_enable_ptr(nullptr);
   if (trans.get_data_length() == 0 || trans.get_command() == tlm::TLM_IGNORE_COMMAND) return 0;
-  return access(trans, false) ? trans.get_data_length() : 0;
+  return access(trans, Mode::Debug) ? trans.get_data_length() : 0;
 }
 
 bool Dram::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {

@@ -31,7 +31,10 @@ class Dram : public sc_core::sc_module {
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   // Executes the payload on the store; returns false (and sets the response) on error.
-  bool access(tlm::tlm_generic_payload& trans, bool checkMap);
+  // A debug access (transport_dbg) uses only command, address, data and length, may touch
+  // unallocated memory and is not counted; an access already served by a cache is not counted.
+  enum class Mode { Normal, ServedAbove, Debug };
+  bool access(tlm::tlm_generic_payload& trans, Mode mode);
 
   DramConfig config_;
   sc_core::sc_time latency_;

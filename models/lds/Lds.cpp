@@ -1,5 +1,6 @@
 #include "lds/Lds.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/MemoryExtensions.h"
@@ -47,7 +48,8 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       uint8_t* data = req.element(lane, e);
       // Outside the workgroup's allocation: reads return zero and writes are dropped, as the
       // hardware's LDS range check does.
-      if (offset + bytes > ext->ldsSize || ext->ldsBase + offset + bytes > storage_.size()) {
+      if (offset >= ext->ldsSize || bytes > ext->ldsSize - offset ||
+          ext->ldsBase + offset + bytes > storage_.size()) {
         ++outOfRangeLanes;
         if (req.op != isa::MemOp::Store) std::memset(data, 0, bytes);
         continue;

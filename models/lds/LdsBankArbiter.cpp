@@ -1,6 +1,7 @@
 #include "lds/LdsBankArbiter.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace vgpu {
 
@@ -16,9 +17,9 @@ LdsBankSchedule CppLdsBankArbiter::schedule(const LdsBankRequest& req) {
         // Lanes still waiting in this pass; each cycle every bank serves one dword (and every
         // lane that wants that same dword).
         uint64_t pending = halfMask << (half * 32);
+        std::vector<int64_t> bankDword(banks_);
         while (pending) {
-          std::array<int64_t, 64> bankDword;
-          bankDword.fill(-1);
+          std::fill(bankDword.begin(), bankDword.end(), -1);
           uint64_t served = 0;
           for (int lane = half * 32; lane < half * 32 + 32; ++lane) {
             if (!((pending >> lane) & 1)) continue;

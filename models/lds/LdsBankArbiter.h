@@ -37,7 +37,7 @@ class LdsBankArbiter {
 
 class CppLdsBankArbiter : public LdsBankArbiter {
  public:
-  explicit CppLdsBankArbiter(uint32_t banks = 32) : banks_(banks) {}
+  explicit CppLdsBankArbiter(uint32_t banks = 32) : banks_(banks ? banks : 1) {}
   LdsBankSchedule schedule(const LdsBankRequest& request) override;
 
  private:

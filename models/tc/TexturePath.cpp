@@ -18,6 +18,7 @@ struct Chunk {
   uint16_t lineOffset;  // first byte inside the line
   uint16_t bytes;
   uint16_t dataOffset;  // where in MemRequest::data
+  uint64_t elementAddress;  // the lane's own address (for fault reports)
 };
 
 }  // namespace
@@ -60,7 +61,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         AtomicExtension atomic;
         atomic.op = req.atomic;
         atomic.compare = req.cmpElement(lane, e);
-        atomic.returnsData = true;
+        atomic.returnsData = req.atomicReturnsData;
         p.set_command(tlm::TLM_WRITE_COMMAND);
         p.set_address(req.addr[lane][e]);
         p.set_data_ptr(req.element(lane, e));
@@ -95,7 +96,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
           const uint64_t line = a - a % lineBytes_;
           const uint32_t n = std::min<uint64_t>(left, line + lineBytes_ - a);
           chunks.push_back({line, static_cast<uint16_t>(a - line), static_cast<uint16_t>(n),
-                            dataOffset});
+                            dataOffset, req.addr[lane][e]});
           a += n, left -= n, dataOffset += n;
         }
         ++laneAccesses;
@@ -136,7 +137,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       ++transactions;
       slowest = std::max(slowest, d);
       if (p.is_response_error()) {
-        fail(chunks[i].line + lo);
+        fail(chunks[i].elementAddress);
         delay += slowest;
         return;
       }
