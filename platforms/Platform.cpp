@@ -2,8 +2,8 @@
 
 #include <cmath>
 #include <fstream>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -152,25 +152,32 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
   });
   r.finish();
 
-  if (p.processor == "gfx906") p.target = isa::GfxTarget::Gfx906;
-  else if (p.processor == "gfx900") p.target = isa::GfxTarget::Gfx900;
-  else throw InputError(origin + ": processor '" + p.processor + "' is not modelled (gfx906 or gfx900)");
+  if (p.processor == "gfx906")
+    p.target = isa::GfxTarget::Gfx906;
+  else if (p.processor == "gfx900")
+    p.target = isa::GfxTarget::Gfx900;
+  else
+    throw InputError(origin + ": processor '" + p.processor +
+                     "' is not modelled (gfx906 or gfx900)");
   check(p.computeUnits >= 1 && p.computeUnits <= 1024, origin, "compute_units must be 1..1024");
   check(p.clockMHz > 0, origin, "clock must be positive");
   check(p.cusPerSqc >= 1, origin, "cus_per_sqc must be at least 1");
   check(p.quantumCycles >= 1, origin, "quantum must be at least 1 cycle");
-  check(p.cu.simdsPerCu >= 1 && p.cu.waveSlotsPerSimd >= 1, origin, "cu needs SIMDs and wave slots");
+  check(p.cu.simdsPerCu >= 1 && p.cu.waveSlotsPerSimd >= 1, origin,
+        "cu needs SIMDs and wave slots");
   check(p.cu.simdsPerCu * p.cu.waveSlotsPerSimd >= p.cu.maxWavesPerWorkgroup, origin,
         "a CU must hold at least 16 waves (one 1024-work-item workgroup)");
   check(p.cu.vgprsPerSimdLane >= 4 && p.cu.sgprsPerSimd >= 16, origin, "register files too small");
   check(p.lds.sizeBytes >= 1024 && p.lds.banks >= 1, origin, "lds too small");
   check(p.lds.allocGranuleBytes >= 4, origin, "lds.alloc_granule must be at least 4");
   for (const CacheConfig* c : {&p.vectorL1, &p.scalarCache, &p.instructionCache})
-    check(c->lineBytes >= 4 && (c->lineBytes & (c->lineBytes - 1)) == 0 && c->sizeBytes >= c->lineBytes &&
-              c->ways >= 1 && c->bytesPerCycle >= 1,
+    check(c->lineBytes >= 4 && (c->lineBytes & (c->lineBytes - 1)) == 0 &&
+              c->sizeBytes >= c->lineBytes && c->ways >= 1 && c->bytesPerCycle >= 1,
           origin, "cache size/line/ways/bandwidth invalid (line a power of two, size >= line)");
-  check(p.vectorL1.lineBytes == 64, origin, "vector_l1.line must be 64 (the texture path coalesces into 64-byte lines)");
-  check(p.l2.lineBytes >= 4 && p.l2.ways >= 1 && p.l2.sizeBytes >= p.l2.lineBytes && p.l2.bytesPerCyclePerChannel >= 1,
+  check(p.vectorL1.lineBytes == 64, origin,
+        "vector_l1.line must be 64 (the texture path coalesces into 64-byte lines)");
+  check(p.l2.lineBytes >= 4 && p.l2.ways >= 1 && p.l2.sizeBytes >= p.l2.lineBytes &&
+            p.l2.bytesPerCyclePerChannel >= 1,
         origin, "l2 parameters invalid");
   check(p.dram.sizeBytes >= (16u << 20), origin, "dram.size must be at least 16 MiB");
   return p;
@@ -186,8 +193,9 @@ std::vector<PlatformSummary> builtinPlatforms() {
 }
 
 PlatformConfig loadPlatform(const std::string& nameOrPath) {
-  const bool isFile = nameOrPath.find('/') != std::string::npos ||
-                      (nameOrPath.size() > 5 && nameOrPath.compare(nameOrPath.size() - 5, 5, ".json") == 0);
+  const bool isFile =
+      nameOrPath.find('/') != std::string::npos ||
+      (nameOrPath.size() > 5 && nameOrPath.compare(nameOrPath.size() - 5, 5, ".json") == 0);
   if (!isFile) {
     const auto& builtins = builtinPlatformJson();
     auto it = builtins.find(nameOrPath);

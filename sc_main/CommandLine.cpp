@@ -1,12 +1,11 @@
 #include "sc_main/CommandLine.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
-#include <cmath>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
-#include <cctype>
 #include <limits>
 
 #include "common/Error.h"
@@ -33,21 +32,28 @@ Exit codes: 0 success, 2 bad input, 3 the kernel faulted.
 
 uint32_t ArgSpec::sizeBytes() const {
   switch (kind) {
-    case Kind::I32: case Kind::U32: case Kind::F32: return 4;
-    default: return 8;
+    case Kind::I32:
+    case Kind::U32:
+    case Kind::F32:
+      return 4;
+    default:
+      return 8;
   }
 }
 
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw InputError(what); }
+[[noreturn]] void bad(const std::string& what) {
+  throw InputError(what);
+}
 
 uint64_t parseUnsigned(const std::string& s, const std::string& what, uint64_t max) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
     bad(what + ": '" + s + "' is not a non-negative integer");
   errno = 0;
   const unsigned long long v = std::strtoull(s.c_str(), nullptr, 10);
-  if (errno == ERANGE || v > max) bad(what + ": " + s + " is too large (at most " + std::to_string(max) + ")");
+  if (errno == ERANGE || v > max)
+    bad(what + ": " + s + " is too large (at most " + std::to_string(max) + ")");
   return v;
 }
 
@@ -57,7 +63,8 @@ void parseDims(const std::string& s, const std::string& what, uint32_t out[3]) {
   for (int d = 0;; ++d) {
     if (d == 3) bad(what + ": at most three dimensions ('" + s + "')");
     const size_t comma = s.find(',', start);
-    const std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string part =
+        s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     out[d] = static_cast<uint32_t>(parseUnsigned(part, what, 0xffffffffu));
     if (out[d] == 0) bad(what + ": every dimension must be at least 1 ('" + s + "')");
     if (comma == std::string::npos) break;
@@ -72,8 +79,9 @@ void parseOffsets(const std::string& s, uint64_t out[3]) {
   for (int d = 0;; ++d) {
     if (d == 3) bad("--global-offset: at most three dimensions ('" + s + "')");
     const size_t comma = s.find(',', start);
-    out[d] = parseUnsigned(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
-                           "--global-offset", 0xffffffffu);
+    out[d] = parseUnsigned(
+        s.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
+        "--global-offset", 0xffffffffu);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -92,7 +100,8 @@ ArgSpec parseArg(const std::string& spec) {
   ArgSpec a;
   const size_t colon = spec.find(':');
   if (colon == std::string::npos)
-    bad("--arg '" + spec + "': expected KIND:VALUE (file:, zeros:, i32:, u32:, i64:, u64:, f32:, f64:)");
+    bad("--arg '" + spec +
+        "': expected KIND:VALUE (file:, zeros:, i32:, u32:, i64:, u64:, f32:, f64:)");
   const std::string kind = spec.substr(0, colon);
   std::string value = spec.substr(colon + 1);
   if (kind == "file" || kind == "zeros") {
@@ -121,8 +130,9 @@ ArgSpec parseArg(const std::string& spec) {
   if (std::isspace(static_cast<unsigned char>(value[0])))
     bad(where + ": '" + value + "' starts with a space");
   // Decimal, or hexadecimal with 0x; a leading zero does not mean octal.
-  const bool hex = value.size() > 2 && (value.compare(0, 2, "0x") == 0 || value.compare(0, 2, "0X") == 0 ||
-                                        value.compare(0, 3, "-0x") == 0 || value.compare(0, 3, "-0X") == 0);
+  const bool hex =
+      value.size() > 2 && (value.compare(0, 2, "0x") == 0 || value.compare(0, 2, "0X") == 0 ||
+                           value.compare(0, 3, "-0x") == 0 || value.compare(0, 3, "-0X") == 0);
   const int base = hex ? 16 : 10;
   if (kind == "i32" || kind == "i64") {
     const long long v = std::strtoll(value.c_str(), &end, base);
@@ -162,7 +172,8 @@ ArgSpec parseArg(const std::string& spec) {
       a.bits = bitsOf(v);
     }
   } else {
-    bad("--arg '" + spec + "': unknown kind '" + kind + "' (file, zeros, i32, u32, i64, u64, f32, f64)");
+    bad("--arg '" + spec + "': unknown kind '" + kind +
+        "' (file, zeros, i32, u32, i64, u64, f32, f64)");
   }
   return a;
 }
@@ -182,19 +193,29 @@ Options parse(const std::vector<std::string>& argv) {
       if (i + 1 >= argv.size()) bad(std::string(opt) + " needs a value");
       return argv[++i];
     };
-    if (a == "--grid") parseDims(next("--grid"), "--grid", o.grid), o.gridGiven = true;
-    else if (a == "--block") parseDims(next("--block"), "--block", o.block), o.blockGiven = true;
-    else if (a == "--arg") o.args.push_back(parseArg(next("--arg")));
-    else if (a == "--platform") o.platform = next("--platform");
+    if (a == "--grid")
+      parseDims(next("--grid"), "--grid", o.grid), o.gridGiven = true;
+    else if (a == "--block")
+      parseDims(next("--block"), "--block", o.block), o.blockGiven = true;
+    else if (a == "--arg")
+      o.args.push_back(parseArg(next("--arg")));
+    else if (a == "--platform")
+      o.platform = next("--platform");
     else if (a == "--dynamic-lds")
-      o.dynamicLds = static_cast<uint32_t>(parseUnsigned(next("--dynamic-lds"), "--dynamic-lds", 65536));
-    else if (a == "--global-offset") parseOffsets(next("--global-offset"), o.globalOffset);
-    else if (a == "--stats") o.statsPath = next("--stats");
+      o.dynamicLds =
+          static_cast<uint32_t>(parseUnsigned(next("--dynamic-lds"), "--dynamic-lds", 65536));
+    else if (a == "--global-offset")
+      parseOffsets(next("--global-offset"), o.globalOffset);
+    else if (a == "--stats")
+      o.statsPath = next("--stats");
     else if (a == "--max-cycles")
       o.maxCycles = parseUnsigned(next("--max-cycles"), "--max-cycles", ~uint64_t{0});
-    else if (a == "--quiet" || a == "-q") o.quiet = true;
-    else if (a.size() > 1 && a[0] == '-') bad("unknown option '" + a + "'\n" + usage());
-    else positional.push_back(a);
+    else if (a == "--quiet" || a == "-q")
+      o.quiet = true;
+    else if (a.size() > 1 && a[0] == '-')
+      bad("unknown option '" + a + "'\n" + usage());
+    else
+      positional.push_back(a);
   }
 
   auto wantPositional = [&](size_t min, size_t max, const char* form) {
@@ -202,7 +223,8 @@ Options parse(const std::vector<std::string>& argv) {
       bad(std::string("usage: vgpu-sim ") + form);
   };
   if (o.command == "run") {
-    wantPositional(2, 2, "run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...");
+    wantPositional(2, 2,
+                   "run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...");
     o.codeObject = positional[0];
     o.kernel = positional[1];
     if (!o.gridGiven) bad("run needs --grid (total work-items per dimension)");

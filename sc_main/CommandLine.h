@@ -10,11 +10,11 @@ namespace vgpu::cli {
 
 struct ArgSpec {
   enum class Kind { File, Zeros, I32, U32, I64, U64, F32, F64 } kind = Kind::I32;
-  std::string path;        // File: input file
-  uint64_t bytes = 0;      // Zeros: size
-  std::string outPath;     // File/Zeros: write the buffer back here after the run
-  std::string text;        // the scalar as written
-  uint64_t bits = 0;       // scalar value, bit pattern in the low sizeBytes() bytes
+  std::string path;     // File: input file
+  uint64_t bytes = 0;   // Zeros: size
+  std::string outPath;  // File/Zeros: write the buffer back here after the run
+  std::string text;     // the scalar as written
+  uint64_t bits = 0;    // scalar value, bit pattern in the low sizeBytes() bytes
   bool isBuffer() const { return kind == Kind::File || kind == Kind::Zeros; }
   uint32_t sizeBytes() const;
 };

@@ -32,14 +32,22 @@ std::vector<uint8_t> readFile(const std::string& path, const std::string& what) 
 
 std::string argKindName(const cli::ArgSpec& a) {
   switch (a.kind) {
-    case cli::ArgSpec::Kind::File: return "file";
-    case cli::ArgSpec::Kind::Zeros: return "zeros";
-    case cli::ArgSpec::Kind::I32: return "i32";
-    case cli::ArgSpec::Kind::U32: return "u32";
-    case cli::ArgSpec::Kind::I64: return "i64";
-    case cli::ArgSpec::Kind::U64: return "u64";
-    case cli::ArgSpec::Kind::F32: return "f32";
-    case cli::ArgSpec::Kind::F64: return "f64";
+    case cli::ArgSpec::Kind::File:
+      return "file";
+    case cli::ArgSpec::Kind::Zeros:
+      return "zeros";
+    case cli::ArgSpec::Kind::I32:
+      return "i32";
+    case cli::ArgSpec::Kind::U32:
+      return "u32";
+    case cli::ArgSpec::Kind::I64:
+      return "i64";
+    case cli::ArgSpec::Kind::U64:
+      return "u64";
+    case cli::ArgSpec::Kind::F32:
+      return "f32";
+    case cli::ArgSpec::Kind::F64:
+      return "f64";
   }
   return "?";
 }
@@ -64,7 +72,8 @@ void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& arg
                        argKindName(args[i]));
     if (!pointer && args[i].isBuffer())
       throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
-                       name + " is a " + std::to_string(meta[i].size) + "-byte " + meta[i].valueKind +
+                       name + " is a " + std::to_string(meta[i].size) + "-byte " +
+                       meta[i].valueKind +
                        " value; give a scalar (i32:, u32:, f32:, i64:, u64:, f64:), not " +
                        argKindName(args[i]));
     if (!pointer && args[i].sizeBytes() != meta[i].size)
@@ -108,14 +117,14 @@ void printSummary(const nlohmann::json& s) {
   const uint64_t cycles = s["cycles"];
   const uint64_t insts = s["wave_instructions"];
   const double clock = s["clock_mhz"];
-  std::printf("kernel %s on %s: %llu cycles (%.3f us at %.0f MHz), %llu wave instructions "
-              "(%.2f per cycle), %llu workgroups, %llu waves, %.3f s host time\n",
-              s["kernel"].get<std::string>().c_str(), s["platform"].get<std::string>().c_str(),
-              static_cast<unsigned long long>(cycles), cycles / clock, clock,
-              static_cast<unsigned long long>(insts), cycles ? double(insts) / cycles : 0.0,
-              static_cast<unsigned long long>(s["workgroups"].get<uint64_t>()),
-              static_cast<unsigned long long>(s["waves"].get<uint64_t>()),
-              s["host_seconds"].get<double>());
+  std::printf(
+      "kernel %s on %s: %llu cycles (%.3f us at %.0f MHz), %llu wave instructions "
+      "(%.2f per cycle), %llu workgroups, %llu waves, %.3f s host time\n",
+      s["kernel"].get<std::string>().c_str(), s["platform"].get<std::string>().c_str(),
+      static_cast<unsigned long long>(cycles), cycles / clock, clock,
+      static_cast<unsigned long long>(insts), cycles ? double(insts) / cycles : 0.0,
+      static_cast<unsigned long long>(s["workgroups"].get<uint64_t>()),
+      static_cast<unsigned long long>(s["waves"].get<uint64_t>()), s["host_seconds"].get<double>());
 }
 
 int runCommand(const cli::Options& o) {
@@ -174,7 +183,8 @@ int runCommand(const cli::Options& o) {
       rt.synchronize();
       for (size_t i = 0; i < o.args.size(); ++i)
         if (!o.args[i].outPath.empty()) {
-          const uint64_t n = o.args[i].kind == cli::ArgSpec::Kind::File ? inputs[i].size() : o.args[i].bytes;
+          const uint64_t n =
+              o.args[i].kind == cli::ArgSpec::Kind::File ? inputs[i].size() : o.args[i].bytes;
           outputs[i].resize(n);
           rt.copyFromDevice(outputs[i].data(), buffers[i], n);
         }
@@ -237,7 +247,9 @@ int disasmCommand(const cli::Options& o) {
   for (const auto& inst : program.instructions()) {
     if (inst.pc < from || inst.pc >= to) continue;
     auto label = labels.find(inst.pc);
-    if (label != labels.end()) std::printf("\n%016llx <%s>:\n", static_cast<unsigned long long>(inst.pc), label->second.c_str());
+    if (label != labels.end())
+      std::printf("\n%016llx <%s>:\n", static_cast<unsigned long long>(inst.pc),
+                  label->second.c_str());
     std::string line = "\t" + isa::disassemble(inst, target);
     if (line.size() < 60) line.resize(60, ' ');
     std::printf("%s // %012llX:", line.c_str(), static_cast<unsigned long long>(inst.pc));
@@ -248,7 +260,8 @@ int disasmCommand(const cli::Options& o) {
 }
 
 int platformsCommand() {
-  for (const auto& p : builtinPlatforms()) std::printf("%-8s %s\n", p.name.c_str(), p.description.c_str());
+  for (const auto& p : builtinPlatforms())
+    std::printf("%-8s %s\n", p.name.c_str(), p.description.c_str());
   return 0;
 }
 

@@ -2,9 +2,9 @@
 // interrupted run never leaves a truncated result that looks complete.
 #pragma once
 
+#include <unistd.h>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 #include "common/Error.h"
 

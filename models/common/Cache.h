@@ -8,10 +8,10 @@
 
 #include <string>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "common/CacheTags.h"
 #include "common/MemoryExtensions.h"

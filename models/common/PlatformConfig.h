@@ -12,12 +12,12 @@ namespace vgpu {
 struct CuConfig {
   uint32_t simdsPerCu = 4;
   uint32_t waveSlotsPerSimd = 10;
-  uint32_t vgprsPerSimdLane = 256;   // 64 KiB VGPR file per SIMD / (64 lanes * 4 B)
-  uint32_t sgprsPerSimd = 800;       // gfx9
+  uint32_t vgprsPerSimdLane = 256;  // 64 KiB VGPR file per SIMD / (64 lanes * 4 B)
+  uint32_t sgprsPerSimd = 800;      // gfx9
   uint32_t vgprAllocGranule = 4;
   uint32_t sgprAllocGranule = 16;
-  uint32_t valuCycles = 4;           // wave64 on SIMD16
-  uint32_t fp64RateDivisor = 2;      // FP64 runs at 1/N of FP32
+  uint32_t valuCycles = 4;       // wave64 on SIMD16
+  uint32_t fp64RateDivisor = 2;  // FP64 runs at 1/N of FP32
   uint32_t transcendentalRateDivisor = 4;
   uint32_t saluCycles = 1;
   uint32_t branchCycles = 1;
@@ -63,7 +63,7 @@ struct PlatformConfig {
   std::string processor = "gfx906";
   uint32_t computeUnits = 1;
   double clockMHz = 1725.0;
-  uint32_t cusPerSqc = 3;  // scalar/instruction caches are shared by 3 CUs
+  uint32_t cusPerSqc = 3;         // scalar/instruction caches are shared by 3 CUs
   uint32_t quantumCycles = 1000;  // temporal decoupling quantum
   CuConfig cu;
   LdsConfig lds;

@@ -13,7 +13,9 @@ class Statistics {
  public:
   // A counter named "block.counter", e.g. "cu0.wave_instructions". The pointer must outlive
   // the Statistics object (blocks register members of themselves).
-  void registerCounter(const std::string& name, const uint64_t* counter) { counters_[name] = counter; }
+  void registerCounter(const std::string& name, const uint64_t* counter) {
+    counters_[name] = counter;
+  }
   uint64_t value(const std::string& name) const {
     auto it = counters_.find(name);
     return it == counters_.end() ? 0 : *it->second;
@@ -23,7 +25,8 @@ class Statistics {
     uint64_t total = 0;
     const std::string tail = "." + suffix;
     for (const auto& [name, counter] : counters_)
-      if (name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0)
+      if (name.size() >= tail.size() &&
+          name.compare(name.size() - tail.size(), tail.size(), tail) == 0)
         total += *counter;
     return total;
   }

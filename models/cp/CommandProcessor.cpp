@@ -50,23 +50,40 @@ CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& co
 
 uint32_t CommandProcessor::readRegister(uint32_t offset) const {
   switch (offset) {
-    case mmio::kId: return mmio::kIdValue;
-    case mmio::kVersion: return mmio::kVersionValue;
-    case mmio::kStatus: return status_;
-    case mmio::kErrorCode: return errorCode_;
-    case mmio::kIrqStatus: return irqStatus_;
-    case mmio::kIrqEnable: return irqEnable_;
-    case mmio::kComputeUnits: return config_.computeUnits;
-    case mmio::kDispatches: return dispatches_;
-    case mmio::kQueueBaseLo: return static_cast<uint32_t>(queueBase_);
-    case mmio::kQueueBaseHi: return static_cast<uint32_t>(queueBase_ >> 32);
-    case mmio::kQueueSize: return queueSize_;
-    case mmio::kQueueEnable: return queueEnabled_ ? 1 : 0;
-    case mmio::kDoorbellLo: return static_cast<uint32_t>(doorbellValue_);
-    case mmio::kDoorbellHi: return static_cast<uint32_t>(doorbellValue_ >> 32);
-    case mmio::kReadIndexLo: return static_cast<uint32_t>(readIndex_);
-    case mmio::kReadIndexHi: return static_cast<uint32_t>(readIndex_ >> 32);
-    default: return 0;
+    case mmio::kId:
+      return mmio::kIdValue;
+    case mmio::kVersion:
+      return mmio::kVersionValue;
+    case mmio::kStatus:
+      return status_;
+    case mmio::kErrorCode:
+      return errorCode_;
+    case mmio::kIrqStatus:
+      return irqStatus_;
+    case mmio::kIrqEnable:
+      return irqEnable_;
+    case mmio::kComputeUnits:
+      return config_.computeUnits;
+    case mmio::kDispatches:
+      return dispatches_;
+    case mmio::kQueueBaseLo:
+      return static_cast<uint32_t>(queueBase_);
+    case mmio::kQueueBaseHi:
+      return static_cast<uint32_t>(queueBase_ >> 32);
+    case mmio::kQueueSize:
+      return queueSize_;
+    case mmio::kQueueEnable:
+      return queueEnabled_ ? 1 : 0;
+    case mmio::kDoorbellLo:
+      return static_cast<uint32_t>(doorbellValue_);
+    case mmio::kDoorbellHi:
+      return static_cast<uint32_t>(doorbellValue_ >> 32);
+    case mmio::kReadIndexLo:
+      return static_cast<uint32_t>(readIndex_);
+    case mmio::kReadIndexHi:
+      return static_cast<uint32_t>(readIndex_ >> 32);
+    default:
+      return 0;
   }
 }
 
@@ -77,11 +94,22 @@ void CommandProcessor::writeRegister(uint32_t offset, uint32_t value) {
       if (irqStatus_ == 0) errorCode_ = mmio::kErrorNone, status_ &= ~mmio::kStatusError;
       updateIrq();
       break;
-    case mmio::kIrqEnable: irqEnable_ = value; updateIrq(); break;
-    case mmio::kQueueBaseLo: queueBase_ = (queueBase_ & ~0xffffffffull) | value; break;
-    case mmio::kQueueBaseHi: queueBase_ = (queueBase_ & 0xffffffffull) | (uint64_t{value} << 32); break;
-    case mmio::kQueueSize: queueSize_ = value; break;
-    case mmio::kQueueEnable: queueEnabled_ = value & 1; break;
+    case mmio::kIrqEnable:
+      irqEnable_ = value;
+      updateIrq();
+      break;
+    case mmio::kQueueBaseLo:
+      queueBase_ = (queueBase_ & ~0xffffffffull) | value;
+      break;
+    case mmio::kQueueBaseHi:
+      queueBase_ = (queueBase_ & 0xffffffffull) | (uint64_t{value} << 32);
+      break;
+    case mmio::kQueueSize:
+      queueSize_ = value;
+      break;
+    case mmio::kQueueEnable:
+      queueEnabled_ = value & 1;
+      break;
     case mmio::kDoorbellLo:
       doorbellValue_ = (doorbellValue_ & ~0xffffffffull) | value;
       doorbell_.notify(SC_ZERO_TIME);
@@ -90,7 +118,8 @@ void CommandProcessor::writeRegister(uint32_t offset, uint32_t value) {
       doorbellValue_ = (doorbellValue_ & 0xffffffffull) | (uint64_t{value} << 32);
       doorbell_.notify(SC_ZERO_TIME);
       break;
-    default: break;  // read-only or unused: writes are ignored
+    default:
+      break;  // read-only or unused: writes are ignored
   }
 }
 
@@ -139,9 +168,13 @@ unsigned int CommandProcessor::transport_dbg(tlm::tlm_generic_payload& trans) {
 
 // Register writes arrive in the caller's thread (the host's) and packet completions in the
 // CP's: one method drives the line so the signal has a single driver.
-void CommandProcessor::updateIrq() { irqChanged_.notify(SC_ZERO_TIME); }
+void CommandProcessor::updateIrq() {
+  irqChanged_.notify(SC_ZERO_TIME);
+}
 
-void CommandProcessor::driveIrq() { irq.write((irqStatus_ & irqEnable_) != 0); }
+void CommandProcessor::driveIrq() {
+  irq.write((irqStatus_ & irqEnable_) != 0);
+}
 
 void CommandProcessor::raiseError(mmio::ErrorCode code, const std::string& message) {
   if (errorCode_ == mmio::kErrorNone) errorCode_ = code;
@@ -242,8 +275,10 @@ bool CommandProcessor::waitForBarrier(const aql::BarrierPacket& packet, bool any
         raiseError(mmio::kErrorMemory, "cannot read a barrier packet's dependency signal");
         return false;
       }
-      if (value == 0) anyDone = true;
-      else allDone = false;
+      if (value == 0)
+        anyDone = true;
+      else
+        allDone = false;
     }
     if (!anySignal || (any ? anyDone : allDone)) return true;
     wait(period_ * 100);
@@ -325,10 +360,10 @@ void CommandProcessor::runKernelDispatch(uint64_t address, const aql::KernelDisp
     return;
   }
   if (d.groupSegmentBytes > config_.lds.sizeBytes || d.vgprsPerWave > config_.cu.vgprsPerSimdLane) {
-    raiseError(mmio::kErrorResources,
-               "kernel '" + name + "' needs " + std::to_string(d.groupSegmentBytes) +
-                   " bytes of LDS and " + std::to_string(d.vgprsPerWave) +
-                   " VGPRs per wave: more than a compute unit has");
+    raiseError(mmio::kErrorResources, "kernel '" + name + "' needs " +
+                                          std::to_string(d.groupSegmentBytes) +
+                                          " bytes of LDS and " + std::to_string(d.vgprsPerWave) +
+                                          " VGPRs per wave: more than a compute unit has");
     completeSignal(pk.completionSignal);
     return;
   }

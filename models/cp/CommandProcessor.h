@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "common/PlatformConfig.h"
 #include "cp/Aql.h"

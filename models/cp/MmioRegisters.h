@@ -19,13 +19,13 @@ enum Register : uint32_t {
   kComputeUnits = 0x018,  // RO  number of CUs
   kDispatches = 0x01C,    // RO  kernel dispatches completed
   // Queue 0 (one user-mode AQL queue).
-  kQueueBaseLo = 0x100,   // RW  ring buffer of 64-byte AQL packets
+  kQueueBaseLo = 0x100,  // RW  ring buffer of 64-byte AQL packets
   kQueueBaseHi = 0x104,
-  kQueueSize = 0x108,     // RW  packets, power of two
-  kQueueEnable = 0x10C,   // RW  bit0
-  kDoorbellLo = 0x110,    // WO  write index (packets written); a write rings the doorbell
+  kQueueSize = 0x108,    // RW  packets, power of two
+  kQueueEnable = 0x10C,  // RW  bit0
+  kDoorbellLo = 0x110,   // WO  write index (packets written); a write rings the doorbell
   kDoorbellHi = 0x114,
-  kReadIndexLo = 0x118,   // RO  packets consumed
+  kReadIndexLo = 0x118,  // RO  packets consumed
   kReadIndexHi = 0x11C,
   kEnd = 0x200,
 };

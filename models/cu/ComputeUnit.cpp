@@ -29,11 +29,11 @@ struct ComputeUnit::Wave {
   Workgroup* group = nullptr;
   uint32_t slot = 0, simd = 0, indexInGroup = 0;
   State state = State::Ready;
-  uint64_t readyCycle = 0;  // earliest cycle the next instruction may issue
-  uint32_t vmcnt = 0, lgkmcnt = 0, expcnt = 0;        // outstanding, per counter
-  uint32_t outstanding = 0;                            // all accesses not yet completed
-  uint32_t waitVm = 0, waitLgkm = 0, waitExp = 0;     // s_waitcnt thresholds
-  uint64_t lastVmCompletion = 0;  // VM_CNT returns in order
+  uint64_t readyCycle = 0;                         // earliest cycle the next instruction may issue
+  uint32_t vmcnt = 0, lgkmcnt = 0, expcnt = 0;     // outstanding, per counter
+  uint32_t outstanding = 0;                        // all accesses not yet completed
+  uint32_t waitVm = 0, waitLgkm = 0, waitExp = 0;  // s_waitcnt thresholds
+  uint64_t lastVmCompletion = 0;                   // VM_CNT returns in order
   uint64_t fetchedLine = kNever;
   uint64_t waitStart = 0;
 };
@@ -214,7 +214,8 @@ uint64_t ComputeUnit::nextEventCycle() const {
   uint64_t next = kNever;
   if (!pending_.empty()) next = pending_.top()->completion;
   for (const auto& w : slots_)
-    if (w && w->state == Wave::State::Ready) next = std::min(next, std::max(w->readyCycle, now_ + 1));
+    if (w && w->state == Wave::State::Ready)
+      next = std::min(next, std::max(w->readyCycle, now_ + 1));
   return next;
 }
 
@@ -226,10 +227,17 @@ void ComputeUnit::retireCompleted() {
     const isa::MemRequest& req = *p->request;
     if (req.writeback.kind != 0) isa::completeMemory(*w.s, req);
     switch (p->counter) {
-      case isa::WaitCounter::Vm: --w.vmcnt; break;
-      case isa::WaitCounter::Lgkm: --w.lgkmcnt; break;
-      case isa::WaitCounter::Exp: --w.expcnt; break;
-      case isa::WaitCounter::None: break;
+      case isa::WaitCounter::Vm:
+        --w.vmcnt;
+        break;
+      case isa::WaitCounter::Lgkm:
+        --w.lgkmcnt;
+        break;
+      case isa::WaitCounter::Exp:
+        --w.expcnt;
+        break;
+      case isa::WaitCounter::None:
+        break;
     }
     requestPool_.push_back(std::move(p->request));
     if (w.state == Wave::State::Waitcnt && waitSatisfied(w)) {
@@ -308,7 +316,8 @@ void ComputeUnit::issue(Wave& w) {
   isa::ExecContext ctx;
   ctx.target = config_.target;
   ctx.cycle = now_;
-  ctx.realtime = static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / sc_time(10, SC_NS));
+  ctx.realtime =
+      static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / sc_time(10, SC_NS));
   ctx.sharedApertureBase = kSharedApertureBase;
   ctx.privateApertureBase = kPrivateApertureBase;
   ctx.ldsSize = w.group->resources.ldsBytes;
@@ -318,13 +327,29 @@ void ComputeUnit::issue(Wave& w) {
   ++waveInstructions;
   uint32_t busy = 1;
   switch (inst.issue) {
-    case isa::IssueType::Valu: ++valuInstructions; busy = config_.cu.valuCycles; break;
-    case isa::IssueType::Salu: ++saluInstructions; busy = config_.cu.saluCycles; break;
-    case isa::IssueType::Vmem: ++vmemInstructions; break;
-    case isa::IssueType::Smem: ++smemInstructions; break;
-    case isa::IssueType::Lds: ++ldsInstructions; break;
-    case isa::IssueType::Branch: ++branchInstructions; busy = config_.cu.branchCycles; break;
-    default: break;
+    case isa::IssueType::Valu:
+      ++valuInstructions;
+      busy = config_.cu.valuCycles;
+      break;
+    case isa::IssueType::Salu:
+      ++saluInstructions;
+      busy = config_.cu.saluCycles;
+      break;
+    case isa::IssueType::Vmem:
+      ++vmemInstructions;
+      break;
+    case isa::IssueType::Smem:
+      ++smemInstructions;
+      break;
+    case isa::IssueType::Lds:
+      ++ldsInstructions;
+      break;
+    case isa::IssueType::Branch:
+      ++branchInstructions;
+      busy = config_.cu.branchCycles;
+      break;
+    default:
+      break;
   }
   w.readyCycle = now_ + busy;
 
@@ -345,8 +370,10 @@ void ComputeUnit::issue(Wave& w) {
       arriveAtBarrier(w);
       break;
     case isa::StepKind::EndProgram:
-      if (w.outstanding == 0) endWave(w);
-      else w.state = Wave::State::Draining;  // outstanding memory completes first
+      if (w.outstanding == 0)
+        endWave(w);
+      else
+        w.state = Wave::State::Draining;  // outstanding memory completes first
       break;
     case isa::StepKind::Sleep:
       w.readyCycle = now_ + std::max<uint32_t>(1, r.cycles);
@@ -394,8 +421,10 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
         atomic.returnsData = true;
         p.set_extension(&atomic);
       }
-      if (req->laneMask & 1) scalarMemorySocket->b_transport(p, delay);
-      else p.set_response_status(tlm::TLM_OK_RESPONSE);
+      if (req->laneMask & 1)
+        scalarMemorySocket->b_transport(p, delay);
+      else
+        p.set_response_status(tlm::TLM_OK_RESPONSE);
       if (p.get_extension<AtomicExtension>()) p.clear_extension(&atomic);
       if (p.is_response_error()) {
         req->faulted = true;
@@ -445,9 +474,14 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
       w.lastVmCompletion = pa->completion;
       ++w.vmcnt;
       break;
-    case isa::WaitCounter::Lgkm: ++w.lgkmcnt; break;
-    case isa::WaitCounter::Exp: ++w.expcnt; break;
-    case isa::WaitCounter::None: break;
+    case isa::WaitCounter::Lgkm:
+      ++w.lgkmcnt;
+      break;
+    case isa::WaitCounter::Exp:
+      ++w.expcnt;
+      break;
+    case isa::WaitCounter::None:
+      break;
   }
   ++w.outstanding;
   pa->request = std::move(req);
@@ -486,8 +520,8 @@ void ComputeUnit::endWave(Wave& w) {
     ldsAllocations_.erase(std::find_if(ldsAllocations_.begin(), ldsAllocations_.end(),
                                        [&](const auto& a) { return a.first == g->ldsBase; }));
   ++workgroupsFinished;
-  groups_.erase(std::find_if(groups_.begin(), groups_.end(),
-                             [&](const auto& p) { return p.get() == g; }));
+  groups_.erase(
+      std::find_if(groups_.begin(), groups_.end(), [&](const auto& p) { return p.get() == g; }));
   // The dispatcher lives at SystemC time: catch up before telling it.
   qk_.sync();
   listener_.workgroupFinished(id_);
@@ -496,9 +530,8 @@ void ComputeUnit::endWave(Wave& w) {
 std::string ComputeUnit::describeWave(const Wave& w) const {
   std::ostringstream os;
   const auto& g = *w.group;
-  os << "wave " << w.indexInGroup << " of workgroup (" << g.groupId[0] << "," << g.groupId[1]
-     << "," << g.groupId[2] << ") on CU " << id_ << " (SIMD " << w.simd << ", slot " << w.slot
-     << ")";
+  os << "wave " << w.indexInGroup << " of workgroup (" << g.groupId[0] << "," << g.groupId[1] << ","
+     << g.groupId[2] << ") on CU " << id_ << " (SIMD " << w.simd << ", slot " << w.slot << ")";
   return os.str();
 }
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
+#include <systemc>
+#include <tlm>
 
 #include "common/PlatformConfig.h"
 #include "dispatcher/KernelDispatch.h"
@@ -77,10 +77,10 @@ class ComputeUnit : public sc_core::sc_module {
   bool idle() const { return wavesResident_ == 0; }
 
   // Statistics.
-  uint64_t waveInstructions = 0, valuInstructions = 0, saluInstructions = 0,
-           vmemInstructions = 0, smemInstructions = 0, ldsInstructions = 0,
-           branchInstructions = 0, waitcntStallCycles = 0, barrierWaits = 0, wavesLaunched = 0,
-           workgroupsFinished = 0, activeCycles = 0, instructionFetches = 0, messages = 0;
+  uint64_t waveInstructions = 0, valuInstructions = 0, saluInstructions = 0, vmemInstructions = 0,
+           smemInstructions = 0, ldsInstructions = 0, branchInstructions = 0,
+           waitcntStallCycles = 0, barrierWaits = 0, wavesLaunched = 0, workgroupsFinished = 0,
+           activeCycles = 0, instructionFetches = 0, messages = 0;
 
  private:
   struct Wave;
@@ -116,7 +116,7 @@ class ComputeUnit : public sc_core::sc_module {
   std::vector<std::unique_ptr<Wave>> slots_;  // simdsPerCu * waveSlotsPerSimd, nullptr = free
   std::vector<std::unique_ptr<Workgroup>> groups_;
   uint32_t wavesResident_ = 0;
-  std::vector<uint32_t> vgprsUsed_, sgprsUsed_;  // per SIMD
+  std::vector<uint32_t> vgprsUsed_, sgprsUsed_;                // per SIMD
   std::vector<std::pair<uint32_t, uint32_t>> ldsAllocations_;  // (base, size), sorted by base
   uint32_t nextSimd_ = 0;
   uint64_t issueSequence_ = 0;

@@ -62,8 +62,8 @@ std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
   SgprWriter s(*w);
   const uint16_t props = d.kernelCodeProperties;
   if (props & kPrivateSegmentBuffer) {
-    for (uint32_t dword : isa::makeScratchResource(d.scratchBase, static_cast<uint32_t>(
-                                                                      std::min<uint64_t>(d.scratchBytes, 0xffffffffu))))
+    for (uint32_t dword : isa::makeScratchResource(
+             d.scratchBase, static_cast<uint32_t>(std::min<uint64_t>(d.scratchBytes, 0xffffffffu))))
       s.put32(dword);
   }
   if (props & kDispatchPtr) s.put64(d.packetAddress);

@@ -18,8 +18,10 @@ class BackingStore {
       const uint64_t off = addr % kPageBytes;
       const uint64_t n = std::min(len, kPageBytes - off);
       auto it = pages_.find(addr / kPageBytes);
-      if (it == pages_.end()) std::memset(out, 0, n);
-      else std::memcpy(out, it->second.get() + off, n);
+      if (it == pages_.end())
+        std::memset(out, 0, n);
+      else
+        std::memcpy(out, it->second.get() + off, n);
       addr += n, out += n, len -= n;
     }
   }

@@ -3,9 +3,9 @@
 // processor, the host port). Accesses outside every allocation get TLM_ADDRESS_ERROR_RESPONSE.
 #pragma once
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "common/PlatformConfig.h"
 #include "dram/BackingStore.h"

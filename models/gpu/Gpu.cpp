@@ -50,7 +50,9 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config)
 
 Gpu::~Gpu() = default;
 
-uint64_t Gpu::waveInstructions() const { return stats_.sum("wave_instructions"); }
+uint64_t Gpu::waveInstructions() const {
+  return stats_.sum("wave_instructions");
+}
 
 void Gpu::registerStatistics() {
   for (size_t i = 0; i < cus_.size(); ++i) {

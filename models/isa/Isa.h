@@ -21,8 +21,8 @@ struct OpInfo;  // per-opcode table entry, defined by the implementation
 
 // One decoded instruction. Produced once at load time; the hot loop only reads it.
 struct Instruction {
-  uint64_t pc = 0;          // byte address of the instruction
-  uint8_t sizeBytes = 4;    // 4, 8 (or 8/12 with a literal)
+  uint64_t pc = 0;                // byte address of the instruction
+  uint8_t sizeBytes = 4;          // 4, 8 (or 8/12 with a literal)
   uint32_t words[3] = {0, 0, 0};  // raw encoding (words[sizeBytes/4 ..] unused)
   const OpInfo* op = nullptr;     // nullptr: unknown encoding (disassembles as raw, faults)
   IssueType issue = IssueType::Internal;
@@ -83,11 +83,11 @@ struct StepResult {
 // Per-wave context the sequencer provides to instructions that read machine state.
 struct ExecContext {
   GfxTarget target = GfxTarget::Gfx906;
-  uint64_t cycle = 0;         // s_memtime
-  uint64_t realtime = 0;      // s_memrealtime (constant-rate clock)
+  uint64_t cycle = 0;                // s_memtime
+  uint64_t realtime = 0;             // s_memrealtime (constant-rate clock)
   uint64_t sharedApertureBase = 0;   // src_shared_base << 32 (flat addresses to LDS)
   uint64_t privateApertureBase = 0;  // src_private_base << 32 (flat addresses to scratch)
-  uint32_t ldsSize = 0;       // bytes of LDS allocated to the workgroup
+  uint32_t ldsSize = 0;              // bytes of LDS allocated to the workgroup
 };
 
 // Executes `inst` on `wave`. For memory instructions fills `mem` and returns Memory; PC is

@@ -21,8 +21,26 @@ enum class MemOp : uint8_t { Load, Store, Atomic };
 // Atomic operations, as executed at the memory (LDS or L2). `src` holds the operand (and for
 // CmpSwap the value to write in src, the compare value in cmp).
 enum class AtomicOp : uint8_t {
-  None, Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc, Dec,
-  FAdd, FMin, FMax, FCmpSwap, RsubU32, Wrap,
+  None,
+  Swap,
+  CmpSwap,
+  Add,
+  Sub,
+  SMin,
+  UMin,
+  SMax,
+  UMax,
+  And,
+  Or,
+  Xor,
+  Inc,
+  Dec,
+  FAdd,
+  FMin,
+  FMax,
+  FCmpSwap,
+  RsubU32,
+  Wrap,
   MskOr,  // (added by isa) ds_mskor: mem = (mem & ~src) | cmp
 };
 
@@ -31,9 +49,10 @@ enum class WaitCounter : uint8_t { None, Vm, Lgkm, Exp };
 
 struct MemRequest {
   static constexpr int kMaxElementBytes = 16;
-  static constexpr int kElementsPerLane = 2;          // read2/write2 touch two addresses per lane
-  static constexpr int kScalarMaxBytes = 64;          // s_load_dwordx16
-  static constexpr int kLaneStride = kMaxElementBytes * kElementsPerLane;  // bytes per lane in data[]
+  static constexpr int kElementsPerLane = 2;  // read2/write2 touch two addresses per lane
+  static constexpr int kScalarMaxBytes = 64;  // s_load_dwordx16
+  static constexpr int kLaneStride =
+      kMaxElementBytes * kElementsPerLane;  // bytes per lane in data[]
 
   MemSpace space = MemSpace::Vector;
   MemOp op = MemOp::Load;

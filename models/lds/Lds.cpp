@@ -85,8 +85,10 @@ unsigned int Lds::transport_dbg(tlm::tlm_generic_payload& trans) {
   const unsigned len = trans.get_data_length();
   if (addr >= storage_.size()) return 0;
   const unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, storage_.size() - addr));
-  if (trans.is_read()) std::memcpy(trans.get_data_ptr(), storage_.data() + addr, n);
-  else if (trans.is_write()) std::memcpy(storage_.data() + addr, trans.get_data_ptr(), n);
+  if (trans.is_read())
+    std::memcpy(trans.get_data_ptr(), storage_.data() + addr, n);
+  else if (trans.is_write())
+    std::memcpy(storage_.data() + addr, trans.get_data_ptr(), n);
   return n;
 }
 

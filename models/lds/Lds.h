@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "common/PlatformConfig.h"
 #include "lds/LdsBankArbiter.h"

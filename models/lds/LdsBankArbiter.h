@@ -23,7 +23,7 @@ struct LdsBankRequest {
 };
 
 struct LdsBankSchedule {
-  uint32_t cycles = 0;      // bank cycles the access occupies
+  uint32_t cycles = 0;          // bank cycles the access occupies
   uint32_t conflictCycles = 0;  // cycles beyond the conflict-free minimum
   // One entry per cycle: which lanes are served in that cycle (for waveforms and equivalence).
   std::vector<uint64_t> servedLanes;

@@ -37,7 +37,8 @@ void Runtime::mmioWrite(uint32_t reg, uint32_t value) {
   sc_time delay = SC_ZERO_TIME;
   port_.mmio->b_transport(p, delay);
   wait(delay);
-  if (!p.is_response_ok()) throw std::runtime_error("MMIO write refused: " + p.get_response_string());
+  if (!p.is_response_ok())
+    throw std::runtime_error("MMIO write refused: " + p.get_response_string());
 }
 
 uint32_t Runtime::mmioRead(uint32_t reg) {
@@ -52,7 +53,8 @@ uint32_t Runtime::mmioRead(uint32_t reg) {
   sc_time delay = SC_ZERO_TIME;
   port_.mmio->b_transport(p, delay);
   wait(delay);
-  if (!p.is_response_ok()) throw std::runtime_error("MMIO read refused: " + p.get_response_string());
+  if (!p.is_response_ok())
+    throw std::runtime_error("MMIO read refused: " + p.get_response_string());
   return value;
 }
 
@@ -83,14 +85,16 @@ void Runtime::transfer(tlm::tlm_command cmd, uint64_t address, uint8_t* data, ui
 uint64_t Runtime::malloc(uint64_t bytes) {
   auto a = gpu_.dram().memoryMap().allocate(bytes, 256, "buffer");
   if (!a) {
-    throw InputError("out of device memory: cannot allocate " + std::to_string(bytes) +
-                     " bytes (" + std::to_string(gpu_.dram().memoryMap().bytesAllocated()) +
-                     " of " + std::to_string(gpu_.dram().memoryMap().capacity()) + " in use)");
+    throw InputError("out of device memory: cannot allocate " + std::to_string(bytes) + " bytes (" +
+                     std::to_string(gpu_.dram().memoryMap().bytesAllocated()) + " of " +
+                     std::to_string(gpu_.dram().memoryMap().capacity()) + " in use)");
   }
   return *a;
 }
 
-void Runtime::free(uint64_t deviceAddress) { gpu_.dram().release(deviceAddress); }
+void Runtime::free(uint64_t deviceAddress) {
+  gpu_.dram().release(deviceAddress);
+}
 
 void Runtime::copyToDevice(uint64_t dst, const void* src, uint64_t bytes) {
   transfer(tlm::TLM_WRITE_COMMAND, dst, static_cast<uint8_t*>(const_cast<void*>(src)), bytes);
@@ -133,12 +137,15 @@ const Module& Runtime::loadModule(loader::CodeObject object, const std::string& 
 
   // Decode once, from the bytes now in device memory's image.
   const uint64_t textStart = m->object.textStart(), textEnd = m->object.textEnd();
-  std::vector<uint8_t> text(image.begin() + static_cast<long>(std::min<uint64_t>(textStart, image.size())),
-                            image.begin() + static_cast<long>(std::min<uint64_t>(textEnd, image.size())));
+  std::vector<uint8_t> text(
+      image.begin() + static_cast<long>(std::min<uint64_t>(textStart, image.size())),
+      image.begin() + static_cast<long>(std::min<uint64_t>(textEnd, image.size())));
   auto program = std::make_shared<isa::Program>(isa::Program::decode(
-      text, m->base + textStart, processor == "gfx900" ? isa::GfxTarget::Gfx900 : isa::GfxTarget::Gfx906));
+      text, m->base + textStart,
+      processor == "gfx900" ? isa::GfxTarget::Gfx900 : isa::GfxTarget::Gfx906));
   gpu_.code().add(m->base, image.size(), program);
-  for (const auto& k : m->object.kernels()) gpu_.code().nameKernel(m->base + k.descriptorAddress, k.name);
+  for (const auto& k : m->object.kernels())
+    gpu_.code().nameKernel(m->base + k.descriptorAddress, k.name);
   modules_.push_back(std::move(m));
   return *modules_.back();
 }
@@ -214,16 +221,29 @@ std::vector<uint8_t> Runtime::buildKernarg(const Kernel& k, const LaunchConfig& 
   const uint32_t dims = c.grid.z > 1 || c.block.z > 1 ? 3 : (c.grid.y > 1 || c.block.y > 1 ? 2 : 1);
   for (const auto& a : info.args) {
     const std::string& v = a.valueKind;
-    const int axis = v.empty() ? -1 : (v.back() == 'x' ? 0 : v.back() == 'y' ? 1 : v.back() == 'z' ? 2 : -1);
-    if (v.rfind("hidden_global_offset_", 0) == 0 && axis >= 0) put(a, c.globalOffset[axis]);
-    else if (v.rfind("hidden_block_count_", 0) == 0 && axis >= 0) put(a, grid[axis] / block[axis]);
-    else if (v.rfind("hidden_group_size_", 0) == 0 && axis >= 0) put(a, block[axis]);
-    else if (v.rfind("hidden_remainder_", 0) == 0 && axis >= 0) put(a, grid[axis] % block[axis]);
-    else if (v == "hidden_grid_dims") put(a, dims);
-    else if (v == "hidden_private_base") put(a, kPrivateApertureBase >> 32);
-    else if (v == "hidden_shared_base") put(a, kSharedApertureBase >> 32);
-    else if (v == "hidden_queue_ptr") put(a, queueBase_);
-    else if (v == "hidden_dynamic_lds_size") put(a, c.dynamicLdsBytes);
+    const int axis = v.empty() ? -1
+                               : (v.back() == 'x'   ? 0
+                                  : v.back() == 'y' ? 1
+                                  : v.back() == 'z' ? 2
+                                                    : -1);
+    if (v.rfind("hidden_global_offset_", 0) == 0 && axis >= 0)
+      put(a, c.globalOffset[axis]);
+    else if (v.rfind("hidden_block_count_", 0) == 0 && axis >= 0)
+      put(a, grid[axis] / block[axis]);
+    else if (v.rfind("hidden_group_size_", 0) == 0 && axis >= 0)
+      put(a, block[axis]);
+    else if (v.rfind("hidden_remainder_", 0) == 0 && axis >= 0)
+      put(a, grid[axis] % block[axis]);
+    else if (v == "hidden_grid_dims")
+      put(a, dims);
+    else if (v == "hidden_private_base")
+      put(a, kPrivateApertureBase >> 32);
+    else if (v == "hidden_shared_base")
+      put(a, kSharedApertureBase >> 32);
+    else if (v == "hidden_queue_ptr")
+      put(a, queueBase_);
+    else if (v == "hidden_dynamic_lds_size")
+      put(a, c.dynamicLdsBytes);
     // Everything else hidden (printf/hostcall buffers, default queue, completion action,
     // multigrid sync, heap) stays null: the model offers no host services to kernels.
   }
@@ -264,7 +284,8 @@ void Runtime::launch(const Kernel& k, const LaunchConfig& c, const std::vector<K
   copyToDevice(signal_ + aql::kSignalValueOffset, &launchesInFlight_, sizeof launchesInFlight_);
 
   aql::KernelDispatchPacket p{};
-  p.setup = static_cast<uint16_t>(c.grid.z > 1 || c.block.z > 1 ? 3 : (c.grid.y > 1 || c.block.y > 1 ? 2 : 1));
+  p.setup = static_cast<uint16_t>(
+      c.grid.z > 1 || c.block.z > 1 ? 3 : (c.grid.y > 1 || c.block.y > 1 ? 2 : 1));
   p.workgroupSizeX = static_cast<uint16_t>(c.block.x);
   p.workgroupSizeY = static_cast<uint16_t>(c.block.y);
   p.workgroupSizeZ = static_cast<uint16_t>(c.block.z);
@@ -347,9 +368,13 @@ Simulation::Simulation(const PlatformConfig& config) {
 
 Simulation::~Simulation() = default;
 
-Gpu& Simulation::gpu() { return top_->gpu; }
+Gpu& Simulation::gpu() {
+  return top_->gpu;
+}
 
-double Simulation::simulatedSeconds() const { return sc_time_stamp().to_seconds(); }
+double Simulation::simulatedSeconds() const {
+  return sc_time_stamp().to_seconds();
+}
 
 void Simulation::run(const std::function<void(Runtime&)>& hostProgram) {
   top_->program = hostProgram;

@@ -17,7 +17,7 @@ struct Chunk {
   uint64_t line;        // line address
   uint16_t lineOffset;  // first byte inside the line
   uint16_t bytes;
-  uint16_t dataOffset;  // where in MemRequest::data
+  uint16_t dataOffset;      // where in MemRequest::data
   uint64_t elementAddress;  // the lane's own address (for fault reports)
 };
 

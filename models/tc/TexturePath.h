@@ -5,10 +5,10 @@
 // transaction per lane, executed at the memory.
 #pragma once
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "common/Cache.h"
 #include "common/PlatformConfig.h"
@@ -18,7 +18,7 @@ namespace vgpu {
 class TexturePath : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<TexturePath> socket;  // from the compute unit
-  Cache vectorL1;  // bind vectorL1.memory to L2
+  Cache vectorL1;                                       // bind vectorL1.memory to L2
 
   TexturePath(sc_core::sc_module_name name, const CacheConfig& l1Config,
               sc_core::sc_time clockPeriod);

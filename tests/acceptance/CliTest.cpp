@@ -4,10 +4,10 @@
 // exit code 2 (3 for a faulting kernel), never a crash.
 #include <sys/wait.h>
 
+#include <gtest/gtest.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <sstream>
 
 #include "KernelCases.h"
@@ -45,8 +45,9 @@ std::string slurp(const std::string& path) {
 }
 
 void writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
 }
 
 std::string quote(const std::string& s) {
@@ -57,7 +58,8 @@ std::string quote(const std::string& s) {
 
 Result vgpuSim(const std::string& args, const TempDir& dir) {
   const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
-  const std::string cmd = quote(VGPU_SIM_PATH) + " " + args + " >" + quote(out) + " 2>" + quote(err);
+  const std::string cmd =
+      quote(VGPU_SIM_PATH) + " " + args + " >" + quote(out) + " 2>" + quote(err);
   const int status = std::system(cmd.c_str());
   Result r;
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -80,7 +82,8 @@ TEST_P(CliRun, OutputsIdenticalToRuntimeApi) {
                      " --platform tiny --quiet --stats " + quote(dir.file("stats.json"));
   if (c.launch.globalOffset[0] || c.launch.globalOffset[1] || c.launch.globalOffset[2])
     args += " --global-offset " + std::to_string(c.launch.globalOffset[0]) + "," +
-            std::to_string(c.launch.globalOffset[1]) + "," + std::to_string(c.launch.globalOffset[2]);
+            std::to_string(c.launch.globalOffset[1]) + "," +
+            std::to_string(c.launch.globalOffset[2]);
   for (size_t i = 0; i < c.args.size(); ++i) {
     const CaseArg& a = c.args[i];
     if (!a.isBuffer) {
@@ -157,10 +160,11 @@ TEST(Cli, PlatformFromJsonFile) {
   TempDir dir;
   std::ofstream(dir.file("two.json")) << R"({"name": "two", "processor": "gfx906",
       "compute_units": {"value": 2, "unit": "CUs", "source": "test"}, "clock": 1000})";
-  const Result r = vgpuSim("run " + quote(kernelDir() + "/vector_add.co") +
-                               " vector_add --grid 256 --block 64 --platform " + quote(dir.file("two.json")) +
-                               " --arg zeros:1024 --arg zeros:1024 --arg zeros:1024 --arg i32:256",
-                           dir);
+  const Result r =
+      vgpuSim("run " + quote(kernelDir() + "/vector_add.co") +
+                  " vector_add --grid 256 --block 64 --platform " + quote(dir.file("two.json")) +
+                  " --arg zeros:1024 --arg zeros:1024 --arg zeros:1024 --arg i32:256",
+              dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("on two"), std::string::npos) << r.out;
 }
@@ -208,27 +212,51 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"no_command", "", "no command"},
         BadInput{"unknown_command", "frobnicate", "unknown command"},
         BadInput{"unknown_option", kVadd + kVaddArgs + " --fast", "unknown option"},
-        BadInput{"missing_file", "run TMPnope.co vector_add --grid 64 --block 64 " + kVaddArgs, "nope.co"},
-        BadInput{"empty_file", "run TMPempty.co vector_add --grid 64 --block 64 " + kVaddArgs, "empty.co"},
-        BadInput{"not_elf", "run TMPtext.co vector_add --grid 64 --block 64 " + kVaddArgs, "text.co"},
-        BadInput{"truncated", "run TMPtruncated.co vector_add --grid 64 --block 64 " + kVaddArgs, "truncated.co"},
-        BadInput{"wrong_target", "run KDIR/vector_add_gfx90a.co vector_add --grid 64 --block 64 " + kVaddArgs, "gfx90a"},
-        BadInput{"unknown_kernel", "run KDIR/vector_add.co vecadd --grid 64 --block 64 " + kVaddArgs, "vector_add"},
+        BadInput{"missing_file", "run TMPnope.co vector_add --grid 64 --block 64 " + kVaddArgs,
+                 "nope.co"},
+        BadInput{"empty_file", "run TMPempty.co vector_add --grid 64 --block 64 " + kVaddArgs,
+                 "empty.co"},
+        BadInput{"not_elf", "run TMPtext.co vector_add --grid 64 --block 64 " + kVaddArgs,
+                 "text.co"},
+        BadInput{"truncated", "run TMPtruncated.co vector_add --grid 64 --block 64 " + kVaddArgs,
+                 "truncated.co"},
+        BadInput{"wrong_target",
+                 "run KDIR/vector_add_gfx90a.co vector_add --grid 64 --block 64 " + kVaddArgs,
+                 "gfx90a"},
+        BadInput{"unknown_kernel",
+                 "run KDIR/vector_add.co vecadd --grid 64 --block 64 " + kVaddArgs, "vector_add"},
         BadInput{"too_few_args", kVadd + "--arg zeros:256", "takes 4 arguments"},
         BadInput{"too_many_args", kVadd + kVaddArgs + " --arg i32:1", "takes 4 arguments"},
-        BadInput{"scalar_for_buffer", kVadd + "--arg i32:1 --arg zeros:256 --arg zeros:256 --arg i32:64", "global buffer"},
-        BadInput{"buffer_for_scalar", kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg zeros:4", "scalar"},
-        BadInput{"wrong_scalar_size", kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i64:64", "4 bytes"},
-        BadInput{"bad_scalar", kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i32:abc", "not an integer"},
+        BadInput{"scalar_for_buffer",
+                 kVadd + "--arg i32:1 --arg zeros:256 --arg zeros:256 --arg i32:64",
+                 "global buffer"},
+        BadInput{"buffer_for_scalar",
+                 kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg zeros:4", "scalar"},
+        BadInput{"wrong_scalar_size",
+                 kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i64:64", "4 bytes"},
+        BadInput{"bad_scalar",
+                 kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i32:abc",
+                 "not an integer"},
         BadInput{"bad_arg_kind", kVadd + "--arg float:1", "unknown kind"},
-        BadInput{"missing_input_file", kVadd + "--arg file:TMPmissing.bin --arg zeros:256 --arg zeros:256 --arg i32:64", "missing.bin"},
-        BadInput{"zero_block", "run KDIR/vector_add.co vector_add --grid 64 --block 0 " + kVaddArgs, "at least 1"},
-        BadInput{"huge_block", "run KDIR/vector_add.co vector_add --grid 2048 --block 2048 " + kVaddArgs, "at most 1024"},
-        BadInput{"huge_block_2d", "run KDIR/vector_add.co vector_add --grid 64,64 --block 64,32 " + kVaddArgs, "at most 1024"},
-        BadInput{"missing_grid", "run KDIR/vector_add.co vector_add --block 64 " + kVaddArgs, "--grid"},
-        BadInput{"four_dims", "run KDIR/vector_add.co vector_add --grid 1,1,1,1 --block 64 " + kVaddArgs, "three dimensions"},
+        BadInput{"missing_input_file",
+                 kVadd + "--arg file:TMPmissing.bin --arg zeros:256 --arg zeros:256 --arg i32:64",
+                 "missing.bin"},
+        BadInput{"zero_block", "run KDIR/vector_add.co vector_add --grid 64 --block 0 " + kVaddArgs,
+                 "at least 1"},
+        BadInput{"huge_block",
+                 "run KDIR/vector_add.co vector_add --grid 2048 --block 2048 " + kVaddArgs,
+                 "at most 1024"},
+        BadInput{"huge_block_2d",
+                 "run KDIR/vector_add.co vector_add --grid 64,64 --block 64,32 " + kVaddArgs,
+                 "at most 1024"},
+        BadInput{"missing_grid", "run KDIR/vector_add.co vector_add --block 64 " + kVaddArgs,
+                 "--grid"},
+        BadInput{"four_dims",
+                 "run KDIR/vector_add.co vector_add --grid 1,1,1,1 --block 64 " + kVaddArgs,
+                 "three dimensions"},
         BadInput{"unknown_platform", kVadd + kVaddArgs + " --platform vega99", "unknown platform"},
-        BadInput{"bad_platform_json", kVadd + kVaddArgs + " --platform TMPbad.json", "not valid JSON"},
+        BadInput{"bad_platform_json", kVadd + kVaddArgs + " --platform TMPbad.json",
+                 "not valid JSON"},
         BadInput{"memory_violation",
                  "run KDIR/vector_add.co vector_add --grid 1048576 --block 256 --platform tiny "
                  "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i32:1048576",

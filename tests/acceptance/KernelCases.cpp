@@ -237,7 +237,8 @@ KernelCase offsetScale(const std::string& name, const std::string& file) {
     auto r = valuesOf<float>(in[1].bytes);
     float scale;
     std::memcpy(&scale, in[2].bytes.data(), 4);
-    for (int g = offset; g < offset + items; ++g) r[g] = std::fma(x[g], scale, static_cast<float>(g));
+    for (int g = offset; g < offset + items; ++g)
+      r[g] = std::fma(x[g], scale, static_cast<float>(g));
     out[1] = bytesOf(r);
   };
   c.isFloatOutput = true;
@@ -256,7 +257,9 @@ int64_t ulpDistance(float a, float b) {
 
 }  // namespace
 
-std::string kernelDir() { return VGPU_KERNEL_DIR; }
+std::string kernelDir() {
+  return VGPU_KERNEL_DIR;
+}
 
 std::vector<KernelCase> allKernelCases() {
   return {vectorAdd("vector_add", "vector_add.co"),
@@ -282,7 +285,8 @@ KernelCase kernelCase(const std::string& name) {
   throw std::runtime_error("no kernel case " + name);
 }
 
-std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c, const std::string& platform) {
+std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c,
+                                                    const std::string& platform) {
   Simulation sim(loadPlatform(platform));
   std::vector<std::vector<uint8_t>> out(c.args.size());
   sim.run([&](Runtime& rt) {
@@ -312,19 +316,22 @@ std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c, const s
   return out;
 }
 
-std::string checkAgainstReference(const KernelCase& c, const std::vector<std::vector<uint8_t>>& out) {
+std::string checkAgainstReference(const KernelCase& c,
+                                  const std::vector<std::vector<uint8_t>>& out) {
   std::vector<std::vector<uint8_t>> expected(c.args.size());
   c.reference(c.args, expected);
   for (size_t i = 0; i < c.args.size(); ++i) {
     if (!c.args[i].checked) continue;
-    if (out[i].size() != expected[i].size()) return "buffer " + std::to_string(i) + " has the wrong size";
+    if (out[i].size() != expected[i].size())
+      return "buffer " + std::to_string(i) + " has the wrong size";
     if (c.isFloatOutput) {
       auto got = valuesOf<float>(out[i]), want = valuesOf<float>(expected[i]);
       for (size_t e = 0; e < got.size(); ++e)
         if (ulpDistance(got[e], want[e]) > c.ulps) {
           std::ostringstream os;
           os.precision(9);
-          os << "buffer " << i << " element " << e << ": got " << got[e] << ", expected " << want[e];
+          os << "buffer " << i << " element " << e << ": got " << got[e] << ", expected "
+             << want[e];
           return os.str();
         }
     } else {
@@ -332,7 +339,8 @@ std::string checkAgainstReference(const KernelCase& c, const std::vector<std::ve
       for (size_t e = 0; e < got.size(); ++e)
         if (got[e] != want[e]) {
           std::ostringstream os;
-          os << "buffer " << i << " element " << e << ": got " << got[e] << ", expected " << want[e];
+          os << "buffer " << i << " element " << e << ": got " << got[e] << ", expected "
+             << want[e];
           return os.str();
         }
     }

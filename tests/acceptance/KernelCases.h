@@ -39,8 +39,10 @@ KernelCase kernelCase(const std::string& name);
 std::string kernelDir();
 
 // Runs the case through the runtime API on `platform`; returns each buffer's final bytes.
-std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c, const std::string& platform);
+std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c,
+                                                    const std::string& platform);
 // Compares results against the reference; returns "" when they match, else a description.
-std::string checkAgainstReference(const KernelCase& c, const std::vector<std::vector<uint8_t>>& out);
+std::string checkAgainstReference(const KernelCase& c,
+                                  const std::vector<std::vector<uint8_t>>& out);
 
 }  // namespace vgpu::test

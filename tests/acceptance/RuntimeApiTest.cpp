@@ -12,7 +12,9 @@ namespace {
 struct Param {
   std::string kernelCase;
   std::string platform;
-  friend void PrintTo(const Param& p, std::ostream* os) { *os << p.kernelCase << " on " << p.platform; }
+  friend void PrintTo(const Param& p, std::ostream* os) {
+    *os << p.kernelCase << " on " << p.platform;
+  }
 };
 
 class RuntimeApi : public ::testing::TestWithParam<Param> {};

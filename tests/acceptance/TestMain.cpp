@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <systemc>
 
-int sc_main(int, char*[]) { return 0; }
+int sc_main(int, char*[]) {
+  return 0;
+}
 
 int main(int argc, char** argv) {
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
