@@ -90,6 +90,7 @@ void readCache(Reader& r, CacheConfig& c) {
   r.number("ways", c.ways);
   r.number("hit_latency", c.hitLatencyCycles);
   r.number("bandwidth", c.bytesPerCycle);
+  r.number("mshrs", c.mshrs);
 }
 
 void check(bool ok, const std::string& origin, const std::string& what) {
@@ -143,12 +144,22 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
     s.number("ways", p.l2.ways);
     s.number("hit_latency", p.l2.hitLatencyCycles);
     s.number("bandwidth_per_channel", p.l2.bytesPerCyclePerChannel);
+    s.number("mshrs_per_channel", p.l2.mshrsPerChannel);
+    s.number("interleave", p.l2.interleaveBytes);
   });
   r.section("dram", [&](Reader& s) {
     s.number("size", p.dram.sizeBytes);
     s.number("channels", p.dram.channels);
-    s.number("latency", p.dram.latencyCycles);
+    s.number("banks_per_channel", p.dram.banksPerChannel);
+    s.number("row", p.dram.rowBytes);
+    s.number("interleave", p.dram.interleaveBytes);
     s.number("peak_bandwidth", p.dram.peakBandwidthGBs);
+    s.number("tRCD", p.dram.tRCDns);
+    s.number("tCL", p.dram.tCLns);
+    s.number("tRP", p.dram.tRPns);
+    s.number("tRAS", p.dram.tRASns);
+    s.number("tCCD", p.dram.tCCDns);
+    s.number("controller_latency", p.dram.controllerLatencyNs);
   });
   r.finish();
 
@@ -180,6 +191,11 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
             p.l2.bytesPerCyclePerChannel >= 1,
         origin, "l2 parameters invalid");
   check(p.dram.sizeBytes >= (16u << 20), origin, "dram.size must be at least 16 MiB");
+  check(p.dram.channels >= 1 && p.dram.banksPerChannel >= 1 && p.dram.interleaveBytes >= 1 &&
+            p.dram.rowBytes >= p.dram.interleaveBytes && p.dram.peakBandwidthGBs > 0,
+        origin, "dram channels/banks/row/interleave/peak_bandwidth invalid");
+  check(p.l2.channels >= 1 && p.l2.interleaveBytes >= 1 && p.l2.mshrsPerChannel >= 1, origin,
+        "l2 channels/interleave/mshrs invalid");
   return p;
 }
 

@@ -14,24 +14,53 @@ Cache::Cache(sc_module_name name, const CacheConfig& config, sc_time clockPeriod
       config_(config),
       policy_(policy),
       period_(clockPeriod),
-      hitLatency_(clockPeriod * config.hitLatencyCycles),
-      tags_(config.sizeBytes, config.lineBytes, config.ways) {
+      hitLatency_(clockPeriod * config.hitLatencyCycles) {
+  const uint32_t n = std::max(1u, config.channels);
+  for (uint32_t c = 0; c < n; ++c)
+    channels_.push_back({CacheTags(config.sizeBytes / n, config.lineBytes, config.ways),
+                         BusyUntil(), SlotPool(config.mshrs)});
   socket.register_b_transport(this, &Cache::b_transport);
   socket.register_transport_dbg(this, &Cache::transport_dbg);
   socket.register_get_direct_mem_ptr(this, &Cache::get_direct_mem_ptr);
   memory.register_invalidate_direct_mem_ptr(this, &Cache::invalidate_direct_mem_ptr);
 }
 
+uint64_t Cache::portBusyCycles() const {
+  sc_time busiest = SC_ZERO_TIME;
+  for (const auto& c : channels_) busiest = std::max(busiest, c.port.busyTime());
+  return static_cast<uint64_t>(busiest / period_);
+}
+
+Cache::Channel& Cache::channelOf(uint64_t address) {
+  const uint64_t interleave = std::max(1u, config_.interleaveBytes);
+  return channels_[(address / interleave) % channels_.size()];
+}
+
 void Cache::forwardServed(tlm::tlm_generic_payload& trans) {
+  sc_time ignored = SC_ZERO_TIME;
   if (trans.get_extension<ServedAboveExtension>() != nullptr) {
-    sc_time ignored = SC_ZERO_TIME;
     memory->b_transport(trans, ignored);
     return;
   }
   trans.set_extension(&servedAbove_);
-  sc_time ignored = SC_ZERO_TIME;
   memory->b_transport(trans, ignored);
   trans.clear_extension(&servedAbove_);
+}
+
+void Cache::writeBack(uint64_t address, const sc_time& at) {
+  ++writebacks;
+  uint8_t dummy[128] = {};
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_address(address);
+  p.set_data_ptr(dummy);
+  p.set_data_length(std::min<uint32_t>(config_.lineBytes, sizeof dummy));
+  p.set_streaming_width(p.get_data_length());
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  p.set_extension(&timingOnly_);
+  sc_time delay = at - sc_time_stamp();
+  memory->b_transport(p, delay);
+  p.clear_extension(&timingOnly_);
 }
 
 void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -39,47 +68,70 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     forwardServed(trans);
     return;
   }
+  if (trans.get_extension<TimingOnlyExtension>() != nullptr) {  // pass write-backs straight on
+    memory->b_transport(trans, delay);
+    return;
+  }
+  const sc_time now = sc_time_stamp();
+  const sc_time arrival = now + delay;
   const uint64_t addr = trans.get_address();
   const uint64_t len = trans.get_data_length();
   const uint64_t line = config_.lineBytes;
   const uint64_t first = addr / line, last = (addr + (len ? len - 1 : 0)) / line;
-  // Transfer time of the bytes through this level's port.
-  const sc_time transfer = period_ * ((len + config_.bytesPerCycle - 1) / config_.bytesPerCycle);
+  Channel& ch = channelOf(addr);
+  bytesIn += len;
+  // The port moves bytesPerCycle per cycle: a transaction occupies it for its transfer time.
+  const sc_time transfer =
+      period_ * static_cast<double>((len + config_.bytesPerCycle - 1) / config_.bytesPerCycle);
+  const sc_time portStart = ch.port.reserve(arrival, transfer);
+
+  // Sends the transaction downstream at `at`; returns when its response is complete.
+  auto downstream = [&](const sc_time& at) {
+    sc_time d = at - now;
+    memory->b_transport(trans, d);
+    return now + d;
+  };
 
   if (trans.get_extension<AtomicExtension>() != nullptr) {
     // Atomics execute at the memory side; an upper level drops its copy of the line.
     ++atomics;
-    if (policy_ == WritePolicy::WriteThroughNoAllocate) tags_.invalidate(addr);
-    sc_time downstream = SC_ZERO_TIME;
-    memory->b_transport(trans, downstream);
-    delay += hitLatency_ + downstream;
+    if (policy_ == WritePolicy::WriteThroughNoAllocate) ch.tags.invalidate(addr);
+    delay = downstream(portStart + hitLatency_) - now;
     return;
   }
 
   const bool isWrite = trans.get_command() == tlm::TLM_WRITE_COMMAND;
   isWrite ? ++writes : ++reads;
-  bool allHit = true;
-  const bool allocate = !isWrite || policy_ == WritePolicy::WriteBackAllocate;
-  for (uint64_t l = first; l <= last; ++l) allHit &= tags_.access(l * line, allocate);
-  allHit ? ++hits : ++misses;
 
   if (isWrite && policy_ == WritePolicy::WriteThroughNoAllocate) {
-    sc_time downstream = SC_ZERO_TIME;
-    memory->b_transport(trans, downstream);
-    delay += transfer + downstream;
+    for (uint64_t l = first; l <= last; ++l) ch.tags.lookup(l * line, false);
+    delay = downstream(portStart + transfer) - now;
     return;
   }
-  if (allHit || (isWrite && policy_ == WritePolicy::WriteBackAllocate)) {
+
+  bool allHit = true;
+  const bool writeBackWrite = isWrite && policy_ == WritePolicy::WriteBackAllocate;
+  for (uint64_t l = first; l <= last; ++l) {
+    const CacheTags::Outcome o = ch.tags.lookup(l * line, true, writeBackWrite);
+    allHit &= o.hit;
+    if (o.evictedDirty) writeBack(o.evictedAddress, portStart + hitLatency_);
+  }
+  allHit ? ++hits : ++misses;
+
+  if (allHit || writeBackWrite) {
+    // Served here (a write-back cache absorbs stores): data still goes to DRAM, untimed.
     forwardServed(trans);
-    delay += hitLatency_ + transfer;
+    delay = portStart + transfer + hitLatency_ - now;
     return;
   }
-  sc_time downstream = SC_ZERO_TIME;
-  memory->b_transport(trans, downstream);
-  delay += hitLatency_ + transfer + downstream;
+  // A miss holds an MSHR from the tag lookup until the fill returns.
+  const auto [mshrStart, slot] = ch.mshrs.acquire(portStart + hitLatency_);
+  const sc_time done = downstream(mshrStart) + transfer;
+  ch.mshrs.holdUntil(slot, done);
+  delay = done - now;
   // A refused access (e.g. outside every allocation) brings no line in.
   if (trans.is_response_error())
-    for (uint64_t l = first; l <= last; ++l) tags_.invalidate(l * line);
+    for (uint64_t l = first; l <= last; ++l) ch.tags.invalidate(l * line);
 }
 
 unsigned int Cache::transport_dbg(int, tlm::tlm_generic_payload& trans) {

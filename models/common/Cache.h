@@ -1,6 +1,9 @@
 // A cache level as a TLM interconnect component: any number of upstream initiators bind to
-// `socket`, `memory` binds to the next level. Tags (CacheTags) decide the timing; the data of
-// every access is still forwarded downstream to DRAM, which holds the only copy. That keeps
+// `socket`, `memory` binds to the next level. It may be split into address-interleaved
+// channels (L2 has 16), each with its own tags, port bandwidth and miss registers (MSHRs).
+// Timing comes from reservations (common/Reservation.h) on those resources, starting at the
+// request's annotated time. Tags (CacheTags) decide hits; the data of every access is still
+// forwarded downstream to DRAM, which holds the only copy. That keeps
 // every level coherent by construction and lets DRAM report a memory violation for any access,
 // hit or miss. Accesses that hit carry a ServedAboveExtension downstream: the lower levels
 // pass the data but neither count nor time them.
@@ -16,6 +19,7 @@
 #include "common/CacheTags.h"
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
+#include "common/Reservation.h"
 
 namespace vgpu {
 
@@ -32,22 +36,34 @@ class Cache : public sc_core::sc_module {
   Cache(sc_core::sc_module_name name, const CacheConfig& config, sc_core::sc_time clockPeriod,
         WritePolicy policy);
 
-  uint64_t hits = 0, misses = 0, reads = 0, writes = 0, atomics = 0;
+  uint64_t hits = 0, misses = 0, reads = 0, writes = 0, atomics = 0, writebacks = 0;
+  uint64_t bytesIn = 0;  // bytes requested of this level (reads and writes)
+  // Cycles the busiest channel's port was occupied (bandwidth utilisation).
+  uint64_t portBusyCycles() const;
 
  private:
+  struct Channel {
+    CacheTags tags;
+    BusyUntil port;
+    SlotPool mshrs;
+  };
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   // Forwards for data only (no downstream timing or statistics).
   void forwardServed(tlm::tlm_generic_payload& trans);
+  // Sends a timing-only write of an evicted dirty line downstream, starting at `at`.
+  void writeBack(uint64_t address, const sc_core::sc_time& at);
+  Channel& channelOf(uint64_t address);
 
   CacheConfig config_;
   WritePolicy policy_;
   sc_core::sc_time period_;
   sc_core::sc_time hitLatency_;
-  CacheTags tags_;
+  std::vector<Channel> channels_;
   ServedAboveExtension servedAbove_;
+  TimingOnlyExtension timingOnly_;
 };
 
 }  // namespace vgpu

@@ -15,36 +15,53 @@ class CacheTags {
     if (sets_ == 0) sets_ = 1;
     tags_.assign(static_cast<size_t>(sets_) * ways_, kInvalid);
     lastUse_.assign(tags_.size(), 0);
+    dirty_.assign(tags_.size(), false);
   }
 
+  struct Outcome {
+    bool hit = false;
+    bool evictedDirty = false;  // a dirty line was evicted to make room: it must be written back
+    uint64_t evictedAddress = 0;
+  };
   // Looks up the line holding addr; on a miss with allocate, installs it (evicting LRU).
-  bool access(uint64_t addr, bool allocate) {
+  // markDirty sets the line's dirty bit (write-back caches).
+  Outcome lookup(uint64_t addr, bool allocate, bool markDirty = false) {
     const uint64_t line = addr / lineBytes_;
     const size_t set = static_cast<size_t>(line % sets_) * ways_;
     ++clock_;
     size_t victim = set;
+    Outcome out;
     for (size_t w = set; w < set + ways_; ++w) {
       if (tags_[w] == line) {
         lastUse_[w] = clock_;
-        return true;
+        dirty_[w] = dirty_[w] || markDirty;
+        out.hit = true;
+        return out;
       }
       if (lastUse_[w] < lastUse_[victim]) victim = w;
     }
     if (allocate) {
+      if (tags_[victim] != kInvalid && dirty_[victim]) {
+        out.evictedDirty = true;
+        out.evictedAddress = tags_[victim] * lineBytes_;
+      }
       tags_[victim] = line;
       lastUse_[victim] = clock_;
+      dirty_[victim] = markDirty;
     }
-    return false;
+    return out;
   }
+  bool access(uint64_t addr, bool allocate) { return lookup(addr, allocate).hit; }
   void invalidate(uint64_t addr) {
     const uint64_t line = addr / lineBytes_;
     const size_t set = static_cast<size_t>(line % sets_) * ways_;
     for (size_t w = set; w < set + ways_; ++w)
-      if (tags_[w] == line) tags_[w] = kInvalid, lastUse_[w] = 0;
+      if (tags_[w] == line) tags_[w] = kInvalid, lastUse_[w] = 0, dirty_[w] = false;
   }
   void invalidateAll() {
     std::fill(tags_.begin(), tags_.end(), kInvalid);
     std::fill(lastUse_.begin(), lastUse_.end(), 0);
+    std::fill(dirty_.begin(), dirty_.end(), false);
   }
   uint32_t lineBytes() const { return lineBytes_; }
 
@@ -53,6 +70,7 @@ class CacheTags {
   uint32_t lineBytes_, ways_, sets_;
   std::vector<uint64_t> tags_;
   std::vector<uint64_t> lastUse_;
+  std::vector<bool> dirty_;
   uint64_t clock_ = 0;
 };
 

@@ -48,4 +48,12 @@ struct ServedAboveExtension : tlm::tlm_extension<ServedAboveExtension> {
   void copy_from(const tlm::tlm_extension_base&) override {}
 };
 
+// A transaction that exists for timing only (a dirty line written back from L2 when it is
+// evicted): DRAM occupies its channel and bank for it but moves no data, because the data
+// already went to DRAM functionally when the store was performed.
+struct TimingOnlyExtension : tlm::tlm_extension<TimingOnlyExtension> {
+  tlm::tlm_extension_base* clone() const override { return new TimingOnlyExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base&) override {}
+};
+
 }  // namespace vgpu

@@ -38,6 +38,9 @@ struct CacheConfig {
   uint32_t ways = 4;
   uint32_t hitLatencyCycles = 4;
   uint32_t bytesPerCycle = 64;
+  uint32_t mshrs = 64;             // outstanding misses
+  uint32_t channels = 1;           // independent slices, address-interleaved
+  uint32_t interleaveBytes = 256;  // bytes per channel before the next channel
 };
 
 struct L2Config {
@@ -47,13 +50,20 @@ struct L2Config {
   uint32_t ways = 16;
   uint32_t hitLatencyCycles = 100;
   uint32_t bytesPerCyclePerChannel = 64;
+  uint32_t mshrsPerChannel = 64;
+  uint32_t interleaveBytes = 256;
 };
 
+// HBM2: independent channels, each with banks that keep one row open (open-page policy).
 struct DramConfig {
   uint64_t sizeBytes = 16ull << 30;
-  uint32_t channels = 8;
-  uint32_t latencyCycles = 200;  // added to the L2 latency on a miss
-  double peakBandwidthGBs = 1024.0;
+  uint32_t channels = 32;
+  uint32_t banksPerChannel = 16;
+  uint32_t rowBytes = 2048;
+  uint32_t interleaveBytes = 256;    // bytes per channel before the next channel
+  double peakBandwidthGBs = 1024.0;  // all channels together: sets the burst time
+  double tRCDns = 14, tCLns = 14, tRPns = 14, tRASns = 33, tCCDns = 2;
+  double controllerLatencyNs = 100;  // fixed queueing/PHY/controller latency on every access
 };
 
 struct PlatformConfig {
@@ -74,6 +84,9 @@ struct PlatformConfig {
   DramConfig dram;
   uint32_t mmioLatencyCycles = 10;
   uint64_t maxCycles = 0;  // 0: no limit
+  // Functional mode: instructions execute in order with unit latencies, no cache or DRAM
+  // timing; results are the same, cycles are not meaningful. The fast path.
+  bool functionalMode = false;
 
   double clockPeriodNs() const { return 1000.0 / clockMHz; }
 };

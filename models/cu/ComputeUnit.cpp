@@ -1,6 +1,7 @@
 #include "cu/ComputeUnit.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -36,6 +37,7 @@ struct ComputeUnit::Wave {
   uint64_t lastVmCompletion = 0;                   // VM_CNT returns in order
   uint64_t fetchedLine = kNever;
   uint64_t waitStart = 0;
+  bool waitingOnVm = false;  // which counter blocked the current s_waitcnt
 };
 
 struct ComputeUnit::PendingAccess {
@@ -65,7 +67,8 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
       period_(sc_time(config.clockPeriodNs(), SC_NS)),
       slots_(config.cu.simdsPerCu * config.cu.waveSlotsPerSimd),
       vgprsUsed_(config.cu.simdsPerCu, 0),
-      sgprsUsed_(config.cu.simdsPerCu, 0) {
+      sgprsUsed_(config.cu.simdsPerCu, 0),
+      simdValuFree_(config.cu.simdsPerCu, 0) {
   SC_THREAD(run);
 }
 
@@ -242,7 +245,7 @@ void ComputeUnit::retireCompleted() {
     requestPool_.push_back(std::move(p->request));
     if (w.state == Wave::State::Waitcnt && waitSatisfied(w)) {
       w.state = Wave::State::Ready;
-      waitcntStallCycles += now_ - w.waitStart;
+      (w.waitingOnVm ? waitcntVmStallCycles : waitcntLgkmStallCycles) += now_ - w.waitStart;
       w.readyCycle = std::max(w.readyCycle, now_);
     }
     --w.outstanding;
@@ -254,7 +257,51 @@ bool ComputeUnit::waitSatisfied(const Wave& w) const {
   return w.vmcnt <= w.waitVm && w.lgkmcnt <= w.waitLgkm && w.expcnt <= w.waitExp;
 }
 
+uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruction& inst) {
+  auto& costs = valuCost_[&program];
+  if (costs.empty()) {
+    // Classified once per program from the mnemonic. Rates: FP64 and transcendentals from the
+    // platform; 32-bit integer multiplies run at quarter rate on GCN (AMD OpenCL optimization
+    // guide, "Instruction Throughput"; the 24-bit forms are full rate).
+    const auto& all = program.instructions();
+    costs.resize(all.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+      const std::string text = isa::disassemble(all[i], config_.target);
+      const std::string m = text.substr(0, text.find(' '));
+      auto has = [&](const char* s) { return m.find(s) != std::string::npos; };
+      const bool transcendental = has("v_exp_") || has("v_log_") || has("v_rcp_") ||
+                                  has("v_rsq_") || has("v_sqrt_") || has("v_sin_") || has("v_cos_");
+      const bool fp64 = has("_f64");
+      const bool intMul = has("v_mul_lo_u32") || has("v_mul_hi_u32") || has("v_mul_hi_i32") ||
+                          has("v_mad_u64_u32") || has("v_mad_i64_i32") || has("v_mul_lo_i32");
+      uint32_t rate = 1;
+      if (fp64) rate = config_.cu.fp64RateDivisor;
+      if (transcendental) rate = std::max(rate, config_.cu.transcendentalRateDivisor);
+      if (intMul) rate = std::max(rate, 4u);
+      costs[i] = static_cast<uint16_t>(config_.cu.valuCycles * rate);
+    }
+  }
+  return costs[static_cast<size_t>(&inst - program.instructions().data())];
+}
+
+unsigned ComputeUnit::issueFunctional() {
+  // Functional mode: every ready wave issues one instruction per cycle.
+  unsigned issued = 0;
+  for (uint32_t slot = 0; slot < slots_.size() && !halted_; ++slot) {
+    Wave* w = slots_[slot].get();
+    if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
+    if (w->group->dispatch->program->at(w->s->pc) == nullptr) {
+      fault(*w, nullptr, "the program counter left the kernel's code");
+      return issued;
+    }
+    issue(*w);
+    ++issued;
+  }
+  return issued;
+}
+
 unsigned ComputeUnit::issueCycle() {
+  if (config_.functionalMode) return issueFunctional();
   // One SIMD per cycle, round-robin; from it at most one instruction per pipeline type, each
   // from a different wave, oldest (lowest slot) first.
   const uint32_t simd = static_cast<uint32_t>(now_ % config_.cu.simdsPerCu);
@@ -270,7 +317,15 @@ unsigned ComputeUnit::issueCycle() {
       return issued;
     }
     const auto type = static_cast<size_t>(inst->issue);
-    if (typeUsed[type]) continue;
+    if (typeUsed[type]) {
+      ++issueConflictCycles;
+      continue;
+    }
+    // A VALU instruction also needs the SIMD's VALU free (FP64 and transcendentals hold it).
+    if (inst->issue == isa::IssueType::Valu && simdValuFree_[simd] > now_) {
+      ++valuBusyCycles;
+      continue;
+    }
     typeUsed[type] = true;
     issue(*w);
     ++issued;
@@ -301,13 +356,18 @@ void ComputeUnit::fetch(Wave& w) {
   p.set_data_length(64);
   p.set_streaming_width(64);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
+  const sc_time local = qk_.get_local_time();
+  sc_time delay = local;
   instructionSocket->b_transport(p, delay);
   ++instructionFetches;
+  if (config_.functionalMode) return;
   // A hit is hidden by the instruction buffer's prefetch; a miss stalls the wave.
-  const uint64_t cycles = static_cast<uint64_t>(delay / period_);
-  if (cycles > config_.instructionCache.hitLatencyCycles)
-    w.readyCycle = std::max(w.readyCycle, now_ + cycles);
+  const uint64_t cycles = static_cast<uint64_t>((delay - local) / period_);
+  if (cycles > config_.instructionCache.hitLatencyCycles) {
+    const uint64_t until = now_ + cycles;
+    if (until > w.readyCycle) fetchStallCycles += until - std::max(w.readyCycle, now_);
+    w.readyCycle = std::max(w.readyCycle, until);
+  }
 }
 
 void ComputeUnit::issue(Wave& w) {
@@ -329,7 +389,8 @@ void ComputeUnit::issue(Wave& w) {
   switch (inst.issue) {
     case isa::IssueType::Valu:
       ++valuInstructions;
-      busy = config_.cu.valuCycles;
+      busy = valuCycles(*w.group->dispatch->program, inst);
+      simdValuFree_[w.simd] = now_ + busy;
       break;
     case isa::IssueType::Salu:
       ++saluInstructions;
@@ -351,7 +412,7 @@ void ComputeUnit::issue(Wave& w) {
     default:
       break;
   }
-  w.readyCycle = now_ + busy;
+  w.readyCycle = now_ + (config_.functionalMode ? 1 : busy);
 
   switch (r.kind) {
     case isa::StepKind::Continue:
@@ -364,6 +425,7 @@ void ComputeUnit::issue(Wave& w) {
       if (!waitSatisfied(w)) {
         w.state = Wave::State::Waitcnt;
         w.waitStart = now_;
+        w.waitingOnVm = w.vmcnt > w.waitVm;
       }
       break;
     case isa::StepKind::Barrier:
@@ -405,7 +467,9 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   const bool isWrite = req->op != isa::MemOp::Load;
   p.set_command(isWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
+  // Loosely timed: the request leaves at this CU's local time, ahead of SystemC time.
+  const sc_time local = qk_.get_local_time();
+  sc_time delay = local;
   AtomicExtension atomic;
 
   switch (req->space) {
@@ -463,7 +527,9 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   }
 
   auto* pa = new PendingAccess;
-  pa->completion = now_ + std::max<uint64_t>(1, static_cast<uint64_t>(delay / period_));
+  const uint64_t latency =
+      config_.functionalMode ? 1 : static_cast<uint64_t>(std::ceil((delay - local) / period_));
+  pa->completion = now_ + std::max<uint64_t>(1, latency);
   pa->sequence = issueSequence_++;
   pa->wave = &w;
   pa->counter = req->counter;
@@ -491,6 +557,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
 void ComputeUnit::arriveAtBarrier(Wave& w) {
   ++barrierWaits;
   w.state = Wave::State::Barrier;
+  w.waitStart = now_;
   ++w.group->wavesAtBarrier;
   releaseBarrierIfComplete(*w.group);
 }
@@ -501,6 +568,7 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
   g.wavesAtBarrier = 0;
   for (auto& w : slots_)
     if (w && w->group == &g && w->state == Wave::State::Barrier) {
+      barrierStallCycles += now_ - w->waitStart;
       w->state = Wave::State::Ready;
       w->readyCycle = std::max(w->readyCycle, now_ + 1);
     }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -78,9 +79,12 @@ class ComputeUnit : public sc_core::sc_module {
 
   // Statistics.
   uint64_t waveInstructions = 0, valuInstructions = 0, saluInstructions = 0, vmemInstructions = 0,
-           smemInstructions = 0, ldsInstructions = 0, branchInstructions = 0,
-           waitcntStallCycles = 0, barrierWaits = 0, wavesLaunched = 0, workgroupsFinished = 0,
-           activeCycles = 0, instructionFetches = 0, messages = 0;
+           smemInstructions = 0, ldsInstructions = 0, branchInstructions = 0, barrierWaits = 0,
+           wavesLaunched = 0, workgroupsFinished = 0, activeCycles = 0, instructionFetches = 0,
+           messages = 0;
+  // Stall cycles by reason, summed over waves (a wave waiting 10 cycles adds 10).
+  uint64_t waitcntVmStallCycles = 0, waitcntLgkmStallCycles = 0, barrierStallCycles = 0,
+           fetchStallCycles = 0, issueConflictCycles = 0, valuBusyCycles = 0;
 
  private:
   struct Wave;
@@ -103,6 +107,9 @@ class ComputeUnit : public sc_core::sc_module {
   void advance(uint64_t cycles);
   void fetch(Wave& w);
   std::unique_ptr<isa::MemRequest> newRequest();
+  // VALU cycles of an instruction (FP64, transcendental and 32-bit integer multiply rates).
+  uint32_t valuCycles(const isa::Program& program, const isa::Instruction& inst);
+  unsigned issueFunctional();
 
   uint32_t id_;
   PlatformConfig config_;
@@ -119,6 +126,8 @@ class ComputeUnit : public sc_core::sc_module {
   std::vector<uint32_t> vgprsUsed_, sgprsUsed_;                // per SIMD
   std::vector<std::pair<uint32_t, uint32_t>> ldsAllocations_;  // (base, size), sorted by base
   uint32_t nextSimd_ = 0;
+  std::vector<uint64_t> simdValuFree_;  // per SIMD: cycle its VALU accepts the next instruction
+  std::unordered_map<const isa::Program*, std::vector<uint16_t>> valuCost_;
   uint64_t issueSequence_ = 0;
 
   struct PendingOrder {

@@ -14,8 +14,17 @@ Dram::Dram(sc_module_name name, const DramConfig& config, sc_time clockPeriod)
     : sc_module(name),
       socket("socket"),
       config_(config),
-      latency_(clockPeriod * config.latencyCycles),
+      period_(clockPeriod),
+      latency_(config.controllerLatencyNs, SC_NS),
+      tRCD_(config.tRCDns, SC_NS),
+      tCL_(config.tCLns, SC_NS),
+      tRP_(config.tRPns, SC_NS),
+      tRAS_(config.tRASns, SC_NS),
+      tCCD_(config.tCCDns, SC_NS),
+      nsPerByte_(std::max(1u, config.channels) / std::max(1e-3, config.peakBandwidthGBs)),
       map_(config.sizeBytes) {
+  channels_.resize(std::max(1u, config.channels));
+  for (auto& c : channels_) c.banks.resize(std::max(1u, config.banksPerChannel));
   socket.register_b_transport(this, &Dram::b_transport);
   socket.register_transport_dbg(this, &Dram::transport_dbg);
   socket.register_get_direct_mem_ptr(this, &Dram::get_direct_mem_ptr);
@@ -110,11 +119,61 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
   return true;
 }
 
+uint64_t Dram::busiestChannelBusyCycles() const {
+  sc_time busiest = SC_ZERO_TIME;
+  for (const auto& c : channels_) busiest = std::max(busiest, c.bus.busyTime());
+  return static_cast<uint64_t>(busiest / period_);
+}
+
+sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
+  // Address map: [interleave bytes] within a channel, then the channel, then columns of the
+  // row, then the bank, then the row.
+  const uint64_t interleave = std::max(1u, config_.interleaveBytes);
+  const uint64_t chunk = address / interleave;
+  Channel& ch = channels_[chunk % channels_.size()];
+  const uint64_t inChannel = chunk / channels_.size();
+  const uint64_t chunksPerRow = std::max<uint64_t>(1, config_.rowBytes / interleave);
+  Bank& bank = ch.banks[(inChannel / chunksPerRow) % ch.banks.size()];
+  const int64_t row = static_cast<int64_t>(inChannel / chunksPerRow / ch.banks.size());
+
+  const sc_time start = std::max(at + latency_, bank.commands.freeAt());
+  sc_time ready;
+  if (bank.openRow == row) {
+    ++rowHits;
+    ready = start + tCL_;
+    bank.commands.reserve(start, tCCD_);
+  } else {
+    sc_time activate = start;
+    if (bank.openRow >= 0) {
+      ++rowConflicts;
+      // Precharge may not begin before tRAS after the previous activate.
+      activate = std::max(start, bank.activatedAt + tRAS_) + tRP_;
+    } else {
+      ++rowMisses;
+    }
+    bank.openRow = row;
+    bank.activatedAt = activate;
+    ready = activate + tRCD_ + tCL_;
+    bank.commands.reserve(start, ready - tCL_ + tCCD_ - start);
+  }
+  const sc_time burst(static_cast<double>(bytes) * nsPerByte_, SC_NS);
+  return ch.bus.reserve(ready, burst) + burst;
+}
+
 void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
+  if (trans.get_extension<TimingOnlyExtension>() != nullptr) {
+    ++writebacks;
+    delay = schedule(trans.get_address(), trans.get_data_length(), sc_time_stamp() + delay) -
+            sc_time_stamp();
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   const bool served = trans.get_extension<ServedAboveExtension>() != nullptr;
   if (access(trans, served ? Mode::ServedAbove : Mode::Normal))
     trans.set_dmi_allowed(trans.get_extension<AtomicExtension>() == nullptr);
-  if (!served) delay += latency_;
+  if (!served)
+    delay = schedule(trans.get_address(), trans.get_data_length(), sc_time_stamp() + delay) -
+            sc_time_stamp();
 }
 
 unsigned int Dram::transport_dbg(int, tlm::tlm_generic_payload& trans) {

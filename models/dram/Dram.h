@@ -1,13 +1,19 @@
 // Device memory (HBM2 on Vega): the backing store of the whole GPU and the last level of the
-// memory hierarchy. Any number of initiators bind to `socket` (L2 channels, the command
-// processor, the host port). Accesses outside every allocation get TLM_ADDRESS_ERROR_RESPONSE.
+// memory hierarchy. Timing: channels interleaved by address, banks with an open row each
+// (row hit: tCL; closed: tRCD + tCL; conflict: tRP + tRCD + tCL, not before tRAS), then the
+// channel's data bus for the burst, whose rate gives the platform's peak bandwidth. Any number of
+// initiators bind to `socket` (L2 channels, the command processor, the host port). Accesses outside
+// every allocation get TLM_ADDRESS_ERROR_RESPONSE.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <vector>
+
 #include <systemc>
 #include <tlm>
 
 #include "common/PlatformConfig.h"
+#include "common/Reservation.h"
 #include "dram/BackingStore.h"
 #include "dram/DeviceMemoryMap.h"
 
@@ -25,6 +31,9 @@ class Dram : public sc_core::sc_module {
   bool release(uint64_t base);
 
   uint64_t reads = 0, writes = 0, atomics = 0, bytesRead = 0, bytesWritten = 0, addressErrors = 0;
+  uint64_t rowHits = 0, rowMisses = 0, rowConflicts = 0, writebacks = 0;
+  // Cycles the busiest channel's data bus was occupied.
+  uint64_t busiestChannelBusyCycles() const;
 
  private:
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -36,8 +45,26 @@ class Dram : public sc_core::sc_module {
   enum class Mode { Normal, ServedAbove, Debug };
   bool access(tlm::tlm_generic_payload& trans, Mode mode);
 
+  // When an access of `bytes` at `address` arriving at `at` completes (HBM2 timing: bank
+  // activate/precharge by row-buffer state, then the channel's data bus).
+  sc_core::sc_time schedule(uint64_t address, uint64_t bytes, const sc_core::sc_time& at);
+
+  struct Bank {
+    int64_t openRow = -1;
+    sc_core::sc_time activatedAt = sc_core::SC_ZERO_TIME;
+    BusyUntil commands;
+  };
+  struct Channel {
+    std::vector<Bank> banks;
+    BusyUntil bus;
+  };
+
   DramConfig config_;
-  sc_core::sc_time latency_;
+  sc_core::sc_time period_;
+  sc_core::sc_time latency_;  // controller latency, also the DMI latency hint
+  sc_core::sc_time tRCD_, tCL_, tRP_, tRAS_, tCCD_;
+  double nsPerByte_;  // one channel's data bus
+  std::vector<Channel> channels_;
   DeviceMemoryMap map_;
   BackingStore store_;
 };

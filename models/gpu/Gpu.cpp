@@ -65,7 +65,12 @@ void Gpu::registerStatistics() {
     stats_.registerCounter(p + "smem_instructions", &c.smemInstructions);
     stats_.registerCounter(p + "lds_instructions", &c.ldsInstructions);
     stats_.registerCounter(p + "branch_instructions", &c.branchInstructions);
-    stats_.registerCounter(p + "waitcnt_stall_cycles", &c.waitcntStallCycles);
+    stats_.registerCounter(p + "stall_waitcnt_vm_cycles", &c.waitcntVmStallCycles);
+    stats_.registerCounter(p + "stall_waitcnt_lgkm_cycles", &c.waitcntLgkmStallCycles);
+    stats_.registerCounter(p + "stall_barrier_cycles", &c.barrierStallCycles);
+    stats_.registerCounter(p + "stall_fetch_cycles", &c.fetchStallCycles);
+    stats_.registerCounter(p + "stall_issue_conflict_cycles", &c.issueConflictCycles);
+    stats_.registerCounter(p + "stall_valu_busy_cycles", &c.valuBusyCycles);
     stats_.registerCounter(p + "barrier_waits", &c.barrierWaits);
     stats_.registerCounter(p + "waves", &c.wavesLaunched);
     stats_.registerCounter(p + "workgroups", &c.workgroupsFinished);
@@ -82,6 +87,7 @@ void Gpu::registerStatistics() {
     stats_.registerCounter(tp + "line_transactions", &t.lineTransactions);
     stats_.registerCounter(tp + "vector_l1.hits", &t.vectorL1.hits);
     stats_.registerCounter(tp + "vector_l1.misses", &t.vectorL1.misses);
+    stats_.registerCounter(tp + "vector_l1.bytes", &t.vectorL1.bytesIn);
   }
   for (size_t g = 0; g < sqcs_.size(); ++g) {
     const std::string p = "sqc" + std::to_string(g) + ".";
@@ -93,6 +99,12 @@ void Gpu::registerStatistics() {
   stats_.registerCounter("l2.hits", &l2_->hits);
   stats_.registerCounter("l2.misses", &l2_->misses);
   stats_.registerCounter("l2.atomics", &l2_->atomics);
+  stats_.registerCounter("l2.bytes", &l2_->bytesIn);
+  stats_.registerCounter("l2.writebacks", &l2_->writebacks);
+  stats_.registerCounter("dram.row_hits", &dram_->rowHits);
+  stats_.registerCounter("dram.row_misses", &dram_->rowMisses);
+  stats_.registerCounter("dram.row_conflicts", &dram_->rowConflicts);
+  stats_.registerCounter("dram.writebacks", &dram_->writebacks);
   stats_.registerCounter("dram.reads", &dram_->reads);
   stats_.registerCounter("dram.writes", &dram_->writes);
   stats_.registerCounter("dram.bytes_read", &dram_->bytesRead);

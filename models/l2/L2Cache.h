@@ -1,4 +1,5 @@
-// The L2 cache shared by all compute units: 4 MiB on Vega 20, 64-byte lines, write-back.
+// The L2 cache shared by all compute units: 4 MiB on Vega 20 in 16 address-interleaved
+// channels of 64 B/clk each, 64-byte lines, write-back.
 // Every upstream (vector L1s, scalar and instruction caches, command processor) binds to
 // `socket`; `memory` binds to DRAM.
 #pragma once
@@ -14,8 +15,16 @@ class L2Cache : public Cache {
 
  private:
   static CacheConfig asCacheConfig(const L2Config& c) {
-    return CacheConfig{c.sizeBytes, c.lineBytes, c.ways, c.hitLatencyCycles,
-                       c.bytesPerCyclePerChannel};
+    CacheConfig cc;
+    cc.sizeBytes = c.sizeBytes;
+    cc.lineBytes = c.lineBytes;
+    cc.ways = c.ways;
+    cc.hitLatencyCycles = c.hitLatencyCycles;
+    cc.bytesPerCycle = c.bytesPerCyclePerChannel;
+    cc.mshrs = c.mshrsPerChannel;
+    cc.channels = c.channels;
+    cc.interleaveBytes = c.interleaveBytes;
+    return cc;
   }
 };
 

@@ -75,7 +75,9 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const LdsBankSchedule sched = arbiter_->schedule(bankReq);
   bankCycles += sched.cycles;
   conflictCycles += sched.conflictCycles;
-  delay += period_ * (config_.latencyCycles + sched.cycles);
+  // The banks are busy for the schedule's cycles; the data returns after the pipeline latency.
+  const sc_time start = banks_.reserve(sc_time_stamp() + delay, period_ * sched.cycles);
+  delay = start + period_ * (config_.latencyCycles + sched.cycles) - sc_time_stamp();
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

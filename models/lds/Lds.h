@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "common/PlatformConfig.h"
+#include "common/Reservation.h"
 #include "lds/LdsBankArbiter.h"
 
 namespace vgpu {
@@ -34,6 +35,7 @@ class Lds : public sc_core::sc_module {
   sc_core::sc_time period_;
   std::unique_ptr<LdsBankArbiter> arbiter_;
   std::vector<uint8_t> storage_;
+  BusyUntil banks_;  // the 32 banks move 128 B per cycle between them
 };
 
 }  // namespace vgpu

@@ -43,8 +43,20 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   }
   isa::MemRequest& req = *ext->request;
   ++instructions;
-  sc_time slowest = SC_ZERO_TIME;
+  const sc_time now = sc_time_stamp();
+  const sc_time arrival = now + delay;
+  // The address unit sends one line (or one atomic lane) per cycle; the instruction's data is
+  // back when its slowest transaction is.
+  sc_time nextSend = std::max(arrival, addressUnit_.freeAt());
+  sc_time done = arrival;
   uint32_t transactions = 0;
+  auto send = [&](tlm::tlm_generic_payload& p) {
+    sc_time d = nextSend - now;
+    toL1_->b_transport(p, d);
+    done = std::max(done, now + d);
+    nextSend += period_;
+    ++transactions;
+  };
 
   auto fail = [&](uint64_t address) {
     req.faulted = true;
@@ -69,15 +81,13 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         p.set_streaming_width(req.elementBytes);
         p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         p.set_extension(&atomic);
-        sc_time d = SC_ZERO_TIME;
-        toL1_->b_transport(p, d);
+        send(p);
         p.clear_extension(&atomic);
-        ++transactions;
         ++laneAccesses;
-        slowest = std::max(slowest, d);
         if (p.is_response_error()) {
           fail(req.addr[lane][e]);
-          delay += slowest;
+          addressUnit_.reserve(arrival, period_ * transactions);
+          delay = done - now;
           return;
         }
       }
@@ -132,13 +142,11 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         p.set_byte_enable_length(hi - lo);
       }
       p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      sc_time d = SC_ZERO_TIME;
-      toL1_->b_transport(p, d);
-      ++transactions;
-      slowest = std::max(slowest, d);
+      send(p);
       if (p.is_response_error()) {
         fail(chunks[i].elementAddress);
-        delay += slowest;
+        addressUnit_.reserve(arrival, period_ * transactions);
+        delay = done - now;
         return;
       }
       if (!isStore)
@@ -149,8 +157,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
   }
   lineTransactions += transactions;
-  // The address unit issues one line per cycle; the slowest line decides when data is back.
-  delay += slowest + period_ * transactions;
+  addressUnit_.reserve(arrival, period_ * transactions);
+  delay = std::max(done, arrival + period_) - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

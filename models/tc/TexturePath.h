@@ -12,6 +12,7 @@
 
 #include "common/Cache.h"
 #include "common/PlatformConfig.h"
+#include "common/Reservation.h"
 
 namespace vgpu {
 
@@ -32,6 +33,7 @@ class TexturePath : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<TexturePath> toL1_;
   sc_core::sc_time period_;
   uint32_t lineBytes_;
+  BusyUntil addressUnit_;  // one line (or one atomic lane) per cycle
 };
 
 }  // namespace vgpu

@@ -24,7 +24,7 @@ struct CacheBench {
   TesterInitiator init{"init"};
   uint64_t base = 0;  // 4 KiB allocation, 4 KiB aligned
   explicit CacheBench(Cache::WritePolicy policy)
-      : dram("dram", DramConfig{16ull << 20, 8, kDramLatency, 1024.0}, cycles(1)),
+      : dram("dram", test::fixedLatencyDram(16ull << 20, kDramLatency), cycles(1)),
         cache("cache", kSmall, cycles(1), policy) {
     init.socket.bind(cache.socket);
     cache.memory.bind(dram.socket);
@@ -230,7 +230,7 @@ struct TwoLevelBench {
   TesterInitiator init{"init"};
   uint64_t base = 0;
   TwoLevelBench()
-      : dram("dram", DramConfig{16ull << 20, 8, kDramLatency, 1024.0}, cycles(1)),
+      : dram("dram", test::fixedLatencyDram(16ull << 20, kDramLatency), cycles(1)),
         l2("l2", CacheConfig{4096, 64, 4, 100, 64}, cycles(1), kWB),
         l1("l1", kSmall, cycles(1), kWT) {
     init.socket.bind(l1.socket);
@@ -273,6 +273,7 @@ TEST(Cache, L2HitAfterL1EvictionTakesL2Time) {
   b.init.body([&](TesterInitiator& i) {
     uint32_t v;
     for (uint64_t off : {0, 128, 256}) i.read(b.base + off, &v, 4);  // line 0 leaves L1
+    sc_core::wait(cycles(1000));  // past the earlier reads' port and MSHR occupancy
     EXPECT_EQ(i.read(b.base, &v, 4).delay, cycles(kHit + 1 + 100 + 1));
   });
   test::simulate();

@@ -18,7 +18,7 @@ using test::TesterInitiator;
 constexpr uint32_t kLatency = 200;
 
 struct DramBench {
-  DramConfig config{16ull << 20, 8, kLatency, 1024.0};
+  DramConfig config = test::fixedLatencyDram(16ull << 20, kLatency);
   Dram dram{"dram", config, cycles(1)};
   TesterInitiator init{"init"};
   uint64_t base = 0;  // one 1 KiB allocation

@@ -28,11 +28,12 @@ PlatformConfig parse(const std::string& json) {
 
 TEST(Platform, EveryBuiltInPlatformParses) {
   const std::vector<PlatformSummary> all = builtinPlatforms();
-  ASSERT_EQ(all.size(), 4u);
+  ASSERT_EQ(all.size(), 5u);
   EXPECT_EQ(all[0].name, "mi60");  // sorted by name
-  EXPECT_EQ(all[1].name, "tiny");
-  EXPECT_EQ(all[2].name, "vega10");
-  EXPECT_EQ(all[3].name, "vega20");
+  EXPECT_EQ(all[1].name, "radeon_vii");
+  EXPECT_EQ(all[2].name, "tiny");
+  EXPECT_EQ(all[3].name, "vega10");
+  EXPECT_EQ(all[4].name, "vega20");
   for (const PlatformSummary& s : all) {
     EXPECT_FALSE(s.description.empty()) << s.name;
     const PlatformConfig p = loadPlatform(s.name);

@@ -13,12 +13,26 @@
 #include <tlm>
 
 #include "common/MemoryExtensions.h"
+#include "common/PlatformConfig.h"
 
 namespace vgpu::test {
 
 // The clock every bench uses: 1 ns, so delays in cycles read as nanoseconds.
 inline sc_core::sc_time cycles(double n) {
   return sc_core::sc_time(n, sc_core::SC_NS);
+}
+
+// A DRAM whose HBM timing reduces to a fixed latency of `latencyCycles` 1 ns cycles: zero
+// bank timings, an effectively unlimited bus, and the latency in the controller. The block
+// tests check caches and the texture path against a known, constant memory latency.
+inline DramConfig fixedLatencyDram(uint64_t sizeBytes, uint32_t latencyCycles) {
+  DramConfig c;
+  c.sizeBytes = sizeBytes;
+  c.channels = 8;
+  c.peakBandwidthGBs = 1e12;
+  c.tRCDns = c.tCLns = c.tRPns = c.tRASns = c.tCCDns = 0;
+  c.controllerLatencyNs = latencyCycles;
+  return c;
 }
 
 struct Result {
