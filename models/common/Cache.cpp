@@ -127,7 +127,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   // A miss holds an MSHR from the tag lookup until the fill returns.
   const auto [mshrStart, slot] = ch.mshrs.acquire(portStart + hitLatency_);
   const sc_time done = downstream(mshrStart) + transfer;
-  ch.mshrs.holdUntil(slot, done);
+  ch.mshrs.hold(slot, mshrStart, done);
   delay = done - now;
   // A refused access (e.g. outside every allocation) brings no line in.
   if (trans.is_response_error())

@@ -344,27 +344,38 @@ std::unique_ptr<isa::MemRequest> ComputeUnit::newRequest() {
 
 void ComputeUnit::fetch(Wave& w) {
   // Instructions are decoded once at load time; the fetch models the instruction cache traffic
-  // when a wave moves into a new 64-byte line.
+  // when a wave moves into a new 64-byte line. The instruction buffer prefetches the next line,
+  // so straight-line code only stalls on the first miss.
   const uint64_t line = w.s->pc & ~uint64_t{63};
   if (line == w.fetchedLine) return;
   w.fetchedLine = line;
-  uint8_t buffer[64];
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_READ_COMMAND);
-  p.set_address(line);
-  p.set_data_ptr(buffer);
-  p.set_data_length(64);
-  p.set_streaming_width(64);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const sc_time local = qk_.get_local_time();
-  sc_time delay = local;
-  instructionSocket->b_transport(p, delay);
-  ++instructionFetches;
+  auto read = [&](uint64_t address) {
+    uint8_t buffer[64];
+    tlm::tlm_generic_payload p;
+    p.set_command(tlm::TLM_READ_COMMAND);
+    p.set_address(address);
+    p.set_data_ptr(buffer);
+    p.set_data_length(64);
+    p.set_streaming_width(64);
+    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time delay = local;
+    instructionSocket->b_transport(p, delay);
+    ++instructionFetches;
+    return p.is_response_ok() ? delay - local : SC_ZERO_TIME;
+  };
+  const sc_time latency = read(line);
+  const auto& code = w.group->dispatch->program->instructions();
+  if (!code.empty() && line + 64 < code.back().pc + code.back().sizeBytes) read(line + 64);
   if (config_.functionalMode) return;
-  // A hit is hidden by the instruction buffer's prefetch; a miss stalls the wave.
-  const uint64_t cycles = static_cast<uint64_t>((delay - local) / period_);
-  if (cycles > config_.instructionCache.hitLatencyCycles) {
-    const uint64_t until = now_ + cycles;
+  // A hit (lookup plus one line transfer) is hidden by the instruction buffer; a miss, or a
+  // hit queued behind other fetches, stalls the wave for the rest.
+  const uint64_t hidden =
+      config_.instructionCache.hitLatencyCycles +
+      (64 + config_.instructionCache.bytesPerCycle - 1) / config_.instructionCache.bytesPerCycle;
+  const uint64_t cycles = static_cast<uint64_t>(latency / period_);
+  if (cycles > hidden) {
+    const uint64_t until = now_ + cycles - hidden;
     if (until > w.readyCycle) fetchStallCycles += until - std::max(w.readyCycle, now_);
     w.readyCycle = std::max(w.readyCycle, until);
   }

@@ -136,25 +136,24 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
   Bank& bank = ch.banks[(inChannel / chunksPerRow) % ch.banks.size()];
   const int64_t row = static_cast<int64_t>(inChannel / chunksPerRow / ch.banks.size());
 
-  const sc_time start = std::max(at + latency_, bank.commands.freeAt());
+  // The bank is occupied from the first command it takes for this access until it can take
+  // the next: tCCD for a row hit; activate (after precharge on a conflict) plus tRCD otherwise.
   sc_time ready;
   if (bank.openRow == row) {
     ++rowHits;
+    const sc_time start = bank.commands.reserve(at + latency_, tCCD_);
     ready = start + tCL_;
-    bank.commands.reserve(start, tCCD_);
   } else {
-    sc_time activate = start;
-    if (bank.openRow >= 0) {
-      ++rowConflicts;
-      // Precharge may not begin before tRAS after the previous activate.
-      activate = std::max(start, bank.activatedAt + tRAS_) + tRP_;
-    } else {
-      ++rowMisses;
-    }
+    const bool conflict = bank.openRow >= 0;
+    conflict ? ++rowConflicts : ++rowMisses;
+    // Precharge may not begin before tRAS after the previous activate.
+    const sc_time earliest =
+        conflict ? std::max(at + latency_, bank.activatedAt + tRAS_) : at + latency_;
+    const sc_time occupancy = (conflict ? tRP_ : SC_ZERO_TIME) + tRCD_ + tCCD_;
+    const sc_time start = bank.commands.reserve(earliest, occupancy);
     bank.openRow = row;
-    bank.activatedAt = activate;
-    ready = activate + tRCD_ + tCL_;
-    bank.commands.reserve(start, ready - tCL_ + tCCD_ - start);
+    bank.activatedAt = start + (conflict ? tRP_ : SC_ZERO_TIME);
+    ready = bank.activatedAt + tRCD_ + tCL_;
   }
   const sc_time burst(static_cast<double>(bytes) * nsPerByte_, SC_NS);
   return ch.bus.reserve(ready, burst) + burst;

@@ -47,10 +47,11 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time arrival = now + delay;
   // The address unit sends one line (or one atomic lane) per cycle; the instruction's data is
   // back when its slowest transaction is.
-  sc_time nextSend = std::max(arrival, addressUnit_.freeAt());
+  sc_time nextSend = arrival;
   sc_time done = arrival;
   uint32_t transactions = 0;
   auto send = [&](tlm::tlm_generic_payload& p) {
+    nextSend = addressUnit_.reserve(nextSend, period_);
     sc_time d = nextSend - now;
     toL1_->b_transport(p, d);
     done = std::max(done, now + d);
@@ -86,7 +87,6 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         ++laneAccesses;
         if (p.is_response_error()) {
           fail(req.addr[lane][e]);
-          addressUnit_.reserve(arrival, period_ * transactions);
           delay = done - now;
           return;
         }
@@ -145,7 +145,6 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       send(p);
       if (p.is_response_error()) {
         fail(chunks[i].elementAddress);
-        addressUnit_.reserve(arrival, period_ * transactions);
         delay = done - now;
         return;
       }
@@ -157,7 +156,6 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
   }
   lineTransactions += transactions;
-  addressUnit_.reserve(arrival, period_ * transactions);
   delay = std::max(done, arrival + period_) - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -245,6 +245,7 @@ TEST(Cache, LowerLevelDoesNotCountOrTimeHitsAbove) {
   b.init.body([&](TesterInitiator& i) {
     uint32_t v = 0;
     EXPECT_EQ(i.read(b.base, &v, 4).delay, cycles(kHit + 1 + 100 + 1 + kDramLatency));
+    sc_core::wait(cycles(1000));
     EXPECT_EQ(i.read(b.base, &v, 4).delay, cycles(kHit + 1));  // L1 hit only
   });
   test::simulate();
@@ -266,6 +267,23 @@ TEST(Cache, DramDoesNotCountAccessesServedByACache) {
   test::simulate();
   EXPECT_EQ(b.dram.reads, 1u);
   EXPECT_EQ(b.dram.writes, 0u);
+}
+
+TEST(Cache, BackToBackReadsQueueOnThePort) {
+  // The port moves 64 bytes per cycle: a second hit sent at the same time waits one cycle.
+  CacheBench b(kWT);
+  b.init.body([&](TesterInitiator& i) {
+    uint32_t v = 0;
+    i.read(b.base, &v, 4);  // bring the line in
+    tlm::tlm_generic_payload p1, p2;
+    TesterInitiator::fill(p1, tlm::TLM_READ_COMMAND, b.base, reinterpret_cast<uint8_t*>(&v), 4,
+                          nullptr, 0);
+    TesterInitiator::fill(p2, tlm::TLM_READ_COMMAND, b.base, reinterpret_cast<uint8_t*>(&v), 4,
+                          nullptr, 0);
+    EXPECT_EQ(i.transport(p1, sc_core::SC_ZERO_TIME, false).delay, cycles(kHit + 1));
+    EXPECT_EQ(i.transport(p2, sc_core::SC_ZERO_TIME, false).delay, cycles(1 + kHit + 1));
+  });
+  test::simulate();
 }
 
 TEST(Cache, L2HitAfterL1EvictionTakesL2Time) {

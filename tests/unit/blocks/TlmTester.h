@@ -37,7 +37,8 @@ inline DramConfig fixedLatencyDram(uint64_t sizeBytes, uint32_t latencyCycles) {
 
 struct Result {
   tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
-  sc_core::sc_time delay;  // what the target annotated (starts at zero)
+  sc_core::sc_time delay;           // what the target annotated (starts at zero)
+  sc_core::sc_time waitedInTarget;  // SystemC time that passed inside b_transport (LT: none)
   bool dmiAllowed = false;
   bool ok() const { return status == tlm::TLM_OK_RESPONSE; }
 };
@@ -56,14 +57,23 @@ class TesterInitiator : public sc_core::sc_module {
   // The test body, run in this module's thread once the simulation starts.
   void body(std::function<void(TesterInitiator&)> f) { body_ = std::move(f); }
 
-  Result transport(tlm::tlm_generic_payload& p, sc_core::sc_time start = sc_core::SC_ZERO_TIME) {
+  // `consume`: wait for the annotated delay afterwards (false: the next request leaves at the
+  // same time, to test queueing on a busy resource).
+  Result transport(tlm::tlm_generic_payload& p, sc_core::sc_time start = sc_core::SC_ZERO_TIME,
+                   bool consume = true) {
     Result r;
     r.delay = start;
     p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     p.set_dmi_allowed(false);
+    const sc_core::sc_time before = sc_core::sc_time_stamp();
     socket->b_transport(p, r.delay);
+    r.waitedInTarget = sc_core::sc_time_stamp() - before;
     r.status = p.get_response_status();
     r.dmiAllowed = p.is_dmi_allowed();
+    // Consume the annotated time, as a loosely-timed initiator without a quantum keeper does:
+    // the next request starts after this one completed, so tests see each access on its own
+    // rather than queued behind the previous one's port or bank occupancy.
+    if (consume) sc_core::wait(r.delay);
     return r;
   }
   Result access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len,
@@ -145,7 +155,7 @@ inline void simulate() {
 
 // A whole-wave request (LDS, texture path) in a payload, as a compute unit sends it.
 inline Result sendWave(TesterInitiator& init, isa::MemRequest& req, uint32_t ldsBase = 0,
-                       uint32_t ldsSize = 0) {
+                       uint32_t ldsSize = 0, bool consume = true) {
   WaveAccessExtension ext;
   ext.request = &req;
   ext.ldsBase = ldsBase;
@@ -159,7 +169,7 @@ inline Result sendWave(TesterInitiator& init, isa::MemRequest& req, uint32_t lds
   p.set_data_length(req.elementBytes);
   p.set_streaming_width(req.elementBytes);
   p.set_extension(&ext);
-  const Result r = init.transport(p);
+  const Result r = init.transport(p, sc_core::SC_ZERO_TIME, consume);
   p.clear_extension(&ext);
   return r;
 }
