@@ -20,6 +20,9 @@ struct LdsBankRequest {
   uint8_t elementsPerLane = 1;   // 2 for read2/write2
   // Byte address of each lane's element in the LDS.
   std::array<std::array<uint32_t, 2>, 64> addr{};
+  // GPU cycle at which the access reaches the LDS. The C++ arbiter ignores it; the RTL arbiter
+  // (rtl_cosim/) places its clock cycles there on its waveform.
+  uint64_t cycle = 0;
 };
 
 struct LdsBankSchedule {
@@ -42,6 +45,10 @@ class CppLdsBankArbiter : public LdsBankArbiter {
 
  private:
   uint32_t banks_;
+  // Scratch state of one schedule() call, kept to avoid allocating per cycle.
+  std::vector<uint64_t> bankEpoch_;
+  std::vector<uint32_t> bankDword_;
+  uint64_t epoch_ = 0;
 };
 
 }  // namespace vgpu
