@@ -127,12 +127,14 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
     s.number("transcendental_rate_divisor", p.cu.transcendentalRateDivisor);
     s.number("salu_cycles", p.cu.saluCycles);
     s.number("branch_cycles", p.cu.branchCycles);
+    s.number("instruction_prefetch_lines", p.cu.instructionPrefetchLines);
   });
   r.section("lds", [&](Reader& s) {
     s.number("size", p.lds.sizeBytes);
     s.number("banks", p.lds.banks);
     s.number("latency", p.lds.latencyCycles);
     s.number("alloc_granule", p.lds.allocGranuleBytes);
+    s.string("arbiter", p.lds.arbiter);
   });
   r.section("vector_l1", [&](Reader& s) { readCache(s, p.vectorL1); });
   r.section("scalar_cache", [&](Reader& s) { readCache(s, p.scalarCache); });
@@ -181,6 +183,8 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
   check(p.cu.vgprsPerSimdLane >= 4 && p.cu.sgprsPerSimd >= 16, origin, "register files too small");
   check(p.lds.sizeBytes >= 1024 && p.lds.banks >= 1, origin, "lds too small");
   check(p.lds.allocGranuleBytes >= 4, origin, "lds.alloc_granule must be at least 4");
+  check(p.lds.arbiter == "cpp" || p.lds.arbiter == "rtl", origin,
+        "lds.arbiter must be \"cpp\" or \"rtl\" (not \"" + p.lds.arbiter + "\")");
   for (const CacheConfig* c : {&p.vectorL1, &p.scalarCache, &p.instructionCache})
     check(c->lineBytes >= 4 && (c->lineBytes & (c->lineBytes - 1)) == 0 &&
               c->sizeBytes >= c->lineBytes && c->ways >= 1 && c->bytesPerCycle >= 1,

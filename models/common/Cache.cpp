@@ -111,23 +111,32 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
 
   bool allHit = true;
   const bool writeBackWrite = isWrite && policy_ == WritePolicy::WriteBackAllocate;
+  size_t ways[4];  // an access touches at most a few lines (it never exceeds 4 x 64 bytes)
+  size_t touched = 0;
+  uint64_t fillsDone = 0;  // ps: the latest fill still in flight among the lines hit
   for (uint64_t l = first; l <= last; ++l) {
     const CacheTags::Outcome o = ch.tags.lookup(l * line, true, writeBackWrite);
     allHit &= o.hit;
+    if (o.hit) fillsDone = std::max(fillsDone, ch.tags.readyAt(o.way));
+    if (touched < 4) ways[touched++] = o.way;
     if (o.evictedDirty) writeBack(o.evictedAddress, portStart + hitLatency_);
   }
   allHit ? ++hits : ++misses;
 
   if (allHit || writeBackWrite) {
-    // Served here (a write-back cache absorbs stores): data still goes to DRAM, untimed.
+    // Served here (a write-back cache absorbs stores): data still goes to DRAM, untimed. A hit
+    // on a line whose fill is still in flight waits for the fill.
     forwardServed(trans);
-    delay = portStart + transfer + hitLatency_ - now;
+    const sc_time fill = sc_time::from_value(fillsDone);
+    delay = std::max(portStart + hitLatency_, fill) + transfer - now;
     return;
   }
   // A miss holds an MSHR from the tag lookup until the fill returns.
   const auto [mshrStart, slot] = ch.mshrs.acquire(portStart + hitLatency_);
   const sc_time done = downstream(mshrStart) + transfer;
   ch.mshrs.hold(slot, mshrStart, done);
+  for (size_t k = 0; k < touched; ++k)
+    if (ways[k] != CacheTags::kNoWay) ch.tags.setReadyAt(ways[k], done.value());
   delay = done - now;
   // A refused access (e.g. outside every allocation) brings no line in.
   if (trans.is_response_error())

@@ -16,10 +16,12 @@ class CacheTags {
     tags_.assign(static_cast<size_t>(sets_) * ways_, kInvalid);
     lastUse_.assign(tags_.size(), 0);
     dirty_.assign(tags_.size(), false);
+    readyAt_.assign(tags_.size(), 0);
   }
 
   struct Outcome {
     bool hit = false;
+    size_t way = kNoWay;  // the line's slot (hit or newly installed), for readyAt/setReadyAt
     bool evictedDirty = false;  // a dirty line was evicted to make room: it must be written back
     uint64_t evictedAddress = 0;
   };
@@ -36,6 +38,7 @@ class CacheTags {
         lastUse_[w] = clock_;
         dirty_[w] = dirty_[w] || markDirty;
         out.hit = true;
+        out.way = w;
         return out;
       }
       if (lastUse_[w] < lastUse_[victim]) victim = w;
@@ -48,10 +51,18 @@ class CacheTags {
       tags_[victim] = line;
       lastUse_[victim] = clock_;
       dirty_[victim] = markDirty;
+      readyAt_[victim] = 0;
+      out.way = victim;
     }
     return out;
   }
   bool access(uint64_t addr, bool allocate) { return lookup(addr, allocate).hit; }
+
+  // When the line in `way` holds its data (its fill completes), in picoseconds. A loosely-timed
+  // cache installs a tag when the miss is sent; a later hit must not return before the fill.
+  uint64_t readyAt(size_t way) const { return readyAt_[way]; }
+  void setReadyAt(size_t way, uint64_t ps) { readyAt_[way] = ps; }
+  static constexpr size_t kNoWay = ~size_t{0};
   void invalidate(uint64_t addr) {
     const uint64_t line = addr / lineBytes_;
     const size_t set = static_cast<size_t>(line % sets_) * ways_;
@@ -71,6 +82,7 @@ class CacheTags {
   std::vector<uint64_t> tags_;
   std::vector<uint64_t> lastUse_;
   std::vector<bool> dirty_;
+  std::vector<uint64_t> readyAt_;
   uint64_t clock_ = 0;
 };
 

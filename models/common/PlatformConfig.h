@@ -22,6 +22,7 @@ struct CuConfig {
   uint32_t saluCycles = 1;
   uint32_t branchCycles = 1;
   uint32_t maxWavesPerWorkgroup = 16;  // 1024 work-items
+  uint32_t instructionPrefetchLines = 4;  // lines fetched ahead of a wave
 };
 
 struct LdsConfig {
@@ -30,6 +31,11 @@ struct LdsConfig {
   uint32_t bankWidthBytes = 4;
   uint32_t latencyCycles = 20;  // LLVM SISchedule.td: LDS ~20 cycles
   uint32_t allocGranuleBytes = 512;
+  std::string arbiter = "cpp";  // bank-conflict arbiter: "cpp", or "rtl" (Verilated, rtl_cosim/)
+  // Run options (vgpu-sim --vcd, --vcd-window), not platform parameters: a VCD of the RTL
+  // arbiter of compute unit 0, for the clock cycles in [vcdStartCycle, vcdEndCycle].
+  std::string arbiterVcdPath;
+  uint64_t vcdStartCycle = 0, vcdEndCycle = ~uint64_t{0};
 };
 
 struct CacheConfig {

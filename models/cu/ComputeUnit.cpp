@@ -294,6 +294,7 @@ unsigned ComputeUnit::issueFunctional() {
       fault(*w, nullptr, "the program counter left the kernel's code");
       return issued;
     }
+    fetch(*w);
     issue(*w);
     ++issued;
   }
@@ -326,6 +327,9 @@ unsigned ComputeUnit::issueCycle() {
       ++valuBusyCycles;
       continue;
     }
+    // The instruction's line must be fetched before it issues; a miss stalls the wave.
+    fetch(*w);
+    if (w->readyCycle > now_) continue;
     typeUsed[type] = true;
     issue(*w);
     ++issued;
@@ -344,8 +348,8 @@ std::unique_ptr<isa::MemRequest> ComputeUnit::newRequest() {
 
 void ComputeUnit::fetch(Wave& w) {
   // Instructions are decoded once at load time; the fetch models the instruction cache traffic
-  // when a wave moves into a new 64-byte line. The instruction buffer prefetches the next line,
-  // so straight-line code only stalls on the first miss.
+  // when a wave moves into a new 64-byte line. The instruction buffer prefetches the next
+  // lines (cu.instruction_prefetch_lines), so straight-line code mostly stalls on the first miss.
   const uint64_t line = w.s->pc & ~uint64_t{63};
   if (line == w.fetchedLine) return;
   w.fetchedLine = line;
@@ -366,7 +370,9 @@ void ComputeUnit::fetch(Wave& w) {
   };
   const sc_time latency = read(line);
   const auto& code = w.group->dispatch->program->instructions();
-  if (!code.empty() && line + 64 < code.back().pc + code.back().sizeBytes) read(line + 64);
+  const uint64_t codeEnd = code.empty() ? 0 : code.back().pc + code.back().sizeBytes;
+  for (uint32_t k = 1; k <= config_.cu.instructionPrefetchLines && line + 64 * k < codeEnd; ++k)
+    read(line + 64 * k);
   if (config_.functionalMode) return;
   // A hit (lookup plus one line transfer) is hidden by the instruction buffer; a miss, or a
   // hit queued behind other fetches, stalls the wave for the rest.
@@ -382,7 +388,6 @@ void ComputeUnit::fetch(Wave& w) {
 }
 
 void ComputeUnit::issue(Wave& w) {
-  const uint32_t slot = w.slot;  // endWave() may free w
   const isa::Instruction& inst = *w.group->dispatch->program->at(w.s->pc);
   isa::ExecContext ctx;
   ctx.target = config_.target;
@@ -462,7 +467,6 @@ void ComputeUnit::issue(Wave& w) {
       break;
   }
   if (req) requestPool_.push_back(std::move(req));
-  if (!halted_ && slots_[slot].get() == &w) fetch(w);
 }
 
 void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
