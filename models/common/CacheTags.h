@@ -21,7 +21,7 @@ class CacheTags {
 
   struct Outcome {
     bool hit = false;
-    size_t way = kNoWay;  // the line's slot (hit or newly installed), for readyAt/setReadyAt
+    size_t way = kNoWay;        // the line's slot (hit or newly installed), for readyAt/setReadyAt
     bool evictedDirty = false;  // a dirty line was evicted to make room: it must be written back
     uint64_t evictedAddress = 0;
   };

@@ -21,7 +21,7 @@ struct CuConfig {
   uint32_t transcendentalRateDivisor = 4;
   uint32_t saluCycles = 1;
   uint32_t branchCycles = 1;
-  uint32_t maxWavesPerWorkgroup = 16;  // 1024 work-items
+  uint32_t maxWavesPerWorkgroup = 16;     // 1024 work-items
   uint32_t instructionPrefetchLines = 4;  // lines fetched ahead of a wave
 };
 
