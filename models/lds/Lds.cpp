@@ -10,6 +10,27 @@ namespace vgpu {
 
 using namespace sc_core;
 
+namespace {
+// One lane's element. Fixed sizes compile to plain moves; a memcpy of a run-time size became
+// `rep movs`, whose start-up cost dominated LDS-heavy kernels.
+inline void copyElement(uint8_t* dst, const uint8_t* src, uint32_t bytes) {
+  switch (bytes) {
+    case 4:
+      std::memcpy(dst, src, 4);
+      break;
+    case 8:
+      std::memcpy(dst, src, 8);
+      break;
+    case 16:
+      std::memcpy(dst, src, 16);
+      break;
+    default:
+      std::memcpy(dst, src, bytes);
+      break;
+  }
+}
+}  // namespace
+
 Lds::Lds(sc_module_name name, const LdsConfig& config, sc_time clockPeriod,
          std::unique_ptr<LdsBankArbiter> arbiter)
     : sc_module(name),
@@ -37,6 +58,7 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   bankReq.laneMask = req.laneMask;
   bankReq.dwordsPerElement = static_cast<uint8_t>((bytes + 3) / 4);
   bankReq.elementsPerLane = req.elementsPerLane;
+  bankReq.cycle = static_cast<uint64_t>((sc_time_stamp() + delay) / period_);
 
   // Lanes in ascending order: for stores to the same address the highest lane wins, and
   // atomics from lanes of one wave are applied in lane order.
@@ -57,10 +79,10 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       uint8_t* mem = storage_.data() + ext->ldsBase + offset;
       switch (req.op) {
         case isa::MemOp::Load:
-          std::memcpy(data, mem, bytes);
+          copyElement(data, mem, bytes);
           break;
         case isa::MemOp::Store:
-          std::memcpy(mem, data, bytes);
+          copyElement(mem, data, bytes);
           break;
         case isa::MemOp::Atomic: {
           uint8_t old[16];
