@@ -169,6 +169,41 @@ TEST(Cli, PlatformFromJsonFile) {
   EXPECT_NE(r.out.find("on two"), std::string::npos) << r.out;
 }
 
+// Same inputs, same outputs and statistics (host time aside); and the functional results do not
+// depend on the temporal-decoupling quantum (timing may). Runs a multi-CU atomics kernel, where
+// an ordering bug would show first.
+TEST(Cli, DeterministicAndIndependentOfTheQuantum) {
+  TempDir dir;
+  const KernelCase c = kernelCase("histogram");
+  writeFile(dir.file("data.bin"), c.args[0].bytes);
+  for (int quantum : {1, 1000}) {
+    std::ofstream(dir.file("q" + std::to_string(quantum) + ".json"))
+        << R"({"name": "q", "processor": "gfx906", "compute_units": 8, "quantum": )" << quantum
+        << "}";
+  }
+  auto run = [&](const std::string& tag, const std::string& platform) {
+    const Result r = vgpuSim(
+        "run " + quote(kernelDir() + "/histogram.co") + " histogram --grid 1536 --block 256" +
+            " --platform " + quote(platform) + " --quiet --stats " +
+            quote(dir.file(tag + ".json")) + " --arg " + quote("file:" + dir.file("data.bin")) +
+            " --arg " + quote("zeros:1024,out=" + dir.file(tag + ".bin")) + " --arg i32:10000",
+        dir);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+  };
+  run("a", dir.file("q1000.json"));
+  run("b", dir.file("q1000.json"));
+  run("c", dir.file("q1.json"));
+  EXPECT_EQ(slurp(dir.file("a.bin")), slurp(dir.file("b.bin")));
+  EXPECT_EQ(slurp(dir.file("a.bin")), slurp(dir.file("c.bin")));
+  auto withoutHostTime = [](std::string stats) {
+    const size_t p = stats.find("\"host_seconds\"");
+    return p == std::string::npos ? stats : stats.erase(p, stats.find('\n', p) - p);
+  };
+  const std::string a = withoutHostTime(slurp(dir.file("a.json")));
+  EXPECT_NE(a.find("\"cycles\""), std::string::npos);
+  EXPECT_EQ(a, withoutHostTime(slurp(dir.file("b.json"))));
+}
+
 // ---- bad input: one clear message, exit 2 ---------------------------------------------------
 
 struct BadInput {
