@@ -82,6 +82,14 @@ void applyAtomic(AtomicOp op, unsigned bytes, uint8_t* memory, const uint8_t* sr
                  const uint8_t* cmp, uint8_t* oldValue) {
   static const uint8_t kZero[8] = {};
   if (!cmp) cmp = kZero;
+  if (op == AtomicOp::CondXchg32) {  // two independent dwords (12.13 DS_CONDXCHG32_RTN_B64)
+    std::memcpy(oldValue, memory, bytes);
+    for (unsigned k = 0; k + 4 <= bytes; k += 4) {
+      const uint32_t v = load<uint32_t>(src + k);
+      if (v >> 31) store(memory + k, v & 0x7fffffffu);
+    }
+    return;
+  }
   if (bytes == 8) {
     const uint64_t old = load<uint64_t>(memory);
     store(oldValue, old);

@@ -17,6 +17,9 @@ struct Lookup {
   std::array<const OpInfo*, 128> vop3p{}, mubuf{};
   std::array<const OpInfo*, 16> mtbuf{};
   std::array<std::array<const OpInfo*, 128>, 3> flat{};
+  std::array<const OpInfo*, 128> mimg{};
+  std::array<const OpInfo*, 4> vintrp{};
+  const OpInfo* exp = nullptr;
 
   Lookup() {
     auto addAll = [&](OpTable t) {
@@ -31,6 +34,8 @@ struct Lookup {
     addAll(vop3pTable());
     addAll(dsTable());
     addAll(vmemTable());
+    addAll(mimgTable());
+    addAll(interpTable());
   }
   void add(const OpInfo* o) {
     const int op = o->opcode;
@@ -79,6 +84,15 @@ struct Lookup {
         break;
       case Enc::Flat:
         flat[o->mem.segment][op] = o;
+        break;
+      case Enc::Mimg:
+        mimg[op] = o;
+        break;
+      case Enc::Vintrp:
+        vintrp[op] = o;
+        break;
+      case Enc::Exp:
+        exp = o;
         break;
       default:
         break;
@@ -196,6 +210,8 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
     case Enc::Sopp:
       op = at(lk.sopp, bits(w0, 22, 16));
       f[fld::kExt0] = u16(bits(w0, 15, 0));
+      // Operand-less SOPP opcodes are only valid with a zero immediate (llvm-objdump agrees).
+      if (op && (op->flags & kNoOperands) && f[fld::kExt0] != 0) op = nullptr;
       break;
     case Enc::Smem: {
       size = 8;
@@ -219,6 +235,7 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
         f[fld::kSrc1] = u16(256 + bits(w0, 16, 9));
       } else if (enc == Enc::Vop1) {
         op = at(lk.vop1, bits(w0, 16, 9));
+        if (op && (op->flags & kNoOperands) && bits(w0, 24, 17) != 0) op = nullptr;  // v_nop
         f[fld::kDst] = u16(256 + bits(w0, 24, 17));
         if (op && (op->flags & kScalarDst)) f[fld::kDst] = u16(bits(w0, 24, 17));
       } else {
@@ -231,7 +248,7 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
       if (op && (op->flags & kCarryOut)) f[fld::kSdst] = opnd::kVccLo;
       if (src0 == opnd::kLiteral) literal();
       if (op && (op->flags & kLiteralK)) {
-        literal();
+        if (!in.hasLiteral) literal();  // K and a literal src0 share the one literal dword
         // v_madmk: D = S0 * K + S1; v_madak: D = S0 * S1 + K (12.7).
         const bool madmk = op->opcode == 0x17 || op->opcode == 0x24;
         if (madmk) {
@@ -305,6 +322,7 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
       break;
     }
     case Enc::Vintrp:
+      op = at(lk.vintrp, bits(w0, 17, 16));
       f[fld::kDst] = u16(256 + bits(w0, 25, 18));
       f[fld::kSrc0] = u16(bits(w0, 7, 0));
       f[fld::kExt0] = u16(bits(w0, 17, 16));  // opcode
@@ -346,6 +364,7 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
       const uint32_t w1 = word(1);
       const uint32_t seg = bits(w0, 15, 14);
       op = seg < 3 ? at(lk.flat[seg], bits(w0, 24, 18)) : nullptr;
+      if (seg == 0 && bits(w1, 22, 16) != 0) op = nullptr;  // FLAT has no saddr: must be 0
       f[fld::kOffset0] = u16(bits(w0, 12, 0));
       f[fld::kBits] = u16((bits(w0, 13, 13) ? kLds : 0) | (bits(w0, 16, 16) ? kGlc : 0) |
                           (bits(w0, 17, 17) ? kSlc : 0) | (bits(w1, 23, 23) ? kNv : 0));
@@ -356,14 +375,39 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
       f[fld::kDst] = u16(bits(w1, 31, 24));
       break;
     }
-    case Enc::Mimg:
-    case Enc::Exp:
+    case Enc::Mimg: {
       size = 8;
+      const uint32_t w1 = word(1);
+      op = at(lk.mimg, bits(w0, 24, 18));
+      f[fld::kAddr] = u16(bits(w1, 7, 0));
+      f[fld::kData0] = f[fld::kDst] = u16(bits(w1, 15, 8));
+      f[fld::kData1] = u16(bits(w1, 20, 16) * 4);
+      f[fld::kOffset0] = u16(bits(w1, 25, 21) * 4);
+      f[fld::kBits] = u16((bits(w0, 13, 13) ? kGlc : 0) | (bits(w0, 25, 25) ? kSlc : 0) |
+                          (bits(w0, 16, 16) ? kTfe : 0));
+      f[fld::kFmt] = u16(bits(w0, 11, 8));
+      f[fld::kMimgBits] = u16(bits(w0, 12, 12) | (bits(w0, 14, 14) << 1) | (bits(w0, 15, 15) << 2) |
+                              (bits(w0, 17, 17) << 3) | (bits(w1, 31, 31) << 4));
       break;
+    }
+    case Enc::Exp: {
+      size = 8;
+      const uint32_t w1 = word(1);
+      op = lk.exp;
+      f[fld::kExt0] = u16(bits(w0, 12, 0));  // en[3:0] tgt[9:4] compr[10] done[11] vm[12]
+      for (int i = 0; i < 4; ++i) f[1 + i] = u16(bits(w1, 8 * i + 7, 8 * i));
+      break;
+    }
     default:
       break;
   }
-  (void)target;
+  if (!op || (target == GfxTarget::Gfx900 && (op->flags & kGfx906Only))) {
+    // llvm-objdump prints an encoding it does not know as one .long and goes on with the next
+    // word; so does the model (a gfx906-only opcode keeps its OpInfo so that executing it on
+    // gfx900 reports what it is).
+    size = 4;
+    in.hasLiteral = false;
+  }
   in.op = op;
   in.issue = op ? op->issue : IssueType::Internal;
   for (int i = 1; i < size / 4; ++i) in.words[i] = word(i);

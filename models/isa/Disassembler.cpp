@@ -1,5 +1,6 @@
 // Disassembly in llvm-objdump-15 syntax (LLVM AMDGPUInstPrinter conventions): one operand
 // printer per operand kind and one layout per encoding family.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -31,18 +32,20 @@ std::string vgpr(int reg, int dwords) {
 // values that look like inline constants print as such, anything else in hex.
 std::string literalText(uint32_t lit, Ty ty) {
   if (is16(ty) && ty != Ty::Pk16 && ty != Ty::PkF16) {
+    // printImmediate16 / printImmediateInt16: the low half decides; float names only for an
+    // exact f16 pattern, hex of the low 16 bits otherwise.
     const int16_t v = static_cast<int16_t>(lit);
-    if ((lit >> 16) == 0 || (lit >> 16) == 0xffff) {
-      if (v >= -16 && v <= 64) return dec(v);
+    if (v >= -16 && v <= 64) return dec(v);
+    if (isFloat(ty)) {
       static const uint16_t kF16[] = {0x3800, 0xb800, 0x3c00, 0xbc00,
                                       0x4000, 0xc000, 0x4400, 0xc400};
       static const char* const kText[] = {"0.5", "-0.5", "1.0", "-1.0",
                                           "2.0", "-2.0", "4.0", "-4.0"};
       for (int i = 0; i < 8; ++i)
-        if (static_cast<uint16_t>(lit) == kF16[i]) return kText[i];
-      if (static_cast<uint16_t>(lit) == 0x3118) return "0.15915494";
+        if (lit == kF16[i]) return kText[i];
+      if (lit == 0x3118) return "0.15915494";
     }
-    return hex(lit);
+    return hex(lit & 0xffff);
   }
   if (is64(ty)) return lit <= 64 ? dec(lit) : hex(lit);
   const int32_t v = static_cast<int32_t>(lit);
@@ -56,11 +59,20 @@ std::string literalText(uint32_t lit, Ty ty) {
   return hex(lit);
 }
 
+// SOPP / SMEM small unsigned immediates (printU16ImmOperand): inline-looking values in
+// decimal, anything else in hex.
+std::string u16Imm(uint32_t v) {
+  return v <= 64 ? dec(v) : hex(v);
+}
+
 // Scalar operand space (LLVM AMDGPUInstPrinter::printRegOperand / printImmediate*).
 std::string scalar(int code, int dwords, Ty ty, uint32_t literal) {
-  if (code < kNumSgprs) return range("s", code, dwords);
+  // Register tuples are aligned (2 for pairs, 4 beyond): llvm-objdump rounds an unaligned
+  // index down (and warns).
+  const int align = dwords >= 4 ? 4 : (dwords == 2 ? 2 : 1);
+  if (code < kNumSgprs) return range("s", code / align * align, dwords);
   if (code >= opnd::kTtmp0 && code < opnd::kTtmp0 + kNumTtmps) {
-    return range("ttmp", code - opnd::kTtmp0, dwords);
+    return range("ttmp", (code - opnd::kTtmp0) / align * align, dwords);
   }
   const bool pair = dwords >= 2;
   switch (code) {
@@ -155,55 +167,45 @@ std::string waitcnt(uint32_t s) {
   return out;
 }
 
+// printSendMsg (gfx9): symbolic when id, operation and stream are valid; otherwise the numeric
+// triple when the fields re-encode to the same value; otherwise the plain immediate.
 std::string sendmsg(uint32_t imm) {
   const uint32_t id = imm & 0xf, op = (imm >> 4) & 7, stream = (imm >> 8) & 3;
+  static const char* const kIds[16] = {nullptr,
+                                       "MSG_INTERRUPT",
+                                       "MSG_GS",
+                                       "MSG_GS_DONE",
+                                       "MSG_SAVEWAVE",
+                                       "MSG_STALL_WAVE_GEN",
+                                       "MSG_HALT_WAVES",
+                                       "MSG_ORDERED_PS_DONE",
+                                       "MSG_EARLY_PRIM_DEALLOC",
+                                       "MSG_GS_ALLOC_REQ",
+                                       "MSG_GET_DOORBELL",
+                                       nullptr,
+                                       nullptr,
+                                       nullptr,
+                                       nullptr,
+                                       "MSG_SYSMSG"};
   static const char* const kGsOps[] = {"GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"};
   static const char* const kSysOps[] = {nullptr, "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD",
                                         "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"};
-  if ((imm & ~0x3ffu) == 0) {
-    switch (id) {
-      case 1:
-        if ((imm >> 4) == 0) return "sendmsg(MSG_INTERRUPT)";
-        break;
-      case 2:
-      case 3:
-        if ((imm >> 10) == 0 && op <= 3 && !(id == 3 && op != 0 && false)) {
-          if (op == 0 && stream != 0) break;
-          std::string s =
-              std::string("sendmsg(") + (id == 2 ? "MSG_GS" : "MSG_GS_DONE") + ", " + kGsOps[op];
-          if (op != 0) s += ", " + dec(stream);
-          return s + ")";
-        }
-        break;
-      case 4:
-        if ((imm >> 4) == 0) return "sendmsg(MSG_SAVEWAVE)";
-        break;
-      case 5:
-        if ((imm >> 4) == 0) return "sendmsg(MSG_STALL_WAVE_GEN)";
-        break;
-      case 6:
-        if ((imm >> 4) == 0) return "sendmsg(MSG_HALT_WAVES)";
-        break;
-      case 7:
-        if ((imm >> 4) == 0) return "sendmsg(MSG_ORDERED_PS_DONE)";
-        break;
-      case 8:
-        if ((imm >> 4) == 0) return "sendmsg(MSG_EARLY_PRIM_DEALLOC)";
-        break;
-      case 9:
-        if ((imm >> 4) == 0) return "sendmsg(MSG_GS_ALLOC_REQ)";
-        break;
-      case 10:
-        if ((imm >> 4) == 0) return "sendmsg(MSG_GET_DOORBELL)";
-        break;
-      case 15:
-        if (op >= 1 && op <= 4 && stream == 0)
-          return std::string("sendmsg(MSG_SYSMSG, ") + kSysOps[op] + ")";
-        break;
-      default:
-        break;
+  const bool gs = id == 2 || id == 3;
+  const bool requiresOp = gs || id == 15;
+  bool validOp =
+      requiresOp ? (gs ? (op <= 3 && (id != 2 || op != 0)) : (op >= 1 && op <= 4)) : op == 0;
+  if (gs && id == 3) validOp = op <= 3;
+  const bool supportsStream = gs && op != 0;
+  const bool validStream = supportsStream || stream == 0;
+  if ((imm & ~0x3ffu) == 0 && kIds[id] && validOp && validStream && !((imm >> 7) & 1)) {
+    std::string s = std::string("sendmsg(") + kIds[id];
+    if (requiresOp) {
+      s += std::string(", ") + (gs ? kGsOps[op] : kSysOps[op]);
+      if (supportsStream) s += ", " + dec(stream);
     }
+    return s + ")";
   }
+  if ((imm & ~0x37fu) == 0) return "sendmsg(" + dec(id) + ", " + dec(op) + ", " + dec(stream) + ")";
   return dec(imm);
 }
 
@@ -254,7 +256,7 @@ std::string salu(const Instruction& in, const OpInfo& op) {
           return s + " " + hwreg(imm) + ", " + hex(in.literal);
         case 0x10:
         case 0x15:
-          return s + " " + sdst + ", " + dec(static_cast<int16_t>(imm));
+          return s + " " + sdst + ", " + dec(imm);  // branch offset, printed unsigned
         default:
           return s + " " + sdst + ", " + hex(imm);
       }
@@ -278,8 +280,20 @@ std::string sopp(const Instruction& in, const OpInfo& op) {
       return s + " " + sendmsg(imm);
     case 0x1d:
       return s + " " + gprIdx(imm);
-    default:
+    case 0x02:
+    case 0x04:
+    case 0x05:
+    case 0x06:
+    case 0x07:
+    case 0x08:
+    case 0x09:
+    case 0x17:
+    case 0x18:
+    case 0x19:
+    case 0x1a:
       return s + " " + dec(imm);  // branch offsets print unsigned, as llvm-objdump-15 does
+    default:
+      return s + " " + u16Imm(imm);
   }
 }
 
@@ -290,8 +304,8 @@ std::string smem(const Instruction& in, const OpInfo& op) {
   bool first = true;
   if (op.dst != Ty::None) {
     add(s, scalar(f[fld::kData0], dwordsOf(op.dst), op.dst, 0), first);
-  } else if (op.src0 != Ty::None) {
-    add(s, dec(f[fld::kData0]), first);  // s_atc_probe: sdata is an immediate
+  } else if (op.src0 != Ty::None && !(op.flags & kSmemNoData)) {
+    add(s, u16Imm(f[fld::kData0]), first);  // s_atc_probe: sdata is an immediate
   }
   if (op.src0 == Ty::None) return s;
   add(s, scalar(f[fld::kAddr], dwordsOf(op.src0), op.src0, 0), first);
@@ -362,6 +376,19 @@ std::string bitList(unsigned v, int n) {
   return s + "]";
 }
 
+// An operand with input modifiers (printOperandAndFPInputMods / IntInputMods): the neg bit of
+// an integer operand is sext(); a negated immediate without abs prints as neg(...).
+std::string withMods(std::string text, int code, Ty ty, bool abs, bool neg, bool sextBit) {
+  if (sextBit || (neg && !isFloat(ty))) return "sext(" + text + ")";
+  if (abs) text = "|" + text + "|";
+  if (neg) {
+    const bool imm = (code >= opnd::kZero && code <= opnd::kIntNegMax) ||
+                     (code >= opnd::kHalf && code <= opnd::kInvTwoPi) || code == opnd::kLiteral;
+    text = imm && !abs ? "neg(" + text + ")" : "-" + text;
+  }
+  return text;
+}
+
 std::string valuName(const OpInfo& op, unsigned form, GfxTarget target) {
   std::string name = op.name;
   if (target == GfxTarget::Gfx900 && name.rfind("v_fma_mix", 0) == 0)
@@ -370,7 +397,7 @@ std::string valuName(const OpInfo& op, unsigned form, GfxTarget target) {
     case kE32:
       return (op.flags & kNoE32Suffix) ? name : name + "_e32";
     case kE64:
-      return op.enc == Enc::Vop3 ? name : name + "_e64";
+      return (op.enc == Enc::Vop3 || (op.flags & kNoOperands)) ? name : name + "_e64";
     case kDpp:
       return name + "_dpp";
     case kSdwa:
@@ -380,7 +407,32 @@ std::string valuName(const OpInfo& op, unsigned form, GfxTarget target) {
   }
 }
 
+// VOP3 interpolation: vdst, src1 (mov: p10/p20/p0), attrN.c[, src2][ high][ clamp][ omod].
+std::string interpVop3(const Instruction& in, const OpInfo& op) {
+  const uint16_t* f = in.f;
+  const unsigned mods = f[fld::kMods], abs = mods & 7, neg = (mods >> 3) & 7,
+                 omod = (mods >> 7) & 3;
+  const unsigned a = f[fld::kSrc0];
+  std::string s = std::string(op.name) + " " + vgpr(f[fld::kDst] - opnd::kVgpr0, 1) + ", ";
+  if (op.opcode == 0x272) {
+    static const char* const kParams[] = {"p10", "p20", "p0"};
+    s += f[fld::kSrc1] < 3 ? kParams[f[fld::kSrc1]] : "invalid_param_" + dec(f[fld::kSrc1]);
+  } else {
+    s += withMods(operand(f[fld::kSrc1], op.src1, in.literal), f[fld::kSrc1], op.src1, abs & 2,
+                  neg & 2, false);
+  }
+  s += ", attr" + dec(a & 0x3f) + "." + "xyzw"[(a >> 6) & 3];
+  if (op.src2 != Ty::None)
+    s += ", " + withMods(operand(f[fld::kSrc2], op.src2, in.literal), f[fld::kSrc2], op.src2,
+                         abs & 4, neg & 4, false);
+  if ((a >> 8) & 1) s += " high";
+  if ((mods >> 6) & 1) s += " clamp";
+  if (omod) s += omod == 1 ? " mul:2" : (omod == 2 ? " mul:4" : " div:2");
+  return s;
+}
+
 std::string valu(const Instruction& in, const OpInfo& op, GfxTarget target) {
+  if (op.flags & kInterp) return interpVop3(in, op);
   const uint16_t* f = in.f;
   const unsigned form = f[fld::kForm];
   std::string s = valuName(op, form, target);
@@ -409,11 +461,15 @@ std::string valu(const Instruction& in, const OpInfo& op, GfxTarget target) {
       add(s, form == kE64 ? scalar(code, 2, Ty::B64, 0) : "vcc", first);
       continue;
     }
-    std::string text = operand(code, types[i], in.literal);
-    if (form == kSdwa && i < 2 && ((f[fld::kExt1] >> (4 * i + 3)) & 1)) text = "sext(" + text + ")";
-    if ((abs >> i) & 1) text = "|" + text + "|";
-    if ((neg >> i) & 1) text = "-" + text;
-    add(s, text, first);
+    const bool kSlot = (op.flags & kLiteralK) && i == (in.f[fld::kSrc1] == opnd::kLiteral ? 1 : 2);
+    if (kSlot) {  // the madmk/madak constant K always prints in hex
+      add(s, hex(in.literal), first);
+      continue;
+    }
+    add(s,
+        withMods(operand(code, types[i], in.literal), code, types[i], (abs >> i) & 1,
+                 (neg >> i) & 1, form == kSdwa && i < 2 && ((f[fld::kExt1] >> (4 * i + 3)) & 1)),
+        first);
   }
   if ((op.flags & kCarryIn) && op.src2 == Ty::None)
     add(s, form == kE64 ? scalar(f[fld::kSrc2], 2, Ty::B64, 0) : std::string("vcc"), first);
@@ -452,16 +508,23 @@ std::string vop3p(const Instruction& in, const OpInfo& op, GfxTarget target) {
   add(s, vgpr(f[fld::kDst] - opnd::kVgpr0, 1), first);
   const Ty types[3] = {op.src0, op.src1, op.src2};
   int nsrc = 0;
+  const unsigned opselAll = f[fld::kOpsel];
+  const bool mix = op.flags & kMixOpsel;
   for (int i = 0; i < 3; ++i) {
     if (types[i] == Ty::None) continue;
-    add(s, operand(f[fld::kSrc0 + i], Ty::B32, in.literal), first);
+    const int code = f[fld::kSrc0 + i];
+    std::string text = operand(code, Ty::B32, in.literal);
+    // Mix ops: neg_lo negates, neg_hi takes the absolute value of the source (printed on it).
+    if (mix)
+      text = withMods(text, code, Ty::F32, (opselAll >> (6 + i)) & 1,
+                      (f[fld::kMods] >> (3 + i)) & 1, false);
+    add(s, text, first);
     ++nsrc;
   }
-  const unsigned opselAll = f[fld::kOpsel];
   const unsigned mask = (1u << nsrc) - 1;
   const unsigned opsel = opselAll & mask, opselHi = (opselAll >> 3) & mask;
-  const unsigned negHi = (opselAll >> 6) & mask, negLo = (f[fld::kMods] >> 3) & mask;
-  const bool mix = op.flags & kMixOpsel;
+  const unsigned negHi = mix ? 0 : (opselAll >> 6) & mask;
+  const unsigned negLo = mix ? 0 : (f[fld::kMods] >> 3) & mask;
   if (opsel) s += " op_sel:" + bitList(opsel, nsrc);
   if (mix ? opselHi != 0 : opselHi != mask) s += " op_sel_hi:" + bitList(opselHi, nsrc);
   if (negLo) s += " neg_lo:" + bitList(negLo, nsrc);
@@ -491,6 +554,30 @@ std::string vintrp(const Instruction& in) {
 // ---------------------------------------------------------------------------------------
 // Memory
 
+// printSwizzle: QUAD_PERM when the high byte is 0x80, BITMASK_PERM (or its SWAP / REVERSE /
+// BROADCAST special cases) when bit 15 is clear, the plain value otherwise.
+std::string swizzle(uint32_t off) {
+  if ((off & 0xff00) == 0x8000) {
+    return "swizzle(QUAD_PERM," + dec(off & 3) + "," + dec((off >> 2) & 3) + "," +
+           dec((off >> 4) & 3) + "," + dec((off >> 6) & 3) + ")";
+  }
+  if (off & 0x8000) return dec(off);
+  const uint32_t andM = off & 0x1f, orM = (off >> 5) & 0x1f, xorM = (off >> 10) & 0x1f;
+  if (andM == 0x1f && orM == 0 && __builtin_popcount(xorM) == 1)
+    return "swizzle(SWAP," + dec(xorM) + ")";
+  if (andM == 0x1f && orM == 0 && xorM > 0 && ((xorM + 1) & xorM) == 0)
+    return "swizzle(REVERSE," + dec(xorM + 1) + ")";
+  const uint32_t group = 0x1f - andM + 1;
+  if (group > 1 && (group & (group - 1)) == 0 && orM < group && xorM == 0)
+    return "swizzle(BROADCAST," + dec(group) + "," + dec(orM) + ")";
+  std::string m;
+  for (int b = 4; b >= 0; --b) {
+    const uint32_t p0 = ((orM ^ xorM) >> b) & 1, p1 = (((andM | orM) ^ xorM) >> b) & 1;
+    m += p0 == p1 ? (p0 ? '1' : '0') : (p0 ? 'i' : 'p');
+  }
+  return "swizzle(BITMASK_PERM,\"" + m + "\")";
+}
+
 std::string ds(const Instruction& in, const OpInfo& op) {
   const uint16_t* f = in.f;
   std::string s = op.name;
@@ -506,22 +593,7 @@ std::string ds(const Instruction& in, const OpInfo& op) {
   } else {
     const uint32_t off = f[fld::kOffset0] | (static_cast<uint32_t>(f[fld::kOffset1]) << 8);
     if (op.opcode == 0x3d && off) {
-      s += " offset:" + (off & 0x8000
-                             ? "swizzle(QUAD_PERM," + dec(off & 3) + "," + dec((off >> 2) & 3) +
-                                   "," + dec((off >> 4) & 3) + "," + dec((off >> 6) & 3) + ")"
-                             : "swizzle(BITMASK_PERM,\"" +
-                                   [&] {
-                                     std::string m;
-                                     const int andM = off & 0x1f, orM = (off >> 5) & 0x1f,
-                                               xorM = (off >> 10) & 0x1f;
-                                     for (int b = 4; b >= 0; --b) {
-                                       const int a = (andM >> b) & 1, o = (orM >> b) & 1,
-                                                 x = (xorM >> b) & 1;
-                                       m += a ? (x ? 'i' : 'p') : (o ? '1' : '0');
-                                     }
-                                     return m;
-                                   }() +
-                                   "\")");
+      s += " offset:" + swizzle(off);
     } else if (off) {
       s += " offset:" + dec(off);
     }
@@ -559,7 +631,8 @@ std::string buffer(const Instruction& in, const OpInfo& op) {
   bool first = true;
   const Ty data =
       op.mem.op == MemOp::Store ? op.src1 : (op.mem.op == MemOp::Atomic ? op.src1 : op.dst);
-  add(s, vgpr(f[fld::kData0], dwordsOf(data)), first);
+  if (!(bits & kLds) || op.mem.op != MemOp::Load)  // lds loads have no vdata operand
+    add(s, vgpr(f[fld::kData0], dwordsOf(data)), first);
   const bool offen = bits & kOffen, idxen = bits & kIdxen;
   add(s, (offen || idxen) ? vgpr(f[fld::kAddr], (offen && idxen) ? 2 : 1) : std::string("off"),
       first);
@@ -596,13 +669,68 @@ std::string flat(const Instruction& in, const OpInfo& op) {
   if (op.src1 != Ty::None) add(s, vgpr(f[fld::kData0], dwordsOf(op.src1)), first);
   if (seg != 0)
     add(s, useSaddr ? scalar(saddr, seg == 2 ? 2 : 1, Ty::B64, 0) : std::string("off"), first);
+  // FLAT prints the 13-bit field unsigned, GLOBAL/SCRATCH signed (llvm-objdump-15).
   const int64_t offset =
-      seg == 0 ? (f[fld::kOffset0] & 0xfff) : static_cast<int64_t>(sext(f[fld::kOffset0], 13));
+      seg == 0 ? f[fld::kOffset0] : static_cast<int64_t>(sext(f[fld::kOffset0], 13));
   if (offset) s += " offset:" + dec(offset);
   if (bits & kGlc) s += " glc";
   if (bits & kSlc) s += " slc";
   if (bits & kLds) s += " lds";
-  if (bits & kNv) s += " nv";
+  if ((bits & kNv) && seg != 0) s += " nv";
+  return s;
+}
+
+// MIMG (LLVM gfx9 syntax): vdata (dmask components, packed d16, + tfe), vaddr (fixed per
+// opcode), srsrc, [ssamp], then the modifiers.
+std::string mimg(const Instruction& in, const OpInfo& op) {
+  const uint16_t* f = in.f;
+  const unsigned dmask = f[fld::kFmt], mb = f[fld::kMimgBits], bits = f[fld::kBits];
+  const bool gather = std::string(op.name).rfind("image_gather4", 0) == 0;
+  int data = gather ? 4 : std::max(__builtin_popcount(dmask), 1);
+  if (mb & 16) data = (data + 1) / 2;
+  if (bits & kTfe) data += 1;
+  std::string s = op.name;
+  s += " " + vgpr(f[fld::kData0], data) + ", " + vgpr(f[fld::kAddr], dwordsOf(op.src0)) + ", " +
+       scalar(f[fld::kData1], 8, Ty::B256, 0);
+  if (op.src2 != Ty::None) s += ", " + scalar(f[fld::kOffset0], 4, Ty::B128, 0);
+  if (dmask) s += " dmask:" + hex(dmask);
+  if (mb & 1) s += " unorm";
+  if (bits & kGlc) s += " glc";
+  if (bits & kSlc) s += " slc";
+  if (mb & 4) s += " a16";
+  if (bits & kTfe) s += " tfe";
+  if (mb & 8) s += " lwe";
+  if (mb & 2) s += " da";
+  if (mb & 16) s += " d16";
+  return s;
+}
+
+// EXP: target, four sources (compressed: src0, src0, src1, src1), done / compr / vm.
+std::string exportInst(const Instruction& in) {
+  const unsigned w = in.f[fld::kExt0];
+  const unsigned en = w & 0xf, tgt = (w >> 4) & 0x3f;
+  const bool compr = (w >> 10) & 1;
+  std::string s = "exp ";
+  if (tgt <= 7) {
+    s += "mrt" + dec(tgt);
+  } else if (tgt == 8) {
+    s += "mrtz";
+  } else if (tgt == 9) {
+    s += "null";
+  } else if (tgt >= 12 && tgt <= 15) {
+    s += "pos" + dec(tgt - 12);
+  } else if (tgt >= 32) {
+    s += "param" + dec(tgt - 32);
+  } else {
+    s += "invalid_target_" + dec(tgt);
+  }
+  for (int i = 0; i < 4; ++i) {
+    s += i ? ", " : " ";
+    s += ((en >> i) & 1) ? vgpr(in.f[1 + (compr ? i / 2 : i)], 1) : std::string("off");
+  }
+  if ((w >> 11) & 1) s += " done";
+  if (compr) s += " compr";
+  if ((w >> 12) & 1) s += " vm";
   return s;
 }
 
@@ -643,6 +771,14 @@ std::string disassemble(const Instruction& in, GfxTarget target) {
       return buffer(in, *op);
     case Enc::Flat:
       return flat(in, *op);
+    case Enc::Mimg:
+      return mimg(in, *op);
+    case Enc::Vintrp: {
+      const std::string s = vintrp(in);
+      return s.empty() ? raw : s;
+    }
+    case Enc::Exp:
+      return exportInst(in);
     default:
       return raw;
   }

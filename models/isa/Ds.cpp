@@ -23,6 +23,9 @@ Ty widthTy(int bytes) {
 
 void execDs(ExecArgs& x);
 void execDsCrossLane(ExecArgs& x);
+void execDsSrc2(ExecArgs& x);
+void execDsAppend(ExecArgs& x);
+void execDsAddtid(ExecArgs& x);
 
 OpInfo dsOp(int op, const char* name, Ty vdst, Ty addr, Ty data0, Ty data1, MemDesc m,
             ExecFn fn = execDs) {
@@ -73,8 +76,12 @@ OpInfo atomic(int op, const char* n, AtomicOp a, int bytes, bool rtn, bool two =
   return dsOp(op, n, rtn ? t : NoT, B32, t, two ? t : NoT,
               desc(MemOp::Atomic, bytes, 1, false, LoadExt::None, a, rtn));
 }
-OpInfo unsupported(int op, const char* n, Ty vdst, Ty addr, Ty data0, Ty data1 = NoT) {
-  return dsOp(op, n, vdst, addr, data0, data1, MemDesc{}, nullptr);
+// src2 forms: both operands are in LDS (seed 002 "SRC2 operations").
+OpInfo src2(int op, const char* n, AtomicOp a, int bytes) {
+  return dsOp(
+      op, n, NoT, B32, NoT, NoT,
+      desc(a == AtomicOp::None ? MemOp::Store : MemOp::Atomic, bytes, 1, false, LoadExt::None, a),
+      execDsSrc2);
 }
 
 using A = AtomicOp;
@@ -100,9 +107,10 @@ const OpInfo kDsOps[] = {
     atomic(0x11, "ds_cmpst_f32", A::FCmpSwap, 4, false, true),
     atomic(0x12, "ds_min_f32", A::FMin, 4, false),
     atomic(0x13, "ds_max_f32", A::FMax, 4, false),
-    unsupported(0x14, "ds_nop", NoT, NoT, NoT),
+    dsOp(0x14, "ds_nop", NoT, NoT, NoT, NoT, MemDesc{},
+         [](ExecArgs& x) { x.w.pc += x.in.sizeBytes; }),
     atomic(0x15, "ds_add_f32", A::FAdd, 4, false),
-    unsupported(0x1d, "ds_write_addtid_b32", NoT, NoT, B32),
+    dsOp(0x1d, "ds_write_addtid_b32", NoT, NoT, B32, NoT, desc(MemOp::Store, 4), execDsAddtid),
     store(0x1e, "ds_write_b8", 1),
     store(0x1f, "ds_write_b16", 2),
     atomic(0x20, "ds_add_rtn_u32", A::Add, 4, true),
@@ -119,8 +127,10 @@ const OpInfo kDsOps[] = {
     atomic(0x2b, "ds_xor_rtn_b32", A::Xor, 4, true),
     atomic(0x2c, "ds_mskor_rtn_b32", A::MskOr, 4, true, true),
     atomic(0x2d, "ds_wrxchg_rtn_b32", A::Swap, 4, true),
-    unsupported(0x2e, "ds_wrxchg2_rtn_b32", B64, B32, B32, B32),
-    unsupported(0x2f, "ds_wrxchg2st64_rtn_b32", B64, B32, B32, B32),
+    dsOp(0x2e, "ds_wrxchg2_rtn_b32", B64, B32, B32, B32,
+         desc(MemOp::Atomic, 4, 2, false, LoadExt::None, A::Swap, true)),
+    dsOp(0x2f, "ds_wrxchg2st64_rtn_b32", B64, B32, B32, B32,
+         desc(MemOp::Atomic, 4, 2, true, LoadExt::None, A::Swap, true)),
     atomic(0x30, "ds_cmpst_rtn_b32", A::CmpSwap, 4, true, true),
     atomic(0x31, "ds_cmpst_rtn_f32", A::FCmpSwap, 4, true, true),
     atomic(0x32, "ds_min_rtn_f32", A::FMin, 4, true),
@@ -179,8 +189,10 @@ const OpInfo kDsOps[] = {
     atomic(0x6b, "ds_xor_rtn_b64", A::Xor, 8, true),
     atomic(0x6c, "ds_mskor_rtn_b64", A::MskOr, 8, true, true),
     atomic(0x6d, "ds_wrxchg_rtn_b64", A::Swap, 8, true),
-    unsupported(0x6e, "ds_wrxchg2_rtn_b64", B128, B32, B64, B64),
-    unsupported(0x6f, "ds_wrxchg2st64_rtn_b64", B128, B32, B64, B64),
+    dsOp(0x6e, "ds_wrxchg2_rtn_b64", B128, B32, B64, B64,
+         desc(MemOp::Atomic, 8, 2, false, LoadExt::None, A::Swap, true)),
+    dsOp(0x6f, "ds_wrxchg2st64_rtn_b64", B128, B32, B64, B64,
+         desc(MemOp::Atomic, 8, 2, true, LoadExt::None, A::Swap, true)),
     atomic(0x70, "ds_cmpst_rtn_b64", A::CmpSwap, 8, true, true),
     atomic(0x71, "ds_cmpst_rtn_f64", A::FCmpSwap, 8, true, true),
     atomic(0x72, "ds_min_rtn_f64", A::FMin, 8, true),
@@ -188,41 +200,44 @@ const OpInfo kDsOps[] = {
     load(0x76, "ds_read_b64", 8),
     load(0x77, "ds_read2_b64", 8, LoadExt::None, 2),
     load(0x78, "ds_read2st64_b64", 8, LoadExt::None, 2, true),
-    unsupported(0x7e, "ds_condxchg32_rtn_b64", B64, B32, B64),
-    unsupported(0x80, "ds_add_src2_u32", NoT, B32, NoT),
-    unsupported(0x81, "ds_sub_src2_u32", NoT, B32, NoT),
-    unsupported(0x82, "ds_rsub_src2_u32", NoT, B32, NoT),
-    unsupported(0x83, "ds_inc_src2_u32", NoT, B32, NoT),
-    unsupported(0x84, "ds_dec_src2_u32", NoT, B32, NoT),
-    unsupported(0x85, "ds_min_src2_i32", NoT, B32, NoT),
-    unsupported(0x86, "ds_max_src2_i32", NoT, B32, NoT),
-    unsupported(0x87, "ds_min_src2_u32", NoT, B32, NoT),
-    unsupported(0x88, "ds_max_src2_u32", NoT, B32, NoT),
-    unsupported(0x89, "ds_and_src2_b32", NoT, B32, NoT),
-    unsupported(0x8a, "ds_or_src2_b32", NoT, B32, NoT),
-    unsupported(0x8b, "ds_xor_src2_b32", NoT, B32, NoT),
-    unsupported(0x8d, "ds_write_src2_b32", NoT, B32, NoT),
-    unsupported(0x92, "ds_min_src2_f32", NoT, B32, NoT),
-    unsupported(0x93, "ds_max_src2_f32", NoT, B32, NoT),
-    unsupported(0x95, "ds_add_src2_f32", NoT, B32, NoT),
-    unsupported(0xb6, "ds_read_addtid_b32", B32, NoT, NoT),
-    unsupported(0xbd, "ds_consume", B32, NoT, NoT),
-    unsupported(0xbe, "ds_append", B32, NoT, NoT),
-    unsupported(0xc0, "ds_add_src2_u64", NoT, B32, NoT),
-    unsupported(0xc1, "ds_sub_src2_u64", NoT, B32, NoT),
-    unsupported(0xc2, "ds_rsub_src2_u64", NoT, B32, NoT),
-    unsupported(0xc3, "ds_inc_src2_u64", NoT, B32, NoT),
-    unsupported(0xc4, "ds_dec_src2_u64", NoT, B32, NoT),
-    unsupported(0xc5, "ds_min_src2_i64", NoT, B32, NoT),
-    unsupported(0xc6, "ds_max_src2_i64", NoT, B32, NoT),
-    unsupported(0xc7, "ds_min_src2_u64", NoT, B32, NoT),
-    unsupported(0xc8, "ds_max_src2_u64", NoT, B32, NoT),
-    unsupported(0xc9, "ds_and_src2_b64", NoT, B32, NoT),
-    unsupported(0xca, "ds_or_src2_b64", NoT, B32, NoT),
-    unsupported(0xcb, "ds_xor_src2_b64", NoT, B32, NoT),
-    unsupported(0xcd, "ds_write_src2_b64", NoT, B32, NoT),
-    unsupported(0xd2, "ds_min_src2_f64", NoT, B32, NoT),
-    unsupported(0xd3, "ds_max_src2_f64", NoT, B32, NoT),
+    atomic(0x7e, "ds_condxchg32_rtn_b64", A::CondXchg32, 8, true),
+    src2(0x80, "ds_add_src2_u32", A::Add, 4),
+    src2(0x81, "ds_sub_src2_u32", A::Sub, 4),
+    src2(0x82, "ds_rsub_src2_u32", A::RsubU32, 4),
+    src2(0x83, "ds_inc_src2_u32", A::Inc, 4),
+    src2(0x84, "ds_dec_src2_u32", A::Dec, 4),
+    src2(0x85, "ds_min_src2_i32", A::SMin, 4),
+    src2(0x86, "ds_max_src2_i32", A::SMax, 4),
+    src2(0x87, "ds_min_src2_u32", A::UMin, 4),
+    src2(0x88, "ds_max_src2_u32", A::UMax, 4),
+    src2(0x89, "ds_and_src2_b32", A::And, 4),
+    src2(0x8a, "ds_or_src2_b32", A::Or, 4),
+    src2(0x8b, "ds_xor_src2_b32", A::Xor, 4),
+    src2(0x8d, "ds_write_src2_b32", A::None, 4),
+    src2(0x92, "ds_min_src2_f32", A::FMin, 4),
+    src2(0x93, "ds_max_src2_f32", A::FMax, 4),
+    src2(0x95, "ds_add_src2_f32", A::FAdd, 4),
+    dsOp(0xb6, "ds_read_addtid_b32", B32, NoT, NoT, NoT,
+         desc(MemOp::Load, 4, 1, false, LoadExt::None, A::None, true), execDsAddtid),
+    dsOp(0xbd, "ds_consume", B32, NoT, NoT, NoT,
+         desc(MemOp::Atomic, 4, 1, false, LoadExt::None, A::Sub, true), execDsAppend),
+    dsOp(0xbe, "ds_append", B32, NoT, NoT, NoT,
+         desc(MemOp::Atomic, 4, 1, false, LoadExt::None, A::Add, true), execDsAppend),
+    src2(0xc0, "ds_add_src2_u64", A::Add, 8),
+    src2(0xc1, "ds_sub_src2_u64", A::Sub, 8),
+    src2(0xc2, "ds_rsub_src2_u64", A::RsubU32, 8),
+    src2(0xc3, "ds_inc_src2_u64", A::Inc, 8),
+    src2(0xc4, "ds_dec_src2_u64", A::Dec, 8),
+    src2(0xc5, "ds_min_src2_i64", A::SMin, 8),
+    src2(0xc6, "ds_max_src2_i64", A::SMax, 8),
+    src2(0xc7, "ds_min_src2_u64", A::UMin, 8),
+    src2(0xc8, "ds_max_src2_u64", A::UMax, 8),
+    src2(0xc9, "ds_and_src2_b64", A::And, 8),
+    src2(0xca, "ds_or_src2_b64", A::Or, 8),
+    src2(0xcb, "ds_xor_src2_b64", A::Xor, 8),
+    src2(0xcd, "ds_write_src2_b64", A::None, 8),
+    src2(0xd2, "ds_min_src2_f64", A::FMin, 8),
+    src2(0xd3, "ds_max_src2_f64", A::FMax, 8),
     store(0xde, "ds_write_b96", 12),
     store(0xdf, "ds_write_b128", 16),
     load(0xfe, "ds_read_b96", 12),
@@ -274,6 +289,9 @@ void execDs(ExecArgs& x) {
         // ds_cmpst: DATA0 is the compare value, DATA1 the value written (12.13).
         gatherVgprBytes(w, data1, dataBytes, l, false, mem.element(l, 0));
         gatherVgprBytes(w, data0, dataBytes, l, false, mem.cmpElement(l, 0));
+      } else if (m.elements == 2) {  // wrxchg2: one exchange per address
+        gatherVgprBytes(w, data0, dataBytes, l, false, mem.element(l, 0));
+        gatherVgprBytes(w, data1, dataBytes, l, false, mem.element(l, 1));
       } else {
         gatherVgprBytes(w, data0, dataBytes, l, false, mem.element(l, 0));
         if (twoData) gatherVgprBytes(w, data1, dataBytes, l, false, mem.cmpElement(l, 0));
@@ -335,6 +353,92 @@ void execDsCrossLane(ExecArgs& x) {
   }
   for (int l = 0; l < kWaveSize; ++l)
     if ((w.exec >> l) & 1) dst[l] = result[l];
+  w.pc += in.sizeBytes;
+}
+
+// src2 forms (seed 002): the data term is read from LDS at issue (ExecContext::ldsData) and
+// the operation is applied at the second address. offset1[7] = 0: data at
+// ADDR + sext({offset1[6:0], offset0}) * 4, destination ADDR; offset1[7] = 1: data at
+// ADDR[16:0] + sext(ADDR[31:17]) * 4, destination ADDR[16:0].
+void execDsSrc2(ExecArgs& x) {
+  const Instruction& in = x.in;
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  if (in.f[fld::kBits] & kGds) return fault(x, "GDS is not modelled");
+  if (!x.ctx.ldsData) return fault(x, "ds_*_src2 needs the LDS contents (ExecContext::ldsData)");
+  const int addrReg = in.f[fld::kAddr];
+  if (!vgprInRange(w, addrReg, 1)) return fault(x, "DS address VGPR out of range");
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
+  mem.atomic = m.atomic;
+  mem.elementBytes = m.bytes;
+  const uint32_t off0 = in.f[fld::kOffset0], off1 = in.f[fld::kOffset1];
+  const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
+  uint64_t lanes = 0;
+  for (int l = 0; l < kWaveSize; ++l) {
+    if (!((w.exec >> l) & 1)) continue;
+    uint32_t dst, src;
+    if (off1 & 0x80) {
+      dst = addr[l] & 0x1ffff;
+      src = dst + static_cast<uint32_t>(sext(addr[l] >> 17, 15) * 4);
+    } else {
+      dst = addr[l];
+      src = dst + static_cast<uint32_t>(sext(((off1 & 0x7f) << 8) | off0, 15) * 4);
+    }
+    mem.addr[l][0] = dst;
+    if (static_cast<uint64_t>(src) + m.bytes <= x.ctx.ldsSize)
+      std::memcpy(mem.element(l, 0), x.ctx.ldsData + src, m.bytes);
+    lanes |= 1ull << l;
+  }
+  mem.laneMask = lanes;
+  x.r.kind = StepKind::Memory;
+  w.pc += in.sizeBytes;
+}
+
+// ds_append / ds_consume (12.13): one atomic add / sub of popcount(EXEC) on the dword at
+// M0[15:0] + offset; every active lane receives the pre-op value.
+void execDsAppend(ExecArgs& x) {
+  const Instruction& in = x.in;
+  WaveState& w = x.w;
+  if (in.f[fld::kBits] & kGds) return fault(x, "GDS is not modelled");
+  const int vdst = in.f[fld::kDst];
+  if (!vgprInRange(w, vdst, 1)) return fault(x, "DS destination VGPR out of range");
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Lds, MemOp::Atomic, WaitCounter::Lgkm);
+  mem.atomic = x.op.mem.atomic;
+  mem.atomicReturnsData = true;
+  const int lane = w.exec ? __builtin_ctzll(w.exec) : 0;
+  const uint32_t count = static_cast<uint32_t>(__builtin_popcountll(w.exec));
+  const uint32_t offset = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
+  mem.addr[lane][0] = (w.m0 & 0xffff) + offset;
+  std::memcpy(mem.element(lane, 0), &count, 4);
+  mem.laneMask = w.exec ? 1ull << lane : 0;
+  setVgprWriteback(mem, vdst, 1, LoadExt::None, w.exec);
+  mem.writeback.flags |= kWbBroadcast;
+  mem.writeback.aux = static_cast<uint16_t>(lane);
+  x.r.kind = StepKind::Memory;
+  w.pc += in.sizeBytes;
+}
+
+// ds_read_addtid_b32 / ds_write_addtid_b32 (12.13): address = M0[15:0] + offset + lane * 4.
+void execDsAddtid(ExecArgs& x) {
+  const Instruction& in = x.in;
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  if (in.f[fld::kBits] & kGds) return fault(x, "GDS is not modelled");
+  const int reg = m.op == MemOp::Load ? in.f[fld::kDst] : in.f[fld::kData0];
+  if (!vgprInRange(w, reg, 1)) return fault(x, "DS VGPR out of range");
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
+  const uint32_t offset = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
+  for (int l = 0; l < kWaveSize; ++l) {
+    mem.addr[l][0] = (w.m0 & 0xffff) + offset + 4u * static_cast<uint32_t>(l);
+    if (m.op == MemOp::Store && ((w.exec >> l) & 1))
+      gatherVgprBytes(w, reg, 4, l, false, mem.element(l, 0));
+  }
+  mem.laneMask = w.exec;
+  if (m.op == MemOp::Load) setVgprWriteback(mem, reg, 1, LoadExt::None, w.exec);
+  x.r.kind = StepKind::Memory;
   w.pc += in.sizeBytes;
 }
 

@@ -33,6 +33,19 @@ void waitcnt(ExecArgs& x) {
   advance(x);
 }
 
+void trap(ExecArgs& x) {
+  const uint32_t id = x.in.f[fld::kExt0] & 0xff;
+  advance(x);
+  if (x.w.tba == 0) {
+    x.r.kind = StepKind::Trap;
+    x.r.trapId = id;
+    return;
+  }
+  x.w.ttmp[0] = static_cast<uint32_t>(x.w.pc);
+  x.w.ttmp[1] = static_cast<uint32_t>((x.w.pc >> 32) & 0xffff) | (id << 16);
+  x.w.pc = x.w.tba;
+}
+
 OpInfo sopp(int opcode, const char* name, ExecFn fn, IssueType issue = IssueType::Branch,
             uint32_t flags = 0) {
   OpInfo o;
@@ -65,7 +78,13 @@ const OpInfo kSoppOps[] = {
          kNoOperands),
     sopp(0x0b, "s_setkill", FN(advance(x)), IssueType::Internal),
     sopp(0x0c, "s_waitcnt", FN(waitcnt(x)), IssueType::Internal),
-    sopp(0x0d, "s_sethalt", nullptr, IssueType::Internal),
+    // s_sethalt 1 halts the wave until a debugger resumes it; there is none in the model.
+    sopp(0x0d, "s_sethalt", FN(if (x.in.f[fld::kExt0] & 1) {
+           x.r.kind = StepKind::Fault;
+           x.r.fault = "wave halted by s_sethalt (no debugger to resume it)";
+           return;
+         } advance(x)),
+         IssueType::Internal),
     // s_sleep N sleeps about 64 * N cycles (12.6).
     sopp(0x0e, "s_sleep",
          FN(x.r.kind = StepKind::Sleep; x.r.cycles = 64 * (x.in.f[fld::kExt0] & 0x7f); advance(x)),
@@ -79,10 +98,10 @@ const OpInfo kSoppOps[] = {
          FN(x.r.kind = StepKind::Message; x.r.message = x.in.f[fld::kExt0];
             x.r.messageData = x.w.m0; advance(x)),
          IssueType::Message),
-    // s_trap: the sequencer decides; PC is advanced so a handler returns past it (4.5).
-    sopp(0x12, "s_trap",
-         FN(x.r.kind = StepKind::Trap; x.r.trapId = x.in.f[fld::kExt0] & 0xff; advance(x)),
-         IssueType::Internal),
+    // s_trap (4.5, 12.6): with a trap handler (TBA != 0) {TTMP1, TTMP0} = {trapID[7:0] at
+    // [23:16] of TTMP1, PC[47:0]} where PC is the next instruction (s_rfe returns past the
+    // s_trap), then PC = TBA. Without a handler the sequencer gets StepKind::Trap.
+    sopp(0x12, "s_trap", FN(trap(x)), IssueType::Internal),
     sopp(0x13, "s_icache_inv", FN(advance(x)), IssueType::Internal, kNoOperands),
     sopp(0x14, "s_incperflevel", FN(advance(x)), IssueType::Internal),
     sopp(0x15, "s_decperflevel", FN(advance(x)), IssueType::Internal),
@@ -94,8 +113,14 @@ const OpInfo kSoppOps[] = {
     sopp(0x1a, "s_cbranch_cdbgsys_and_user", FN(branchIf(x, false))),
     sopp(0x1b, "s_endpgm_saved", FN(x.r.kind = StepKind::EndProgram), IssueType::Internal,
          kNoOperands),
-    sopp(0x1c, "s_set_gpr_idx_off", nullptr, IssueType::Internal, kNoOperands),
-    sopp(0x1d, "s_set_gpr_idx_mode", nullptr, IssueType::Internal),
+    // Pixel-shader end with the ordered-PS-done message: a compute wave simply ends.
+    sopp(0x1e, "s_endpgm_ordered_ps_done", FN(x.r.kind = StepKind::EndProgram), IssueType::Internal,
+         kNoOperands),
+    sopp(0x1c, "s_set_gpr_idx_off", FN(x.w.mode &= ~(1u << 27); advance(x)), IssueType::Internal,
+         kNoOperands),
+    sopp(0x1d, "s_set_gpr_idx_mode",
+         FN(x.w.m0 = (x.w.m0 & ~0xf000u) | ((x.in.f[fld::kExt0] & 0xfu) << 12); advance(x)),
+         IssueType::Internal),
 };
 #undef FN
 

@@ -88,6 +88,9 @@ struct ExecContext {
   uint64_t sharedApertureBase = 0;   // src_shared_base << 32 (flat addresses to LDS)
   uint64_t privateApertureBase = 0;  // src_private_base << 32 (flat addresses to scratch)
   uint32_t ldsSize = 0;              // bytes of LDS allocated to the workgroup
+  // (added by isa) The workgroup's LDS bytes [0, ldsSize), read synchronously by LDS_DIRECT
+  // operands and the parameter-interpolation instructions; nullptr: those read 0.
+  const uint8_t* ldsData = nullptr;
 };
 
 // Executes `inst` on `wave`. For memory instructions fills `mem` and returns Memory; PC is

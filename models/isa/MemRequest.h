@@ -41,7 +41,8 @@ enum class AtomicOp : uint8_t {
   FCmpSwap,
   RsubU32,
   Wrap,
-  MskOr,  // (added by isa) ds_mskor: mem = (mem & ~src) | cmp
+  MskOr,       // (added by isa) ds_mskor: mem = (mem & ~src) | cmp
+  CondXchg32,  // (added by isa) ds_condxchg32_rtn_b64: per dword, mem = src[30:0] if src[31]
 };
 
 // Which s_waitcnt counter the instruction increments at issue (seed 004).

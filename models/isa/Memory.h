@@ -13,6 +13,9 @@ enum WritebackKind : uint8_t { kWbNone = 0, kWbVgpr = 1, kWbSgpr = 2 };
 // Writeback::flags: bits [3:0] = LoadExt; bit 4 = format conversion (aux = dfmt | nfmt << 4 |
 // components << 8 | d16 << 11).
 constexpr uint8_t kWbFormat = 0x10;
+// Writeback::flags bit 5: broadcast lane `aux`'s returned data to every written lane
+// (ds_append / ds_consume).
+constexpr uint8_t kWbBroadcast = 0x20;
 
 // Resets `mem` for a new request (zeroed data so lanes that are not sent read back as 0).
 inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter counter) {

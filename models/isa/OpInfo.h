@@ -100,6 +100,9 @@ enum OpFlag : uint32_t {
   kSrc1Sgpr = 1u << 12,     // lane-select operand (readlane/writelane) is scalar
   kNoE32Suffix = 1u << 13,  // VOP1/VOP2 op printed without _e32 (v_madmk, v_swap_b32 ...)
   kMixOpsel = 1u << 14,     // VOP3P mix ops: op_sel_hi prints even when all ones
+  kSmemNoData = 1u << 15,   // SMEM without sdata (s_dcache_discard)
+  kInterp = 1u << 16,       // VOP3 interpolation (src0 = attr/chan/high)
+  kGraphics = 1u << 17,     // graphics-only: decoded and printed, never executed by compute
 };
 
 // Memory instruction description (DS, MUBUF/MTBUF, FLAT, SMEM).
@@ -168,13 +171,14 @@ constexpr int kExt0 = 8;   // DPP: dpp_ctrl; SDWA: dst_sel[2:0] dst_unused[4:3] 
 constexpr int kExt1 = 9;   // DPP: row_mask[3:0] bank_mask[7:4] bound_ctrl[8];
                            // SDWA: src0_sel[2:0] src0_sext[3] src1_sel[6:4] src1_sext[7]
 // Memory (DS/MUBUF/MTBUF/FLAT/SMEM/MIMG): see each family's decoder.
-constexpr int kAddr = 1;     // DS addr / MUBUF vaddr / FLAT vaddr / SMEM sbase (code)
-constexpr int kData0 = 2;    // DS data0 / MUBUF vdata / FLAT data / SMEM sdata
-constexpr int kData1 = 3;    // DS data1 / MUBUF srsrc (sgpr index) / FLAT saddr
-constexpr int kOffset0 = 5;  // DS offset0 / MUBUF offset / FLAT offset (13-bit signed)
-constexpr int kOffset1 = 6;  // DS offset1 / MUBUF soffset
-constexpr int kBits = 7;     // per family flag bits (gds, offen, idxen, glc, slc, lds, tfe...)
-constexpr int kFmt = 8;      // MTBUF dfmt[3:0] nfmt[6:4]; FLAT seg
+constexpr int kAddr = 1;      // DS addr / MUBUF vaddr / FLAT vaddr / SMEM sbase (code)
+constexpr int kData0 = 2;     // DS data0 / MUBUF vdata / FLAT data / SMEM sdata
+constexpr int kData1 = 3;     // DS data1 / MUBUF srsrc (sgpr index) / FLAT saddr
+constexpr int kOffset0 = 5;   // DS offset0 / MUBUF offset / FLAT offset (13-bit signed)
+constexpr int kOffset1 = 6;   // DS offset1 / MUBUF soffset
+constexpr int kBits = 7;      // per family flag bits (gds, offen, idxen, glc, slc, lds, tfe...)
+constexpr int kFmt = 8;       // MTBUF dfmt[3:0] nfmt[6:4]; FLAT seg; MIMG dmask
+constexpr int kMimgBits = 9;  // MIMG unorm[0] da[1] a16[2] lwe[3] d16[4]; MIMG ssamp in kOffset0
 }  // namespace fld
 
 enum ValuForm : uint16_t { kE32 = 0, kE64 = 1, kDpp = 2, kSdwa = 3, kVop3p = 4 };
@@ -220,15 +224,17 @@ struct OpTable {
   const OpInfo* ops;
   int count;
 };
-OpTable sopTable();    // SOP1/SOP2/SOPK/SOPC (Sop.cpp)
-OpTable soppTable();   // SOPP (Flow.cpp)
-OpTable smemTable();   // SMEM (Smem.cpp)
-OpTable valuTable();   // VOP1/VOP2 (VopTables.cpp)
-OpTable vop3Table();   // VOP3-only (Vop3Tables.cpp)
-OpTable vopcTable();   // VOPC (VopCompare.cpp)
-OpTable vop3pTable();  // VOP3P + VINTRP (Vop3p.cpp)
-OpTable dsTable();     // DS (Ds.cpp)
-OpTable vmemTable();   // MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH/MIMG/EXP (VectorMemory.cpp)
+OpTable sopTable();     // SOP1/SOP2/SOPK/SOPC (Sop.cpp)
+OpTable soppTable();    // SOPP (Flow.cpp)
+OpTable smemTable();    // SMEM (Smem.cpp)
+OpTable valuTable();    // VOP1/VOP2 (VopTables.cpp)
+OpTable vop3Table();    // VOP3-only (Vop3Tables.cpp)
+OpTable vopcTable();    // VOPC (VopCompare.cpp)
+OpTable vop3pTable();   // VOP3P + VINTRP (Vop3p.cpp)
+OpTable dsTable();      // DS (Ds.cpp)
+OpTable vmemTable();    // MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH (VectorMemory.cpp)
+OpTable mimgTable();    // MIMG and EXP (Mimg.cpp)
+OpTable interpTable();  // VINTRP and the VOP3 interpolation opcodes (Interp.cpp)
 
 // Opcode lookup (Decoder.cpp). `seg` distinguishes FLAT/SCRATCH/GLOBAL (0/1/2).
 const OpInfo* findOp(Enc enc, int opcode, GfxTarget target, int seg = 0);
@@ -237,5 +243,6 @@ const OpInfo* findOp(Enc enc, int opcode, GfxTarget target, int seg = 0);
 void execValu(ExecArgs& a);   // Vop.cpp: generic VALU (all forms)
 void execSalu(ExecArgs& a);   // Sop.cpp: generic SALU
 void execVop3p(ExecArgs& a);  // Vop3p.cpp: packed math
+uint32_t readLdsDirect(const WaveState& w, const ExecContext& ctx);  // Interp.cpp
 
 }  // namespace vgpu::isa

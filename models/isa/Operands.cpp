@@ -139,6 +139,8 @@ uint32_t readScalarDword(const WaveState& w, const ExecContext& ctx, int code) {
       return w.exec == 0;
     case opnd::kScc:
       return w.scc;
+    case opnd::kLdsDirect:
+      return readLdsDirect(w, ctx);
     default:
       return 0;
   }

@@ -50,6 +50,9 @@ inline uint64_t widthMask(int bits) {
   return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
 }
 
+// MODE.GPR_IDX_EN (s_set_gpr_idx_on / _off): VGPR indexing through M0 is active.
+constexpr uint32_t kModeGprIdxEnable = 1u << 27;
+
 // --- scalar operand space ----------------------------------------------------------------
 // Value of an inline constant code (128..248) for an operand of type `ty` (Vega ISA guide
 // 12.3.1 "Inline constants": float constants use the operand's precision).

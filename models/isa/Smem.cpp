@@ -46,11 +46,13 @@ struct SmemTables {
     }
     for (int k = 0; k < 3; ++k) {
       add(0x05 + k, std::string("s_scratch_load_") + sizes[k], widths[k], Ty::B64, MemOp::Load,
-          AtomicOp::None, true, nullptr);
+          AtomicOp::None, true);
+      ops.back().mem.segment = 1;  // scratch
       add(0x10 + k, std::string("s_store_") + sizes[k], widths[k], Ty::B64, MemOp::Store,
           AtomicOp::None, false);
       add(0x15 + k, std::string("s_scratch_store_") + sizes[k], widths[k], Ty::B64, MemOp::Store,
-          AtomicOp::None, false, nullptr);
+          AtomicOp::None, false);
+      ops.back().mem.segment = 1;  // scratch
       add(0x18 + k, std::string("s_buffer_store_") + sizes[k], widths[k], Ty::B128, MemOp::Store,
           AtomicOp::None, false);
     }
@@ -74,6 +76,12 @@ struct SmemTables {
           writeScalar(x.w, x.in.f[fld::kData0], 2, x.ctx.realtime);
           x.w.pc += x.in.sizeBytes;
         });
+    // s_dcache_discard: drop the lines at the address without writing them back; the model's
+    // scalar cache holds no dirty data, so there is nothing to do.
+    add(0x28, "s_dcache_discard", Ty::None, Ty::B64, MemOp::Load, AtomicOp::None, false, nop,
+        kSmemNoData);
+    add(0x29, "s_dcache_discard_x2", Ty::None, Ty::B64, MemOp::Load, AtomicOp::None, false, nop,
+        kSmemNoData);
     add(0x26, "s_atc_probe", Ty::None, Ty::B64, MemOp::Load, AtomicOp::None, false, nop);
     add(0x27, "s_atc_probe_buffer", Ty::None, Ty::B128, MemOp::Load, AtomicOp::None, false, nop);
     const struct {
@@ -136,6 +144,10 @@ void execSmem(ExecArgs& x) {
     // Scalar buffer range check (seed 001): out of range if offset >= stride * num_records.
     const uint64_t limit = static_cast<uint64_t>(vs.stride == 0 ? 1 : vs.stride) * vs.numRecords;
     inRange = static_cast<uint64_t>(offset) < limit;
+  } else if (op.mem.segment == 1) {
+    // s_scratch_*: the wave's private segment (FLAT_SCRATCH) + SGPR[sbase] + offset (unswizzled,
+    // 12.14).
+    base = w.flatScratch + readScalarDword(w, x.ctx, sbase);
   } else {
     base = readScalar(in, w, x.ctx, sbase, Ty::B64);
   }

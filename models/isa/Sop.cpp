@@ -134,6 +134,59 @@ void setreg(S& s, uint32_t value) {
   s.write = false;
 }
 
+// Fork/join (seed 004, 4.6): a 6-deep stack of {PC, EXEC} entries in SGPR[CSP*4 .. CSP*4+3]
+// (EXEC in the low pair, PC in the high pair), CSP kept per wave (WaveState::cspDepth; the
+// entries are mirrored in WaveState::csp for inspection).
+void forkPush(S& s, uint64_t pc, uint64_t mask) {
+  if (s.w.cspDepth >= 6) {
+    s.fault = "s_cbranch_fork: control stack overflow (6 entries)";
+    return;
+  }
+  const int base = static_cast<int>(s.w.cspDepth) * 4;
+  s.w.sgpr[base] = static_cast<uint32_t>(mask);
+  s.w.sgpr[base + 1] = static_cast<uint32_t>(mask >> 32);
+  s.w.sgpr[base + 2] = static_cast<uint32_t>(pc);
+  s.w.sgpr[base + 3] = static_cast<uint32_t>(pc >> 32);
+  s.w.csp[s.w.cspDepth] = pc;
+  ++s.w.cspDepth;
+}
+void fork(S& s, uint64_t target) {
+  const uint64_t exec = s.w.exec, pass = s.a & exec, fail = ~s.a & exec;
+  const uint64_t next = s.w.pc + 4;
+  s.write = false;
+  s.pcSet = true;
+  if (pass == exec) {
+    s.w.pc = target;
+  } else if (fail == exec) {
+    s.w.pc = next;
+  } else if (__builtin_popcountll(fail) < __builtin_popcountll(pass)) {
+    s.w.exec = fail;
+    forkPush(s, target, pass);
+    s.w.pc = next;
+  } else {
+    s.w.exec = pass;
+    forkPush(s, next, fail);
+    s.w.pc = target;
+  }
+}
+void join(S& s) {
+  s.write = false;
+  if (s.w.cspDepth == static_cast<uint32_t>(s.a)) return;  // second join: fall through
+  if (s.w.cspDepth == 0) {
+    s.fault = "s_cbranch_join: control stack underflow";
+    return;
+  }
+  --s.w.cspDepth;
+  const int base = static_cast<int>(s.w.cspDepth) * 4;
+  s.w.exec = s.w.sgpr[base] | static_cast<uint64_t>(s.w.sgpr[base + 1]) << 32;
+  s.w.pc = (s.w.sgpr[base + 2] | static_cast<uint64_t>(s.w.sgpr[base + 3]) << 32) & ~3ull;
+  s.pcSet = true;
+}
+
+// VGPR indexing (s_set_gpr_idx_*): MODE.GPR_IDX_EN (bit 27), M0[7:0] = index,
+// M0[15:12] = enabled operands {dst, src2, src1, src0} (12.4; applied by execValu).
+constexpr uint32_t kModeGprIdxEn = kModeGprIdxEnable;
+
 // SOPK simm16 as a signed / unsigned 32-bit value.
 int32_t simm(const S& s) {
   return static_cast<int16_t>(s.imm);
@@ -235,10 +288,11 @@ const OpInfo kSopOps[] = {
          FN(s.d = bfe(s.a, s.b & 63, (s.b >> 16) & 0x7f, 64, false); s.scc = s.d != 0)),
     sop2(0x28, "s_bfe_i64", I64_T, I64_T, B32,
          FN(s.d = bfe(s.a, s.b & 63, (s.b >> 16) & 0x7f, 64, true); s.scc = s.d != 0)),
-    sop2(0x29, "s_cbranch_g_fork", NoT, B64, B64, nullptr),
+    sop2(0x29, "s_cbranch_g_fork", NoT, B64, B64, FN(fork(s, s.b & ~3ull))),
     sop2(0x2a, "s_absdiff_i32", I32, I32, I32,
          FN(int64_t r = int64_t(i32(s.a)) - i32(s.b); s.d = u32(r < 0 ? -r : r); s.scc = s.d != 0)),
-    sop2(0x2b, "s_rfe_restore_b64", NoT, B64, B32, nullptr),
+    // Return from the trap handler (4.5): PC = S0; S1 (saved state) is not modelled.
+    sop2(0x2b, "s_rfe_restore_b64", NoT, B64, B32, FN(s.w.pc = s.a & ~3ull; s.pcSet = true)),
     sop2(0x2c, "s_mul_hi_u32", B32, B32, B32, FN(s.d = (uint64_t(u32(s.a)) * u32(s.b)) >> 32)),
     sop2(0x2d, "s_mul_hi_i32", I32, I32, I32,
          FN(s.d = u32(uint64_t((int64_t(i32(s.a)) * i32(s.b)) >> 32)))),
@@ -274,7 +328,7 @@ const OpInfo kSopOps[] = {
     sopk(0x0e, "s_addk_i32", I32, I32,
          FN(s.d = u32(s.a + uint64_t(int64_t(simm(s)))); s.scc = addOverflow(i32(s.a), simm(s)))),
     sopk(0x0f, "s_mulk_i32", I32, I32, FN(s.d = u32(uint64_t(int64_t(i32(s.a)) * simm(s))))),
-    sopk(0x10, "s_cbranch_i_fork", NoT, B64, nullptr),
+    sopk(0x10, "s_cbranch_i_fork", NoT, B64, FN(fork(s, s.w.pc + 4 + int64_t(simm(s)) * 4))),
     sopk(0x11, "s_getreg_b32", B32, NoT, FN(getreg(s))),
     sopk(0x12, "s_setreg_b32", NoT, B32, FN(setreg(s, u32(s.a)))),
     sopk(0x14, "s_setreg_imm32_b32", NoT, NoT, FN(setreg(s, s.in.literal))),
@@ -323,7 +377,7 @@ const OpInfo kSopOps[] = {
     sop1(0x1d, "s_setpc_b64", NoT, B64, FN(s.w.pc = s.a & ~3ull; s.pcSet = true)),
     sop1(0x1e, "s_swappc_b64", B64, B64,
          FN(s.d = s.w.pc + 4; s.w.pc = s.a & ~3ull; s.pcSet = true)),
-    sop1(0x1f, "s_rfe_b64", NoT, B64, nullptr),
+    sop1(0x1f, "s_rfe_b64", NoT, B64, FN(s.w.pc = s.a & ~3ull; s.pcSet = true)),
     // saveexec family (12.4): D = EXEC; EXEC = f(S0, EXEC); SCC = EXEC != 0.
     sop1(0x20, "s_and_saveexec_b64", B64, B64,
          FN(s.d = s.w.exec; s.w.exec = s.a & s.w.exec; s.scc = s.w.exec != 0)),
@@ -354,10 +408,10 @@ const OpInfo kSopOps[] = {
          FN(writeScalar(s.w, s.in.f[fld::kDst] + int(s.w.m0), 1, s.a); s.write = false)),
     sop1(0x2d, "s_movreld_b64", B64, B64,
          FN(writeScalar(s.w, s.in.f[fld::kDst] + int(s.w.m0), 2, s.a); s.write = false)),
-    sop1(0x2e, "s_cbranch_join", NoT, B32, nullptr),
+    sop1(0x2e, "s_cbranch_join", NoT, B32, FN(join(s))),
     sop1(0x30, "s_abs_i32", I32, I32,
          FN(int64_t v = i32(s.a); s.d = u32(v < 0 ? -v : v); s.scc = s.d != 0)),
-    sop1(0x32, "s_set_gpr_idx_idx", NoT, B32, nullptr),
+    sop1(0x32, "s_set_gpr_idx_idx", NoT, B32, FN(s.w.m0 = (s.w.m0 & ~0xffu) | (s.a & 0xff))),
     sop1(0x33, "s_andn1_saveexec_b64", B64, B64,
          FN(s.d = s.w.exec; s.w.exec = ~s.a & s.w.exec; s.scc = s.w.exec != 0)),
     sop1(0x34, "s_orn1_saveexec_b64", B64, B64,
@@ -388,7 +442,9 @@ const OpInfo kSopOps[] = {
     sopc(0x0e, "s_bitcmp0_b64", B64, B32, FN(s.scc = ((s.a >> (s.b & 63)) & 1) == 0)),
     sopc(0x0f, "s_bitcmp1_b64", B64, B32, FN(s.scc = ((s.a >> (s.b & 63)) & 1) == 1)),
     sopc(0x10, "s_setvskip", B32, B32, FN((void)s)),  // vskip is not modelled: a no-op
-    sopc(0x11, "s_set_gpr_idx_on", B32, NoT, nullptr),
+    sopc(0x11, "s_set_gpr_idx_on", B32, NoT,
+         FN(s.w.m0 = (s.w.m0 & ~0xf0ffu) | (s.a & 0xff) | ((s.in.f[fld::kSrc1] & 0xfu) << 12);
+            s.w.mode |= kModeGprIdxEn)),
     sopc(0x12, "s_cmp_eq_u64", B64, B64, FN(s.scc = s.a == s.b)),
     sopc(0x13, "s_cmp_lg_u64", B64, B64, FN(s.scc = s.a != s.b)),
 };

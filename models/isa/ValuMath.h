@@ -120,34 +120,62 @@ Real divScale(Real s0, Real s1, Real s2, bool& vcc) {
   vcc = false;
   if (s2 == 0 || s1 == 0) return std::numeric_limits<Real>::quiet_NaN();
   const int e1 = frexpExp(s1), e2 = frexpExp(s2);
-  const Real q = s2 / s1, r = Real(1) / s1;
-  const auto denorm = [](Real v) { return std::fpclassify(v) == FP_SUBNORMAL; };
+  // 1 / S1 is evaluated in double precision (RDNA/Vega pseudo-code: 1.0 / 64'F(S1)).
+  const Real q = s2 / s1;
+  const double r = 1.0 / static_cast<double>(s1);
+  const auto denorm = [](auto v) { return std::fpclassify(v) == FP_SUBNORMAL; };
   if (e2 - e1 >= kRangeExp) {
     vcc = true;
     return s0 == s1 ? std::ldexp(s0, kScale) : s0;
   }
   if (denorm(s1)) return std::ldexp(s0, kScale);
   if (denorm(r) && denorm(q)) {
+    // The guide's pseudo-code scales the denominator up here, which overflows for a
+    // denominator near the maximum (1/MAX is denormal): scale it down as in the lone 1/S1
+    // case, so the reciprocal is normal; V_DIV_FMAS then scales the small quotient back down.
+    // Checked against PoCL (tests/differential f64_arith: recip(MAX), x / MAX).
     vcc = true;
-    return s0 == s1 ? std::ldexp(s0, kScale) : s0;
+    return s0 == s1 ? std::ldexp(s0, -kScale) : s0;
   }
   if (denorm(r)) return std::ldexp(s0, -kScale);
   if (denorm(q)) {
     vcc = true;
     return s0 == s2 ? std::ldexp(s0, kScale) : s0;
   }
-  if (e2 <= kTinyExp) return std::ldexp(s0, kScale);
+  // exponent() in the pseudo-code is the biased exponent field: a numerator below
+  // 2^(kTinyExp - bias) is scaled up.
+  constexpr int kBias = isF32 ? 127 : 1023;
+  if (e2 - 1 + kBias <= kTinyExp) return std::ldexp(s0, kScale);
   return s0;
 }
 
 // V_DIV_FMAS: fma, undoing V_DIV_SCALE's scaling when VCC is set. A scaled-down denominator
 // leaves a large quotient estimate (multiply back up); a scaled-up numerator leaves a tiny one.
+// Biased exponent field of a float / double (0 for zero and denormals).
+template <class Real>
+int biasedExp(Real x) {
+  if constexpr (sizeof(Real) == 4) {
+    return static_cast<int>((bitsF32(x) >> 23) & 0xff);
+  } else {
+    return static_cast<int>((bitsF64(x) >> 52) & 0x7ff);
+  }
+}
+
+// V_DIV_FMAS (12.11): with VCC the fma result is scaled by 2^+-64 (f32) / 2^+-128 (f64).
 template <class Real>
 Real divFmas(Real a, Real b, Real c, bool vcc) {
   constexpr int kScale = sizeof(Real) == 4 ? 64 : 128;
   const Real r = std::fma(a, b, c);
   if (!vcc) return r;
-  return std::fabs(r) >= Real(1) ? std::ldexp(r, kScale) : std::ldexp(r, -kScale);
+  // The guide leaves the direction implicit; a scaled-down denominator leaves a large
+  // quotient (scale back up), a scaled-up numerator a small one.
+  if (std::fabs(r) >= Real(1)) return std::ldexp(r, kScale);
+  // Scaling down may land in the denormal range, where rounding the fma to Real and then the
+  // scaled value would round twice. The hardware rounds once: compute in binary128, where the
+  // product is exact and the power-of-two scaling too, and round to Real at the end.
+  const __float128 exact =
+      static_cast<__float128>(a) * static_cast<__float128>(b) + static_cast<__float128>(c);
+  return static_cast<Real>(exact * static_cast<__float128>(std::ldexp(1.0, -kScale)));
 }
 
 // V_DIV_FIXUP (12.8): special cases of quotient `q` = num / den.
@@ -161,7 +189,10 @@ Real divFixup(Real q, Real den, Real num) {
   if (std::isinf(den) && std::isinf(num)) return std::numeric_limits<Real>::quiet_NaN();
   if (den == 0 || std::isinf(num)) return sign ? -inf : inf;
   if (std::isinf(den) || num == 0) return sign ? Real(-0.0) : Real(0.0);
-  if (std::isnan(q)) return sign ? -inf : inf;
+  // The quotient underflows: exponent(num) - exponent(den) below -150 (f32) / -1075 (f64).
+  if (biasedExp(num) - biasedExp(den) < (sizeof(Real) == 4 ? -150 : -1075))
+    return sign ? Real(-0.0) : Real(0.0);
+  if (std::isnan(q)) return sign ? -inf : inf;  // the quotient overflowed in the refinement
   return sign ? -std::fabs(q) : std::fabs(q);
 }
 

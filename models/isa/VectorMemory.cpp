@@ -30,17 +30,11 @@ namespace {
 
 constexpr Ty NoT = Ty::None, B32 = Ty::B32, B64 = Ty::B64, B96 = Ty::B96, B128 = Ty::B128;
 
+// Register type holding `bytes` of data (d16 x3 formats: 6 bytes in two VGPRs).
 Ty widthTy(int bytes) {
-  switch (bytes) {
-    case 8:
-      return B64;
-    case 12:
-      return B96;
-    case 16:
-      return B128;
-    default:
-      return B32;
-  }
+  if (bytes <= 4) return B32;
+  if (bytes <= 8) return B64;
+  return bytes <= 12 ? B96 : B128;
 }
 
 void execBuffer(ExecArgs& x);
@@ -198,8 +192,10 @@ struct Tables {
     // Cache control: the model's vector L1 is write-through and coherent, so these are no-ops.
     MemDesc none;
     none.op = MemOp::Load;
+    // 0x71 is the SI/CI opcode of buffer_wbinvl1, which llvm-objdump-15 also accepts on gfx9.
     for (const auto& c :
-         {std::make_pair(0x3e, "buffer_wbinvl1"), std::make_pair(0x3f, "buffer_wbinvl1_vol")}) {
+         {std::make_pair(0x3e, "buffer_wbinvl1"), std::make_pair(0x3f, "buffer_wbinvl1_vol"),
+          std::make_pair(0x71, "buffer_wbinvl1")}) {
       add(Enc::Mubuf, 0, c.first, c.second, none, [](ExecArgs& x) { x.w.pc += x.in.sizeBytes; });
       ops.back().dst = NoT;
       ops.back().flags = kNoOperands;
@@ -261,6 +257,36 @@ bool finishVector(ExecArgs& x, int dataReg, uint64_t sent, uint64_t written, int
   return true;
 }
 
+// D16 format ops on 32-bit-component formats (seed 001 "D16"): stores widen each 16-bit
+// component (f16 -> f32 for FLOAT, zero / sign extension for the integer formats); loads are
+// narrowed by completeMemory (f32 -> f16, or the low 16 bits), packed two per VGPR (d16_hi:
+// the high half of one VGPR).
+void d16Format(ExecArgs& x, uint32_t nfmt, int components) {
+  const MemDesc& m = x.op.mem;
+  MemRequest& mem = x.mem;
+  if (m.op == MemOp::Store) {
+    for (int l = 0; l < kWaveSize; ++l) {
+      if (!((mem.laneMask >> l) & 1)) continue;
+      uint8_t* e = mem.element(l, 0);
+      uint32_t out[4] = {};
+      for (int c = 0; c < components; ++c) {
+        const uint32_t reg = x.w.v(static_cast<uint32_t>(x.in.f[fld::kData0] + c / 2))[l];
+        const uint16_t h = static_cast<uint16_t>(m.d16Hi ? reg >> 16 : reg >> (16 * (c & 1)));
+        out[c] = nfmt == 7
+                     ? static_cast<uint32_t>(bitsF32(f16ToF32(h)))
+                     : (nfmt == 5 || nfmt == 1 || nfmt == 3
+                            ? static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(h)))
+                            : h);
+      }
+      std::memcpy(e, out, 4 * static_cast<size_t>(components));
+    }
+    return;
+  }
+  mem.writeback.flags = static_cast<uint8_t>(kWbFormat | (m.d16Hi ? 0x40 : 0));
+  mem.writeback.aux = static_cast<uint16_t>(nfmt | (components << 8));
+  mem.writeback.count = static_cast<uint8_t>(m.d16Hi ? 1 : (components + 1) / 2);
+}
+
 // MUBUF / MTBUF (8.1): address = base + soffset + buffer_offset, where buffer_offset comes
 // from the index (idxen VGPR, + lane id with ADD_TID_ENABLE) and offset (offen VGPR + inst
 // offset), linear or swizzled (seed 001 formula). Range checks per V# kind.
@@ -284,13 +310,14 @@ void execBuffer(ExecArgs& x) {
     return fault(x, "buffer address VGPR out of range");
 
   int bytes = m.bytes;
+  uint32_t nfmt = 0;
   if (m.format) {
     // The model converts only 32-bit-component formats (raw dwords) so far.
     const uint32_t dfmt = x.op.enc == Enc::Mtbuf ? (in.f[fld::kFmt] & 0xf) : vs.dataFormat;
     const int fmtBytes = rawFormatBytes(dfmt);
-    if (fmtBytes == 0 || m.d16)
-      return fault(x, "buffer format conversion not supported for this format");
+    if (fmtBytes == 0) return fault(x, "buffer format conversion not supported for this format");
     bytes = std::min<int>(fmtBytes, 4 * m.components);
+    nfmt = x.op.enc == Enc::Mtbuf ? ((in.f[fld::kFmt] >> 4) & 7) : vs.numFormat;
   }
   if (vs.swizzle && bytes > static_cast<int>(vs.elementSize))
     return fault(x, "swizzled buffer access wider than the element size not supported");
@@ -325,7 +352,8 @@ void execBuffer(ExecArgs& x) {
     x.mem.addr[l][0] = vs.base + soffset + bufferOffset;
     if (!out) inRange |= 1ull << l;
   }
-  finishVector(x, in.f[fld::kData0], inRange, w.exec, bytes);
+  if (!finishVector(x, in.f[fld::kData0], inRange, w.exec, bytes)) return;
+  if (m.format && m.d16) d16Format(x, nfmt, bytes / 4);
 }
 
 // FLAT / GLOBAL / SCRATCH (10.1 - 10.3).

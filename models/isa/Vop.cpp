@@ -127,7 +127,10 @@ void execValu(ExecArgs& x) {
       for (int l = 0; l < kWaveSize; ++l) out[l] = 0;
       continue;
     }
-    const int code = in.f[fld::kSrc0 + s];
+    int code = in.f[fld::kSrc0 + s];
+    // s_set_gpr_idx_on: VGPR sources enabled in M0[14:12] are offset by M0[7:0] (12.4).
+    if (code >= opnd::kVgpr0 && (w.mode & kModeGprIdxEnable) && ((w.m0 >> (12 + s)) & 1))
+      code += static_cast<int>(w.m0 & 0xff);
     if (code >= opnd::kVgpr0 && !vgprInRange(w, code - opnd::kVgpr0, dwordsOf(t))) {
       x.r.kind = StepKind::Fault;
       x.r.fault = "VGPR operand out of the wave's allocation";
@@ -137,7 +140,7 @@ void execValu(ExecArgs& x) {
     if (form == kSdwa && s < 2) {
       const unsigned ext = in.f[fld::kExt1] >> (4 * s);
       for (int l = 0; l < kWaveSize; ++l) out[l] = sdwaSelect(out[l], ext & 7, (ext >> 3) & 1);
-    } else if (is16(t)) {
+    } else if (is16(t) && t != Ty::Pk16 && t != Ty::PkF16) {  // packed: both halves
       // VOP3 op_sel picks the high half of a 16-bit source (12.8.1).
       const bool hi = form == kE64 && ((opsel >> s) & 1);
       for (int l = 0; l < kWaveSize; ++l) out[l] = (hi ? out[l] >> 16 : out[l]) & 0xffff;
@@ -197,7 +200,8 @@ void execValu(ExecArgs& x) {
   if (op.flags & kScalarDst) {
     writeScalar(w, in.f[fld::kDst], 1, L.scalarOut);
   } else if (op.dst != Ty::None) {
-    const int reg = in.f[fld::kDst] - opnd::kVgpr0;
+    int reg = in.f[fld::kDst] - opnd::kVgpr0;
+    if ((w.mode & kModeGprIdxEnable) && ((w.m0 >> 15) & 1)) reg += static_cast<int>(w.m0 & 0xff);
     const int dwords = dwordsOf(op.dst);
     if (!vgprInRange(w, reg, dwords)) {
       x.r.kind = StepKind::Fault;

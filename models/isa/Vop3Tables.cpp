@@ -71,15 +71,117 @@ int16_t satI16(int32_t v) {
   return static_cast<int16_t>(std::max(-32768, std::min(32767, v)));
 }
 
+// Cube map helpers (12.11 V_CUBE*): the major axis is z if |z| >= |x|, |y|, else y if
+// |y| >= |x|, else x.
+int cubeAxis(float x, float y, float z) {
+  if (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) return 2;
+  return std::fabs(y) >= std::fabs(x) ? 1 : 0;
+}
+float cubeId(float x, float y, float z) {
+  switch (cubeAxis(x, y, z)) {
+    case 2:
+      return z < 0 ? 5.0f : 4.0f;
+    case 1:
+      return y < 0 ? 3.0f : 2.0f;
+    default:
+      return x < 0 ? 1.0f : 0.0f;
+  }
+}
+float cubeSc(float x, float y, float z) {
+  switch (cubeAxis(x, y, z)) {
+    case 2:
+      return z < 0 ? -x : x;
+    case 1:
+      return x;
+    default:
+      return x < 0 ? z : -z;
+  }
+}
+float cubeTc(float x, float y, float z) {
+  switch (cubeAxis(x, y, z)) {
+    case 1:
+      return y < 0 ? -z : z;
+    default:
+      return -y;
+  }
+}
+float cubeMa(float x, float y, float z) {
+  switch (cubeAxis(x, y, z)) {
+    case 2:
+      return 2.0f * z;
+    case 1:
+      return 2.0f * y;
+    default:
+      return 2.0f * x;
+  }
+}
+
+// 1201 fractional bits of 2/pi, most significant word first (bit 1200 = 2^-1).
+const uint32_t kTwoByPi[38] = {
+    0x000145f3, 0x06dc9c88, 0x2a53f84e, 0xafa3ea69, 0xbb81b6c5, 0x2b327887, 0x2083fca2, 0xc757bd77,
+    0x8ac36e48, 0xdc74849b, 0xa5c00c92, 0x5dd413a3, 0x2439fc3b, 0xd6396253, 0x4e7dd104, 0x6bea5d76,
+    0x8909d338, 0xe04d68be, 0xfc827323, 0xac7306a6, 0x73e93908, 0xbf177bf2, 0x50763ff1, 0x2fffbc0b,
+    0x301fde5e, 0x2316b414, 0xda3eda6c, 0xfd9e4f96, 0x136e9e8c, 0x7ecd3cbf, 0xd45aea4f, 0x758fd7cb,
+    0xe2f67a0e, 0x73ef14a5, 0x25d4d7f6, 0xbf623f1a, 0xba10ac06, 0x608df8f6};
+
+// V_TRIG_PREOP_F64 (12.11): the 53-bit segment of 2/pi selected by S1[4:0] (and the exponent
+// of S0 for large arguments), scaled to its position.
+double trigPreop(uint64_t s0, uint32_t s1) {
+  const int exp = static_cast<int>((s0 >> 52) & 0x7ff);
+  int shift = static_cast<int>(s1 & 31) * 53;
+  if (exp > 1077) shift += exp - 1077;
+  uint64_t r = 0;
+  for (int k = 0; k < 53; ++k) {
+    const int b = 1200 - shift - k;
+    const uint32_t bit = b >= 0 ? (kTwoByPi[37 - b / 32] >> (b % 32)) & 1 : 0;
+    r = (r << 1) | bit;
+  }
+  int scale = -53 - shift;
+  if (exp >= 1968) scale += 128;
+  return std::ldexp(static_cast<double>(r), scale);
+}
+
+// QSAD/MQSAD (12.11): four SADs of the 32-bit windows of S0 (shifted by 0..3 bytes) against S1.
+uint64_t qsad(uint64_t s0, uint32_t s1, uint64_t acc, bool masked) {
+  uint64_t r = 0;
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t sum =
+        sadU8(static_cast<uint32_t>(s0 >> (8 * i)), s1, masked) + ((acc >> (16 * i)) & 0xffff);
+    r |= static_cast<uint64_t>(std::min<uint32_t>(sum, 0xffff)) << (16 * i);
+  }
+  return r;
+}
+
+// V_MQSAD_U32_U8: 128-bit accumulator and result; reads and writes the VGPR quads itself.
+void mqsadU32(ValuLanes& L) {
+  const Instruction& in = *L.in;
+  const int dst = in.f[fld::kDst] - opnd::kVgpr0, src2 = in.f[fld::kSrc2];
+  if (!vgprInRange(*L.w, dst, 4) || (src2 >= opnd::kVgpr0 && !vgprInRange(*L.w, src2 - 256, 4))) {
+    L.fault = "VGPR operand out of the wave's allocation";
+    return;
+  }
+  for (int l = 0; l < kWaveSize; ++l) {
+    if (!((L.exec >> l) & 1)) continue;
+    uint32_t out[4];
+    for (int i = 0; i < 4; ++i) {
+      const uint32_t acc = src2 >= opnd::kVgpr0 ? L.w->v(static_cast<uint32_t>(src2 - 256 + i))[l]
+                                                : static_cast<uint32_t>(L.c[l]);
+      out[i] = sadU8(static_cast<uint32_t>(L.a[l] >> (8 * i)), u32(L.b[l]), true) + acc;
+    }
+    for (int i = 0; i < 4; ++i) L.w->v(static_cast<uint32_t>(dst + i))[l] = out[i];
+  }
+  L.writeMask = 0;
+}
+
 const OpInfo kVop3Ops[] = {
     v3(0x1c0, "v_mad_legacy_f32", F32, F32, F32, F32, VALU_LANES(d = F(((f(a) == 0.0f || f(b) == 0.0f) ? 0.0f : f(a) * f(b)) + f(c)))),
     v3(0x1c1, "v_mad_f32", F32, F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c)))),
     v3(0x1c2, "v_mad_i32_i24", I32, I32, I32, I32, VALU_LANES(d = u32(U(i64(i32(sext24(u32(a)))) * i32(sext24(u32(b))) + i32(c))))),
     v3(0x1c3, "v_mad_u32_u24", B32, B32, B32, B32, VALU_LANES(d = u32((a & 0xffffff) * (b & 0xffffff) + u32(c)))),
-    v3(0x1c4, "v_cubeid_f32", F32, F32, F32, F32, nullptr),
-    v3(0x1c5, "v_cubesc_f32", F32, F32, F32, F32, nullptr),
-    v3(0x1c6, "v_cubetc_f32", F32, F32, F32, F32, nullptr),
-    v3(0x1c7, "v_cubema_f32", F32, F32, F32, F32, nullptr),
+    v3(0x1c4, "v_cubeid_f32", F32, F32, F32, F32, VALU_LANES(d = F(cubeId(f(a), f(b), f(c))))),
+    v3(0x1c5, "v_cubesc_f32", F32, F32, F32, F32, VALU_LANES(d = F(cubeSc(f(a), f(b), f(c))))),
+    v3(0x1c6, "v_cubetc_f32", F32, F32, F32, F32, VALU_LANES(d = F(cubeTc(f(a), f(b), f(c))))),
+    v3(0x1c7, "v_cubema_f32", F32, F32, F32, F32, VALU_LANES(d = F(cubeMa(f(a), f(b), f(c))))),
     v3(0x1c8, "v_bfe_u32", B32, B32, B32, B32, VALU_LANES(d = bfeU(u32(a), u32(b), u32(c)))),
     v3(0x1c9, "v_bfe_i32", I32, I32, B32, B32, VALU_LANES(d = bfeI(u32(a), u32(b), u32(c)))),
     v3(0x1ca, "v_bfi_b32", B32, B32, B32, B32, VALU_LANES(d = u32((a & b) | (~a & c)))),
@@ -110,9 +212,9 @@ const OpInfo kVop3Ops[] = {
     v3(0x1e2, "v_div_fmas_f32", F32, F32, F32, F32, VALU_LANES(d = F(divFmas(f(a), f(b), f(c), (L.w->vcc >> i) & 1)))),
     v3(0x1e3, "v_div_fmas_f64", F64, F64, F64, F64, VALU_LANES(d = D(divFmas(dbl(a), dbl(b), dbl(c), (L.w->vcc >> i) & 1)))),
     v3(0x1e4, "v_msad_u8", B32, B32, B32, B32, VALU_LANES(d = u32(sadU8(u32(a), u32(b), true) + c))),
-    v3(0x1e5, "v_qsad_pk_u16_u8", B64, B64, B32, B64, nullptr),
-    v3(0x1e6, "v_mqsad_pk_u16_u8", B64, B64, B32, B64, nullptr),
-    v3(0x1e7, "v_mqsad_u32_u8", B128, B64, B32, B128, nullptr),
+    v3(0x1e5, "v_qsad_pk_u16_u8", B64, B64, B32, B64, VALU_LANES(d = qsad(a, u32(b), c, false))),
+    v3(0x1e6, "v_mqsad_pk_u16_u8", B64, B64, B32, B64, VALU_LANES(d = qsad(a, u32(b), c, true))),
+    v3(0x1e7, "v_mqsad_u32_u8", B128, B64, B32, B128, mqsadU32),
     // 32x32 + 64 multiply-add with a carry out (VOP3B).
     v3(0x1e8, "v_mad_u64_u32", B64, B32, B32, B64, VALU_LANES(const unsigned __int128 r = static_cast<unsigned __int128>((a & 0xffffffff) * (b & 0xffffffff)) + c; d = static_cast<uint64_t>(r); cc = (r >> 64) != 0), kCarryOut | kVop3b),
     v3(0x1e9, "v_mad_i64_i32", I64, I32, I32, I64, VALU_LANES(const __int128 r = static_cast<__int128>(i64(i32(a)) * i32(b)) + i64(c); d = static_cast<uint64_t>(r); cc = r > INT64_MAX || r < INT64_MIN), kCarryOut | kVop3b),
@@ -169,7 +271,7 @@ const OpInfo kVop3Ops[] = {
     v3(0x28f, "v_lshlrev_b64", B64, B32, B64, NoT, VALU_LANES(d = b << (a & 63))),
     v3(0x290, "v_lshrrev_b64", B64, B32, B64, NoT, VALU_LANES(d = b >> (a & 63))),
     v3(0x291, "v_ashrrev_i64", I64, B32, I64, NoT, VALU_LANES(d = U(i64(b) >> (a & 63)))),
-    v3(0x292, "v_trig_preop_f64", F64, F64, B32, NoT, nullptr),
+    v3(0x292, "v_trig_preop_f64", F64, F64, B32, NoT, VALU_LANES(d = D(trigPreop(a, u32(b))))),
     v3(0x293, "v_bfm_b32", B32, B32, B32, NoT, VALU_LANES(d = u32(((1ull << (a & 31)) - 1) << (b & 31)))),
     v3(0x294, "v_cvt_pknorm_i16_f32", B32, F32, F32, NoT, VALU_LANES(d = normI16(f(a)) | (uint32_t(normI16(f(b))) << 16))),
     v3(0x295, "v_cvt_pknorm_u16_f32", B32, F32, F32, NoT, VALU_LANES(d = normU16(f(a)) | (uint32_t(normU16(f(b))) << 16))),

@@ -52,6 +52,18 @@ inline int32_t sh(uint64_t v) {
 
 #define PK_F(expr_lo, expr_hi) VALU_LANES(d = pack(f32ToF16(expr_lo), f32ToF16(expr_hi)))
 #define PK_I(expr_lo, expr_hi) VALU_LANES(d = pack(uint32_t(expr_lo), uint32_t(expr_hi)))
+// Integer ops with the clamp bit saturate each half (12.12): signed or unsigned 16-bit range.
+inline int32_t clampS16(bool on, int32_t v) {
+  return on ? std::max(-32768, std::min(32767, v)) : v;
+}
+inline int32_t clampU16(bool on, int32_t v) {
+  return on ? std::max(0, std::min(65535, v)) : v;
+}
+#define PK_S(expr_lo, expr_hi) \
+  VALU_LANES(d = pack(uint32_t(clampS16(L.clamp, expr_lo)), uint32_t(clampS16(L.clamp, expr_hi))))
+#define PK_U(expr_lo, expr_hi)                                       \
+  VALU_LANES(d = pack(uint32_t(clampU16(L.clamp, int32_t(expr_lo))), \
+                      uint32_t(clampU16(L.clamp, int32_t(expr_hi)))))
 
 int32_t nib(uint64_t v, int k, bool sign) {
   const uint32_t x = (v >> (4 * k)) & 0xf;
@@ -63,10 +75,10 @@ int32_t byteAt(uint64_t v, int k, bool sign) {
 }
 
 const OpInfo kVop3pOps[] = {
-    vp(0x00, "v_pk_mad_i16", Pk, Pk, Pk, Pk, PK_I(sl(a) * sl(b) + sl(c), sh(a) * sh(b) + sh(c))),
+    vp(0x00, "v_pk_mad_i16", Pk, Pk, Pk, Pk, PK_S(sl(a) * sl(b) + sl(c), sh(a) * sh(b) + sh(c))),
     vp(0x01, "v_pk_mul_lo_u16", Pk, Pk, Pk, NoT, PK_I(lo(a) * lo(b), hi(a) * hi(b))),
-    vp(0x02, "v_pk_add_i16", Pk, Pk, Pk, NoT, PK_I(sl(a) + sl(b), sh(a) + sh(b))),
-    vp(0x03, "v_pk_sub_i16", Pk, Pk, Pk, NoT, PK_I(sl(a) - sl(b), sh(a) - sh(b))),
+    vp(0x02, "v_pk_add_i16", Pk, Pk, Pk, NoT, PK_S(sl(a) + sl(b), sh(a) + sh(b))),
+    vp(0x03, "v_pk_sub_i16", Pk, Pk, Pk, NoT, PK_S(sl(a) - sl(b), sh(a) - sh(b))),
     vp(0x04, "v_pk_lshlrev_b16", Pk, Pk, Pk, NoT,
        PK_I(lo(b) << (lo(a) & 15), hi(b) << (hi(a) & 15))),
     vp(0x05, "v_pk_lshrrev_b16", Pk, Pk, Pk, NoT,
@@ -75,9 +87,9 @@ const OpInfo kVop3pOps[] = {
        PK_I(sl(b) >> (lo(a) & 15), sh(b) >> (hi(a) & 15))),
     vp(0x07, "v_pk_max_i16", Pk, Pk, Pk, NoT, PK_I(std::max(sl(a), sl(b)), std::max(sh(a), sh(b)))),
     vp(0x08, "v_pk_min_i16", Pk, Pk, Pk, NoT, PK_I(std::min(sl(a), sl(b)), std::min(sh(a), sh(b)))),
-    vp(0x09, "v_pk_mad_u16", Pk, Pk, Pk, Pk, PK_I(lo(a) * lo(b) + lo(c), hi(a) * hi(b) + hi(c))),
-    vp(0x0a, "v_pk_add_u16", Pk, Pk, Pk, NoT, PK_I(lo(a) + lo(b), hi(a) + hi(b))),
-    vp(0x0b, "v_pk_sub_u16", Pk, Pk, Pk, NoT, PK_I(lo(a) - lo(b), hi(a) - hi(b))),
+    vp(0x09, "v_pk_mad_u16", Pk, Pk, Pk, Pk, PK_U(lo(a) * lo(b) + lo(c), hi(a) * hi(b) + hi(c))),
+    vp(0x0a, "v_pk_add_u16", Pk, Pk, Pk, NoT, PK_U(lo(a) + lo(b), hi(a) + hi(b))),
+    vp(0x0b, "v_pk_sub_u16", Pk, Pk, Pk, NoT, PK_U(lo(a) - lo(b), hi(a) - hi(b))),
     vp(0x0c, "v_pk_max_u16", Pk, Pk, Pk, NoT, PK_I(std::max(lo(a), lo(b)), std::max(hi(a), hi(b)))),
     vp(0x0d, "v_pk_min_u16", Pk, Pk, Pk, NoT, PK_I(std::min(lo(a), lo(b)), std::min(hi(a), hi(b)))),
     vp(0x0e, "v_pk_fma_f16", PkF, PkF, PkF, PkF,
@@ -129,6 +141,8 @@ const OpInfo kVop3pOps[] = {
 };
 #undef PK_F
 #undef PK_I
+#undef PK_S
+#undef PK_U
 
 }  // namespace
 

@@ -43,7 +43,8 @@ constexpr Ty NoT = Ty::None, B16 = Ty::B16, I16 = Ty::I16, F16 = Ty::F16, B32 = 
 
 const OpInfo kVopOps[] = {
     // ---- VOP2 (12.7) ----
-    v2(0x00, "v_cndmask_b32", B32, B32, B32, VALU_LANES(d = cin ? b : a), kCarryIn),
+    // v_cndmask takes float input modifiers (abs/neg act on the sign bit), so F32 sources.
+    v2(0x00, "v_cndmask_b32", B32, F32, F32, VALU_LANES(d = cin ? b : a), kCarryIn),
     v2(0x01, "v_add_f32", F32, F32, F32, VALU_LANES(d = F(f(a) + f(b)))),
     v2(0x02, "v_sub_f32", F32, F32, F32, VALU_LANES(d = F(f(a) - f(b)))),
     v2(0x03, "v_subrev_f32", F32, F32, F32, VALU_LANES(d = F(f(b) - f(a)))),
@@ -165,7 +166,8 @@ const OpInfo kVopOps[] = {
     v1(0x33, "v_frexp_exp_i32_f32", I32, F32, VALU_LANES(d = u32(frexpExp(f(a))))),
     v1(0x34, "v_frexp_mant_f32", F32, F32, VALU_LANES(d = F(frexpMant(f(a))))),
     valu(Enc::Vop1, 0x35, 0x175, "v_clrexcp", NoT, NoT, NoT, NoT, VALU_LANES((void)0), kNoOperands | kNoE32Suffix),
-    v1(0x37, "v_screen_partition_4se_b32", B32, B32, nullptr),
+    // Rasterizer screen-partition lookup: graphics-only, decoded and printed, not executed.
+    valu(Enc::Vop1, 0x37, 0x177, "v_screen_partition_4se_b32", B32, B32, NoT, NoT, nullptr, kGraphics),
     v1(0x39, "v_cvt_f16_u16", F16, B16, VALU_LANES(d = H(float(u16(a))))),
     v1(0x3a, "v_cvt_f16_i16", F16, I16, VALU_LANES(d = H(float(i16(a))))),
     v1(0x3b, "v_cvt_u16_f16", B16, F16, VALU_LANES(d = cvtSat<uint16_t>(h(a)))),

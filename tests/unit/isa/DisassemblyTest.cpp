@@ -63,6 +63,18 @@ TEST(Disassembly, CorpusMatchesLlvmObjdump) {
   EXPECT_GT(n, 100u);
 }
 
+// Every gfx906 opcode in randomised operand forms (tools/gen_corpus.py); the issue asks for
+// at least 3000 encodings.
+TEST(Disassembly, GeneratedCorpusMatchesLlvmObjdump) {
+  const size_t n = compareWithObjdump("corpus_generated", GfxTarget::Gfx906);
+  EXPECT_GE(n, 3000u);
+}
+
+TEST(Disassembly, GeneratedCorpusMatchesLlvmObjdumpOnGfx900) {
+  const size_t n = compareWithObjdump("corpus_generated_gfx900", GfxTarget::Gfx900);
+  EXPECT_GE(n, 3000u);
+}
+
 TEST(Decoder, SizesAndBoundaries) {
   // s_mov_b32 s0, literal (8 bytes); v_add_f32 dpp (8); s_nop (4).
   const std::vector<uint8_t> bytes = {0xff, 0x00, 0x80, 0xbe, 0x78, 0x56, 0x34, 0x12, 0xfa, 0x04,
@@ -77,15 +89,18 @@ TEST(Decoder, SizesAndBoundaries) {
   EXPECT_EQ(disassemble(*p.at(0x1010), GfxTarget::Gfx906), "s_nop 0");
 }
 
-TEST(Decoder, UnknownEncodingsKeepTheirSize) {
-  // An unknown VOP3 opcode (0x2ff) is still 8 bytes; an unknown SOPP prints as .long.
-  const std::vector<uint8_t> bytes = {0x00, 0x00, 0xff, 0xd2, 0x00, 0x00,
-                                      0x00, 0x00, 0x00, 0x00, 0xfe, 0xbf};
+TEST(Decoder, UnknownEncodingsAreOneWordAsInObjdump) {
+  // An unknown VOP3 opcode (0x2ff) prints as one .long and decoding resumes at the next word
+  // (llvm-objdump does the same); an unknown SOPP prints as .long.
+  const std::vector<uint8_t> bytes = {0x00, 0x00, 0xff, 0xd2, 0x01, 0x00,
+                                      0x80, 0xbf, 0x00, 0x00, 0xfe, 0xbf};
   const Program p = Program::decode(bytes, 0, GfxTarget::Gfx906);
-  ASSERT_EQ(p.instructions().size(), 2u);
-  EXPECT_EQ(p.instructions()[0].sizeBytes, 8);
+  ASSERT_EQ(p.instructions().size(), 3u);
+  EXPECT_EQ(p.instructions()[0].sizeBytes, 4);
   EXPECT_EQ(p.instructions()[0].op, nullptr);
-  EXPECT_EQ(disassemble(p.instructions()[1], GfxTarget::Gfx906), ".long 0xbffe0000");
+  EXPECT_EQ(disassemble(p.instructions()[0], GfxTarget::Gfx906), ".long 0xd2ff0000");
+  EXPECT_EQ(disassemble(p.instructions()[1], GfxTarget::Gfx906), "s_nop 1");
+  EXPECT_EQ(disassemble(p.instructions()[2], GfxTarget::Gfx906), ".long 0xbffe0000");
 }
 
 TEST(Decoder, Gfx906OnlyOpcodesOnGfx900) {

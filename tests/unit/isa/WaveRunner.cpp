@@ -31,14 +31,22 @@ CodeFile loadCode(const std::string& name) {
   return c;
 }
 
-WaveRunner::WaveRunner(const std::string& name, GfxTarget target) {
-  const CodeFile code = loadCode("prog_" + name);
+WaveRunner::WaveRunner(const std::string& name, GfxTarget target)
+    : WaveRunner(loadCode("prog_" + name), target) {}
+
+WaveRunner::WaveRunner(const CodeFile& code, GfxTarget target) {
   program = Program::decode(code.text, code.base, target);
   ctx.target = target;
   ctx.ldsSize = 65536;
+  ctx.ldsData = lds.data();
   wave.resizeVgprs(256);
   wave.exec = ~0ull;
   wave.pc = code.base;
+}
+
+std::set<const OpInfo*>& WaveRunner::executedOps() {
+  static std::set<const OpInfo*> ops;
+  return ops;
 }
 
 void WaveRunner::serve(MemRequest& mem) {
@@ -100,7 +108,9 @@ StepResult WaveRunner::step() {
     r.fault = "PC outside the program";
     return r;
   }
+  ctx.ldsData = lds.data();
   StepResult r = execute(*in, wave, mem_, ctx);
+  if (r.kind != StepKind::Fault && in->op) executedOps().insert(in->op);
   if (r.kind == StepKind::Memory) {
     if (recordRequests) requests.push_back(mem_);
     serve(mem_);

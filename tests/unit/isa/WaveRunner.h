@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,12 @@ class TestMemory {
 class WaveRunner {
  public:
   explicit WaveRunner(const std::string& program, GfxTarget target = GfxTarget::Gfx906);
+  // Runs code from data/NAME (not a prog_ program): `code` already loaded.
+  WaveRunner(const CodeFile& code, GfxTarget target);
+
+  // Every opcode (OpInfo) any WaveRunner in this process executed without a fault: the ISA
+  // coverage test (vgpu_isa_coverage) reports their union.
+  static std::set<const OpInfo*>& executedOps();
 
   // Runs until EndProgram, Fault or `maxSteps`; returns the last StepResult.
   StepResult run(int maxSteps = 100000);

@@ -193,3 +193,63 @@ scratch_load_dword v1, off, s4 offset:8
 scratch_store_dword v1, v2, off
 global_load_short_d16_hi v1, v[2:3], off
 flat_load_dword v1, v[2:3] glc slc
+v_interp_p1_f32_e64 v0, v1, attr0.x
+v_interp_p1_f32_e64 v5, v1, attr31.w clamp
+v_interp_p1_f32_e64 v5, -v1, attr3.y div:2
+v_interp_p1_f32_e64 v5, |v1|, attr3.y mul:2
+v_interp_p2_f32_e64 v5, v1, attr3.y
+v_interp_p2_f32_e64 v5, -|v1|, attr32.z clamp mul:4
+v_interp_mov_f32_e64 v5, p0, attr3.y
+v_interp_mov_f32_e64 v5, p10, attr3.y
+v_interp_mov_f32_e64 v5, p20, attr3.y clamp mul:4
+v_interp_p1ll_f16 v5, v1, attr3.y
+v_interp_p1ll_f16 v5, -v1, attr3.y high clamp mul:2
+v_interp_p1ll_f16 v5, |v1|, attr0.w div:2
+v_interp_p1lv_f16 v5, v1, attr3.y, v2 high
+v_interp_p1lv_f16 v5, -v1, attr3.y, |v2| clamp
+v_interp_p2_f16 v5, -v1, attr3.y, -v2 clamp
+v_interp_p2_f16 v5, v1, attr12.x, v2 high
+v_interp_p2_legacy_f16 v5, v1, attr3.y, v2
+v_interp_p2_legacy_f16 v5, |v1|, attr30.w, -|v2| high clamp
+v_interp_p1_f32 v5, v1, attr3.y
+v_interp_p2_f32 v5, v255, attr32.w
+v_interp_mov_f32 v5, p0, attr3.y
+v_interp_mov_f32 v5, p10, attr0.x
+v_interp_mov_f32 v5, p20, attr1.z
+s_nand_saveexec_b64 s[0:1], s[2:3]
+s_cmp_eq_u64 s[0:1], s[2:3]
+s_cmp_lg_u64 s[0:1], 0x12345678
+s_buffer_atomic_cmpswap_x2 s[0:3], s[4:7], 0x10 glc
+v_pk_mul_lo_u16 v0, v1, v2
+v_pk_add_i16 v0, v1, v2
+v_pk_sub_i16 v0, v1, v2 clamp
+v_pk_lshlrev_b16 v0, v1, v2
+v_pk_lshrrev_b16 v0, v1, v2
+v_pk_ashrrev_i16 v0, v1, v2
+v_pk_max_i16 v0, v1, v2
+v_pk_min_i16 v0, v1, v2
+v_pk_sub_u16 v0, v1, v2
+v_pk_max_u16 v0, v1, v2
+v_pk_min_u16 v0, v1, v2 op_sel:[1,0]
+v_pk_mul_f16 v0, v1, v2 neg_lo:[1,0]
+v_pk_min_f16 v0, v1, v2
+v_pk_max_f16 v0, v1, v2 op_sel_hi:[0,1]
+buffer_load_format_d16_x v1, off, s[0:3], 0
+buffer_load_format_d16_xy v1, off, s[0:3], 0
+buffer_load_format_d16_xyz v[1:2], off, s[0:3], 0
+buffer_load_format_d16_xyzw v[1:2], off, s[0:3], 0
+buffer_load_format_d16_hi_x v1, off, s[0:3], 0
+buffer_store_format_d16_x v1, off, s[0:3], 0
+buffer_store_format_d16_xy v1, off, s[0:3], 0
+buffer_store_format_d16_xyz v[1:2], off, s[0:3], 0
+buffer_store_format_d16_xyzw v[1:2], off, s[0:3], 0
+buffer_store_format_d16_hi_x v1, off, s[0:3], 0
+tbuffer_load_format_d16_x v1, off, s[0:3], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]
+tbuffer_load_format_d16_xy v1, off, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT]
+tbuffer_load_format_d16_xyz v[1:2], off, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_UINT]
+tbuffer_load_format_d16_xyzw v[1:2], off, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_SINT]
+tbuffer_store_format_d16_x v1, off, s[0:3], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]
+tbuffer_store_format_d16_xy v1, off, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT]
+tbuffer_store_format_d16_xyz v[1:2], off, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_UINT]
+tbuffer_store_format_d16_xyzw v[1:2], off, s[0:3], 0 format:[BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_SINT]
+s_endpgm_ordered_ps_done

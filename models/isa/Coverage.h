@@ -1,0 +1,33 @@
+// ISA coverage: every gfx906 opcode the library knows (one row per encoding and opcode), with
+// its decode / disassembly / semantics status. Tests add which opcodes they executed.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "isa/Isa.h"
+
+namespace vgpu::isa {
+
+struct OpcodeStatus {
+  std::string family;  // "SOP2", "VOP3", "DS", "GLOBAL", ...
+  int opcode = 0;
+  std::string name;
+  bool decoded = true;         // every row is decoded and disassembled (llvm-objdump corpus)
+  bool semantics = false;      // has an executor that does not fault by design
+  bool graphics = false;       // graphics-only: MIMG, EXP, screen partition (named exceptions)
+  bool gfx906Only = false;     // faults on gfx900
+  const OpInfo* op = nullptr;  // identity, for matching executed instructions
+};
+
+// All opcodes of every encoding family, in family / opcode order.
+std::vector<OpcodeStatus> opcodeTable();
+
+// Markdown report: one line per opcode (family, opcode, name, decode, disassembly, semantics,
+// executed), then the totals; `executed` holds the OpInfo of every instruction a test ran.
+// `nonGraphicsMissing` receives the non-graphics opcodes that were not executed.
+std::string coverageReport(const std::set<const OpInfo*>& executed,
+                           std::vector<std::string>* nonGraphicsMissing);
+
+}  // namespace vgpu::isa
