@@ -397,6 +397,7 @@ void ComputeUnit::issue(Wave& w) {
   ctx.sharedApertureBase = kSharedApertureBase;
   ctx.privateApertureBase = kPrivateApertureBase;
   ctx.ldsSize = w.group->resources.ldsBytes;
+  ctx.ldsData = ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr;
 
   auto req = newRequest();
   const isa::StepResult r = isa::execute(inst, *w.s, *req, ctx);

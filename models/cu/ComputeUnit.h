@@ -76,6 +76,9 @@ class ComputeUnit : public sc_core::sc_module {
   // Starts the workgroup in the slots findSlots returned.
   void launch(WorkgroupLaunch&& group);
   bool idle() const { return wavesResident_ == 0; }
+  // The CU's LDS array, for instructions that read the LDS as an operand at issue
+  // (LDS_DIRECT, interpolation, DS src2 forms). Set once by the GPU when it wires the LDS.
+  void attachLdsStorage(const uint8_t* storage) { ldsStorage_ = storage; }
 
   // Statistics.
   uint64_t waveInstructions = 0, valuInstructions = 0, saluInstructions = 0, vmemInstructions = 0,
@@ -126,6 +129,7 @@ class ComputeUnit : public sc_core::sc_module {
   std::vector<uint32_t> vgprsUsed_, sgprsUsed_;                // per SIMD
   std::vector<std::pair<uint32_t, uint32_t>> ldsAllocations_;  // (base, size), sorted by base
   uint32_t nextSimd_ = 0;
+  const uint8_t* ldsStorage_ = nullptr;
   std::vector<uint64_t> simdValuFree_;  // per SIMD: cycle its VALU accepts the next instruction
   std::unordered_map<const isa::Program*, std::vector<uint16_t>> valuCost_;
   uint64_t issueSequence_ = 0;
