@@ -17,6 +17,7 @@ const char* usage() {
   vgpu-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...
            [--platform NAME|FILE.json] [--dynamic-lds BYTES] [--global-offset X[,Y[,Z]]]
            [--stats FILE.json] [--max-cycles N] [--quiet]
+           [--lds-arbiter cpp|rtl] [--vcd FILE.vcd [--vcd-window START:END]]
   vgpu-sim list CODE_OBJECT            kernels, with each argument's name, kind and size
   vgpu-sim disasm CODE_OBJECT [KERNEL] disassembly, as llvm-objdump prints it
   vgpu-sim platforms                   built-in platforms
@@ -26,6 +27,9 @@ One --arg per explicit kernel argument, in order:
   file:PATH[,out=PATH]   global buffer holding the file's bytes (written back to out=)
   zeros:BYTES[,out=PATH] zeroed global buffer
   i32:V u32:V i64:V u64:V f32:V f64:V   scalars
+--lds-arbiter picks the LDS bank-conflict arbiter: cpp (default) or rtl (the Verilated RTL,
+when built with VGPU_RTL_COSIM). --vcd writes the RTL arbiter's waveform (compute unit 0), for
+the GPU cycles START..END of --vcd-window.
 Exit codes: 0 success, 2 bad input, 3 the kernel faulted.
 )";
 }
@@ -187,6 +191,7 @@ Options parse(const std::vector<std::string>& argv) {
     return o;
   }
   std::vector<std::string> positional;
+  bool windowGiven = false;
   for (size_t i = 1; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     auto next = [&](const char* opt) -> const std::string& {
@@ -210,7 +215,22 @@ Options parse(const std::vector<std::string>& argv) {
       o.statsPath = next("--stats");
     else if (a == "--max-cycles")
       o.maxCycles = parseUnsigned(next("--max-cycles"), "--max-cycles", ~uint64_t{0});
-    else if (a == "--quiet" || a == "-q")
+    else if (a == "--lds-arbiter") {
+      o.ldsArbiter = next("--lds-arbiter");
+      if (o.ldsArbiter != "cpp" && o.ldsArbiter != "rtl")
+        bad("--lds-arbiter: '" + o.ldsArbiter + "' is not an arbiter (cpp or rtl)");
+    } else if (a == "--vcd") {
+      o.vcdPath = next("--vcd");
+      if (o.vcdPath.empty()) bad("--vcd needs a file name");
+    } else if (a == "--vcd-window") {
+      const std::string w = next("--vcd-window");
+      const size_t colon = w.find(':');
+      if (colon == std::string::npos) bad("--vcd-window: expected START:END ('" + w + "')");
+      o.vcdStart = parseUnsigned(w.substr(0, colon), "--vcd-window START", ~uint64_t{0});
+      o.vcdEnd = parseUnsigned(w.substr(colon + 1), "--vcd-window END", ~uint64_t{0});
+      if (o.vcdEnd < o.vcdStart) bad("--vcd-window: END is before START ('" + w + "')");
+      windowGiven = true;
+    } else if (a == "--quiet" || a == "-q")
       o.quiet = true;
     else if (a.size() > 1 && a[0] == '-')
       bad("unknown option '" + a + "'\n" + usage());
@@ -222,6 +242,7 @@ Options parse(const std::vector<std::string>& argv) {
     if (positional.size() < min || positional.size() > max)
       bad(std::string("usage: vgpu-sim ") + form);
   };
+  if (windowGiven && o.vcdPath.empty()) bad("--vcd-window needs --vcd FILE");
   if (o.command == "run") {
     wantPositional(2, 2,
                    "run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...");

@@ -32,6 +32,9 @@ struct Options {
   std::string statsPath;
   uint64_t maxCycles = 0;
   bool quiet = false;
+  std::string ldsArbiter;  // --lds-arbiter rtl|cpp; empty: the platform's lds.arbiter
+  std::string vcdPath;     // --vcd: waveform of the RTL LDS arbiter
+  uint64_t vcdStart = 0, vcdEnd = ~uint64_t{0};  // --vcd-window START:END, in GPU cycles
 };
 
 // Throws vgpu::InputError with a message naming the problem.

@@ -100,6 +100,9 @@ nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platf
   j["clock_mhz"] = platform.clockMHz;
   j["compute_units"] = platform.computeUnits;
   j["cycles"] = cycles;
+  // The GPU cycle (SystemC time / clock period) the first dispatch started at: waveform windows
+  // (--vcd-window) are in these absolute cycles.
+  j["start_cycle"] = gpu.dispatches().empty() ? 0 : gpu.dispatches().front().startCycle;
   j["wave_instructions"] = gpu.statistics().sum("wave_instructions");
   j["workgroups"] = gpu.statistics().value("dispatcher.workgroups");
   j["waves"] = gpu.statistics().value("dispatcher.waves");
@@ -111,6 +114,10 @@ nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platf
   for (const auto& [name, value] : gpu.statistics().counters()) counters[name] = *value;
   j["counters"] = counters;
   return j;
+}
+
+uint64_t cycles(const nlohmann::json& s) {
+  return s["cycles"];
 }
 
 void printSummary(const nlohmann::json& s) {
@@ -130,6 +137,20 @@ void printSummary(const nlohmann::json& s) {
 int runCommand(const cli::Options& o) {
   PlatformConfig platform = loadPlatform(o.platform);
   if (o.maxCycles) platform.maxCycles = o.maxCycles;
+  if (!o.ldsArbiter.empty()) platform.lds.arbiter = o.ldsArbiter;
+  if (platform.lds.arbiter == "rtl" && !Gpu::rtlLdsArbiterBuilt())
+    throw InputError(
+        "the RTL LDS arbiter (--lds-arbiter rtl, or lds.arbiter \"rtl\" in the platform) is not "
+        "available: this vgpu-sim was built without RTL co-simulation (Verilator was not found "
+        "when it was configured, or VGPU_RTL_COSIM=OFF). Install verilator (scripts/setup) and "
+        "reconfigure, or use --lds-arbiter cpp.");
+  if (!o.vcdPath.empty()) {
+    if (platform.lds.arbiter != "rtl")
+      throw InputError("--vcd records the RTL LDS arbiter: add --lds-arbiter rtl");
+    platform.lds.arbiterVcdPath = o.vcdPath;
+    platform.lds.vcdStartCycle = o.vcdStart;
+    platform.lds.vcdEndCycle = o.vcdEnd;
+  }
   auto object = loader::CodeObject::loadFile(o.codeObject);
   const loader::KernelInfo* info = object.findKernel(o.kernel);
   if (info == nullptr) {
@@ -207,6 +228,14 @@ int runCommand(const cli::Options& o) {
     if (!o.args[i].outPath.empty())
       writeFileAtomically(o.args[i].outPath, outputs[i].data(), outputs[i].size());
   if (!o.quiet) printSummary(stats);
+  if (!o.quiet && !o.vcdPath.empty()) {
+    const uint64_t start = stats["start_cycle"], end = start + cycles(stats);
+    std::printf(
+        "waveform of compute unit 0's LDS arbiter: %s (the kernel ran in GPU cycles %llu"
+        "..%llu, the cycles --vcd-window takes)\n",
+        o.vcdPath.c_str(), static_cast<unsigned long long>(start),
+        static_cast<unsigned long long>(end));
+  }
   return 0;
 }
 

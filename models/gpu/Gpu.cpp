@@ -2,9 +2,50 @@
 
 #include <string>
 
+#include "common/Error.h"
+#ifdef VGPU_RTL_COSIM
+#include "rtl_cosim/adapter/RtlLdsBankArbiter.h"
+#endif
+
 namespace vgpu {
 
 using namespace sc_core;
+
+namespace {
+
+// The LDS bank-conflict arbiter of compute unit `cu`: C++, or the Verilated RTL (rtl_cosim/).
+std::unique_ptr<LdsBankArbiter> makeLdsBankArbiter(const PlatformConfig& config, uint32_t cu,
+                                                   sc_time period) {
+  if (config.lds.arbiter != "rtl") return std::make_unique<CppLdsBankArbiter>(config.lds.banks);
+#ifdef VGPU_RTL_COSIM
+  rtl::RtlArbiterOptions o;
+  o.banks = config.lds.banks;
+  o.bankWidthBytes = config.lds.bankWidthBytes;
+  o.clockPeriod = period;
+  if (cu == 0) {  // the waveform shows compute unit 0's arbiter
+    o.vcdPath = config.lds.arbiterVcdPath;
+    o.vcdStartCycle = config.lds.vcdStartCycle;
+    o.vcdEndCycle = config.lds.vcdEndCycle;
+  }
+  return std::make_unique<rtl::RtlLdsBankArbiter>(("lds_arbiter" + std::to_string(cu)).c_str(), o);
+#else
+  (void)cu, (void)period;
+  throw InputError(
+      "lds.arbiter \"rtl\": this build has no RTL co-simulation (Verilator was not found when "
+      "it was configured, or VGPU_RTL_COSIM is OFF); install verilator (scripts/setup) and "
+      "reconfigure, or use the C++ arbiter");
+#endif
+}
+
+}  // namespace
+
+bool Gpu::rtlLdsArbiterBuilt() {
+#ifdef VGPU_RTL_COSIM
+  return true;
+#else
+  return false;
+#endif
+}
 
 Gpu::Gpu(sc_module_name name, const PlatformConfig& config)
     : sc_module(name), irq("irq"), config_(config), period_(config.clockPeriodNs(), SC_NS) {
@@ -33,10 +74,11 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config)
     const std::string n = std::to_string(i);
     cus_.push_back(std::make_unique<ComputeUnit>(("cu" + n).c_str(), i, config, *dispatcher_));
     lds_.push_back(std::make_unique<Lds>(("lds" + n).c_str(), config.lds, period_,
-                                         std::make_unique<CppLdsBankArbiter>(config.lds.banks)));
+                                         makeLdsBankArbiter(config, i, period_)));
     tcs_.push_back(std::make_unique<TexturePath>(("tc" + n).c_str(), config.vectorL1, period_));
     ComputeUnit& cu = *cus_.back();
     cu.ldsSocket.bind(lds_.back()->socket);
+    cu.attachLdsStorage(lds_.back()->storage());
     cu.vectorMemorySocket.bind(tcs_.back()->socket);
     tcs_.back()->vectorL1.memory.bind(l2_->socket);
     Sqc& sqc = *sqcs_[i / config.cusPerSqc];

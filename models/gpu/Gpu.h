@@ -45,6 +45,8 @@ class Gpu : public sc_core::sc_module {
   const Statistics& statistics() const { return stats_; }
   const std::vector<DispatchRecord>& dispatches() const { return dispatches_; }
   uint64_t waveInstructions() const;
+  // Whether this build has the RTL LDS arbiter (lds.arbiter "rtl"; CMake option VGPU_RTL_COSIM).
+  static bool rtlLdsArbiterBuilt();
 
  private:
   void registerStatistics();
