@@ -16,7 +16,7 @@ const char* usage() {
   return R"(usage:
   vgpu-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...
            [--platform NAME|FILE.json] [--dynamic-lds BYTES] [--global-offset X[,Y[,Z]]]
-           [--stats FILE.json] [--max-cycles N] [--quiet]
+           [--stats FILE.json] [--max-cycles N] [--mode timing|functional] [--quiet]
            [--lds-arbiter cpp|rtl] [--vcd FILE.vcd [--vcd-window START:END]]
   vgpu-sim list CODE_OBJECT            kernels, with each argument's name, kind and size
   vgpu-sim disasm CODE_OBJECT [KERNEL] disassembly, as llvm-objdump prints it
@@ -230,6 +230,11 @@ Options parse(const std::vector<std::string>& argv) {
       o.vcdEnd = parseUnsigned(w.substr(colon + 1), "--vcd-window END", ~uint64_t{0});
       if (o.vcdEnd < o.vcdStart) bad("--vcd-window: END is before START ('" + w + "')");
       windowGiven = true;
+    } else if (a == "--mode") {
+      const std::string& m = next("--mode");
+      if (m != "timing" && m != "functional")
+        bad("--mode must be timing or functional, not '" + m + "'");
+      o.functionalMode = m == "functional";
     } else if (a == "--quiet" || a == "-q")
       o.quiet = true;
     else if (a.size() > 1 && a[0] == '-')

@@ -31,6 +31,7 @@ struct Options {
   uint64_t globalOffset[3] = {0, 0, 0};
   std::string statsPath;
   uint64_t maxCycles = 0;
+  bool functionalMode = false;  // --mode functional
   bool quiet = false;
   std::string ldsArbiter;  // --lds-arbiter rtl|cpp; empty: the platform's lds.arbiter
   std::string vcdPath;     // --vcd: waveform of the RTL LDS arbiter

@@ -137,6 +137,7 @@ void printSummary(const nlohmann::json& s) {
 int runCommand(const cli::Options& o) {
   PlatformConfig platform = loadPlatform(o.platform);
   if (o.maxCycles) platform.maxCycles = o.maxCycles;
+  platform.functionalMode = o.functionalMode;
   if (!o.ldsArbiter.empty()) platform.lds.arbiter = o.ldsArbiter;
   if (platform.lds.arbiter == "rtl" && !Gpu::rtlLdsArbiterBuilt())
     throw InputError(

@@ -204,6 +204,33 @@ TEST(Cli, DeterministicAndIndependentOfTheQuantum) {
   EXPECT_EQ(a, withoutHostTime(slurp(dir.file("b.json"))));
 }
 
+// --mode functional runs the same instructions with unit latencies: same results, fewer cycles.
+TEST(Cli, FunctionalModeGivesTheSameResults) {
+  TempDir dir;
+  const KernelCase c = kernelCase("matmul_64");
+  writeFile(dir.file("a.bin"), c.args[0].bytes);
+  writeFile(dir.file("b.bin"), c.args[1].bytes);
+  auto run = [&](const std::string& mode) {
+    const Result r = vgpuSim(
+        "run " + quote(kernelDir() + "/matmul_tiled.co") +
+            " matmul_tiled --grid 64,64 --block 16,16 --platform tiny --quiet" + " --mode " + mode +
+            " --stats " + quote(dir.file(mode + ".json")) + " --arg " +
+            quote("file:" + dir.file("a.bin")) + " --arg " + quote("file:" + dir.file("b.bin")) +
+            " --arg " + quote("zeros:16384,out=" + dir.file(mode + ".bin")) + " --arg i32:64",
+        dir);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+  };
+  run("timing");
+  run("functional");
+  EXPECT_EQ(slurp(dir.file("timing.bin")), slurp(dir.file("functional.bin")));
+  auto cycles = [&](const std::string& mode) {
+    const std::string s = slurp(dir.file(mode + ".json"));
+    const size_t p = s.find("\"cycles\": ");
+    return std::stoull(s.substr(p + 10));
+  };
+  EXPECT_LT(cycles("functional"), cycles("timing"));
+}
+
 // ---- bad input: one clear message, exit 2 ---------------------------------------------------
 
 struct BadInput {
@@ -289,6 +316,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"four_dims",
                  "run KDIR/vector_add.co vector_add --grid 1,1,1,1 --block 64 " + kVaddArgs,
                  "three dimensions"},
+        BadInput{"bad_mode", kVadd + kVaddArgs + " --mode fast", "--mode must be"},
         BadInput{"unknown_platform", kVadd + kVaddArgs + " --platform vega99", "unknown platform"},
         BadInput{"bad_platform_json", kVadd + kVaddArgs + " --platform TMPbad.json",
                  "not valid JSON"},
