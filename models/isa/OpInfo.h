@@ -243,6 +243,25 @@ const OpInfo* findOp(Enc enc, int opcode, GfxTarget target, int seg = 0);
 void execValu(ExecArgs& a);   // Vop.cpp: generic VALU (all forms)
 void execSalu(ExecArgs& a);   // Sop.cpp: generic SALU
 void execVop3p(ExecArgs& a);  // Vop3p.cpp: packed math
+
+// A VALU table entry: operand types of destination and sources, the lane function, and the
+// executor of its encoding (execValu, execVop3p). Shared by the VOP tables.
+inline OpInfo valuOp(Enc enc, ExecFn executor, int op, const char* name, Ty d, Ty a, Ty b, Ty c,
+                     ValuFn fn, uint32_t flags) {
+  OpInfo o;
+  o.name = name;
+  o.enc = enc;
+  o.opcode = static_cast<int16_t>(op);
+  o.dst = d;
+  o.src0 = a;
+  o.src1 = b;
+  o.src2 = c;
+  o.flags = flags;
+  o.exec = fn ? executor : nullptr;
+  o.valu = fn;
+  o.issue = IssueType::Valu;
+  return o;
+}
 uint32_t readLdsDirect(const WaveState& w, const ExecContext& ctx);  // Interp.cpp
 
 }  // namespace vgpu::isa

@@ -8,19 +8,7 @@ namespace {
 using namespace math;
 
 OpInfo v3(int op, const char* name, Ty d, Ty a, Ty b, Ty c, ValuFn fn, uint32_t flags = 0) {
-  OpInfo o;
-  o.name = name;
-  o.enc = Enc::Vop3;
-  o.opcode = static_cast<int16_t>(op);
-  o.dst = d;
-  o.src0 = a;
-  o.src1 = b;
-  o.src2 = c;
-  o.flags = flags;
-  o.exec = fn ? execValu : nullptr;
-  o.valu = fn;
-  o.issue = IssueType::Valu;
-  return o;
+  return valuOp(Enc::Vop3, execValu, op, name, d, a, b, c, fn, flags);
 }
 
 constexpr Ty NoT = Ty::None, B16 = Ty::B16, I16 = Ty::I16, F16 = Ty::F16, B32 = Ty::B32,

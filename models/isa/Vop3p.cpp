@@ -9,19 +9,7 @@ namespace {
 using namespace math;
 
 OpInfo vp(int op, const char* name, Ty d, Ty a, Ty b, Ty c, ValuFn fn, uint32_t flags = 0) {
-  OpInfo o;
-  o.name = name;
-  o.enc = Enc::Vop3p;
-  o.opcode = static_cast<int16_t>(op);
-  o.dst = d;
-  o.src0 = a;
-  o.src1 = b;
-  o.src2 = c;
-  o.flags = flags;
-  o.exec = fn ? execVop3p : nullptr;
-  o.valu = fn;
-  o.issue = IssueType::Valu;
-  return o;
+  return valuOp(Enc::Vop3p, execVop3p, op, name, d, a, b, c, fn, flags);
 }
 
 constexpr Ty NoT = Ty::None, Pk = Ty::Pk16, PkF = Ty::PkF16, F32 = Ty::F32, B32 = Ty::B32,

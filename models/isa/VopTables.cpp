@@ -9,19 +9,8 @@ using namespace math;
 
 OpInfo valu(Enc enc, int opcode, int vop3, const char* name, Ty d, Ty a, Ty b, Ty c, ValuFn fn,
             uint32_t flags) {
-  OpInfo o;
-  o.name = name;
-  o.enc = enc;
-  o.opcode = static_cast<int16_t>(opcode);
+  OpInfo o = valuOp(enc, execValu, opcode, name, d, a, b, c, fn, flags);
   o.vop3 = static_cast<int16_t>(vop3);
-  o.dst = d;
-  o.src0 = a;
-  o.src1 = b;
-  o.src2 = c;
-  o.flags = flags;
-  o.exec = fn ? execValu : nullptr;
-  o.valu = fn;
-  o.issue = IssueType::Valu;
   return o;
 }
 // VOP2: e64 opcode is 0x100 + op (12.7).
