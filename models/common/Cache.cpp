@@ -31,6 +31,19 @@ uint64_t Cache::portBusyCycles() const {
   return static_cast<uint64_t>(busiest / period_);
 }
 
+// A channel sees only the addresses interleaved to it, so the address bits that pick the
+// channel are the same for all its lines. Its tags index with those bits removed, or only
+// 1 / channels of its sets would ever be used.
+uint64_t Cache::channelLocal(uint64_t address) const {
+  const uint64_t interleave = std::max(1u, config_.interleaveBytes);
+  return address / interleave / channels_.size() * interleave + address % interleave;
+}
+
+uint64_t Cache::globalAddress(uint64_t local, size_t channel) const {
+  const uint64_t interleave = std::max(1u, config_.interleaveBytes);
+  return (local / interleave * channels_.size() + channel) * interleave + local % interleave;
+}
+
 Cache::Channel& Cache::channelOf(uint64_t address) {
   const uint64_t interleave = std::max(1u, config_.interleaveBytes);
   return channels_[(address / interleave) % channels_.size()];
@@ -95,7 +108,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (trans.get_extension<AtomicExtension>() != nullptr) {
     // Atomics execute at the memory side; an upper level drops its copy of the line.
     ++atomics;
-    if (policy_ == WritePolicy::WriteThroughNoAllocate) ch.tags.invalidate(addr);
+    if (policy_ == WritePolicy::WriteThroughNoAllocate) ch.tags.invalidate(channelLocal(addr));
     delay = downstream(portStart + hitLatency_) - now;
     return;
   }
@@ -104,7 +117,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   isWrite ? ++writes : ++reads;
 
   if (isWrite && policy_ == WritePolicy::WriteThroughNoAllocate) {
-    for (uint64_t l = first; l <= last; ++l) ch.tags.lookup(l * line, false);
+    for (uint64_t l = first; l <= last; ++l) ch.tags.lookup(channelLocal(l * line), false);
     delay = downstream(portStart + transfer) - now;
     return;
   }
@@ -115,11 +128,13 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   size_t touched = 0;
   uint64_t fillsDone = 0;  // ps: the latest fill still in flight among the lines hit
   for (uint64_t l = first; l <= last; ++l) {
-    const CacheTags::Outcome o = ch.tags.lookup(l * line, true, writeBackWrite);
+    const CacheTags::Outcome o = ch.tags.lookup(channelLocal(l * line), true, writeBackWrite);
     allHit &= o.hit;
     if (o.hit) fillsDone = std::max(fillsDone, ch.tags.readyAt(o.way));
     if (touched < 4) ways[touched++] = o.way;
-    if (o.evictedDirty) writeBack(o.evictedAddress, portStart + hitLatency_);
+    if (o.evictedDirty)
+      writeBack(globalAddress(o.evictedAddress, static_cast<size_t>(&ch - channels_.data())),
+                portStart + hitLatency_);
   }
   allHit ? ++hits : ++misses;
 
@@ -140,7 +155,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   delay = done - now;
   // A refused access (e.g. outside every allocation) brings no line in.
   if (trans.is_response_error())
-    for (uint64_t l = first; l <= last; ++l) ch.tags.invalidate(l * line);
+    for (uint64_t l = first; l <= last; ++l) ch.tags.invalidate(channelLocal(l * line));
 }
 
 unsigned int Cache::transport_dbg(int, tlm::tlm_generic_payload& trans) {

@@ -56,6 +56,8 @@ class Cache : public sc_core::sc_module {
   // Sends a timing-only write of an evicted dirty line downstream, starting at `at`.
   void writeBack(uint64_t address, const sc_core::sc_time& at);
   Channel& channelOf(uint64_t address);
+  uint64_t channelLocal(uint64_t address) const;
+  uint64_t globalAddress(uint64_t local, size_t channel) const;
 
   CacheConfig config_;
   WritePolicy policy_;

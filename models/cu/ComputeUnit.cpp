@@ -36,6 +36,8 @@ struct ComputeUnit::Wave {
   uint32_t waitVm = 0, waitLgkm = 0, waitExp = 0;  // s_waitcnt thresholds
   uint64_t lastVmCompletion = 0;                   // VM_CNT returns in order
   uint64_t fetchedLine = kNever;
+  uint64_t prefetchedTo = 0;       // lines up to here were already requested by this wave
+  uint64_t prefetchDoneCycle = 0;  // when the latest of those requests completes
   uint64_t waitStart = 0;
   bool waitingOnVm = false;  // which counter blocked the current s_waitcnt
 };
@@ -347,11 +349,17 @@ std::unique_ptr<isa::MemRequest> ComputeUnit::newRequest() {
 }
 
 void ComputeUnit::fetch(Wave& w) {
+  // A hit (lookup plus one line transfer) is hidden by the instruction buffer.
+  const uint64_t kHiddenFetch =
+      config_.instructionCache.hitLatencyCycles +
+      (64 + config_.instructionCache.bytesPerCycle - 1) / config_.instructionCache.bytesPerCycle;
   // Instructions are decoded once at load time; the fetch models the instruction cache traffic
-  // when a wave moves into a new 64-byte line. The instruction buffer prefetches the next
-  // lines (cu.instruction_prefetch_lines), so straight-line code mostly stalls on the first miss.
+  // when a wave moves into a new 64-byte line. The wave's instruction buffer holds the lines it
+  // prefetched (cu.instruction_prefetch_lines ahead): moving forward into one of them reads
+  // nothing; any other line (a branch back, a jump) is read from the instruction cache.
   const uint64_t line = w.s->pc & ~uint64_t{63};
   if (line == w.fetchedLine) return;
+  const bool buffered = w.fetchedLine != kNever && line > w.fetchedLine && line <= w.prefetchedTo;
   w.fetchedLine = line;
   const sc_time local = qk_.get_local_time();
   auto read = [&](uint64_t address) {
@@ -368,17 +376,25 @@ void ComputeUnit::fetch(Wave& w) {
     ++instructionFetches;
     return p.is_response_ok() ? delay - local : SC_ZERO_TIME;
   };
-  const sc_time latency = read(line);
+  // A buffered line may still be on its way: wait for the prefetches (conservatively, all).
+  const sc_time latency =
+      buffered ? period_ * static_cast<double>(w.prefetchDoneCycle > now_
+                                                   ? w.prefetchDoneCycle - now_ + kHiddenFetch
+                                                   : 0)
+               : read(line);
   const auto& code = w.group->dispatch->program->instructions();
   const uint64_t codeEnd = code.empty() ? 0 : code.back().pc + code.back().sizeBytes;
-  for (uint32_t k = 1; k <= config_.cu.instructionPrefetchLines && line + 64 * k < codeEnd; ++k)
-    read(line + 64 * k);
+  const uint64_t last = line + 64ull * config_.cu.instructionPrefetchLines;
+  uint64_t next = buffered ? w.prefetchedTo + 64 : line + 64;
+  for (; next <= last && next < codeEnd; next += 64) {
+    const uint64_t done = now_ + static_cast<uint64_t>(read(next) / period_);
+    w.prefetchDoneCycle = std::max(w.prefetchDoneCycle, done);
+  }
+  w.prefetchedTo = std::max(line, next - 64);
   if (config_.functionalMode) return;
   // A hit (lookup plus one line transfer) is hidden by the instruction buffer; a miss, or a
   // hit queued behind other fetches, stalls the wave for the rest.
-  const uint64_t hidden =
-      config_.instructionCache.hitLatencyCycles +
-      (64 + config_.instructionCache.bytesPerCycle - 1) / config_.instructionCache.bytesPerCycle;
+  const uint64_t hidden = kHiddenFetch;
   const uint64_t cycles = static_cast<uint64_t>(latency / period_);
   if (cycles > hidden) {
     const uint64_t until = now_ + cycles - hidden;
