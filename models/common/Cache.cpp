@@ -85,6 +85,11 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     memory->b_transport(trans, delay);
     return;
   }
+  if (!config_.timed) {  // functional mode: the data goes on, nothing is looked up or timed
+    trans.get_command() == tlm::TLM_WRITE_COMMAND ? ++writes : ++reads;
+    memory->b_transport(trans, delay);
+    return;
+  }
   const sc_time now = sc_time_stamp();
   const sc_time arrival = now + delay;
   const uint64_t addr = trans.get_address();

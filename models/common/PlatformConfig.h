@@ -36,6 +36,7 @@ struct LdsConfig {
   // arbiter of compute unit 0, for the clock cycles in [vcdStartCycle, vcdEndCycle].
   std::string arbiterVcdPath;
   uint64_t vcdStartCycle = 0, vcdEndCycle = ~uint64_t{0};
+  bool timed = true;  // false in functional mode: no bank arbitration or latency
 };
 
 struct CacheConfig {
@@ -47,6 +48,7 @@ struct CacheConfig {
   uint32_t mshrs = 64;             // outstanding misses
   uint32_t channels = 1;           // independent slices, address-interleaved
   uint32_t interleaveBytes = 256;  // bytes per channel before the next channel
+  bool timed = true;               // false in functional mode: move data, no tags or timing
 };
 
 struct L2Config {
@@ -58,6 +60,7 @@ struct L2Config {
   uint32_t bytesPerCyclePerChannel = 64;
   uint32_t mshrsPerChannel = 64;
   uint32_t interleaveBytes = 256;
+  bool timed = true;
 };
 
 // HBM2: independent channels, each with banks that keep one row open (open-page policy).
@@ -70,6 +73,7 @@ struct DramConfig {
   double peakBandwidthGBs = 1024.0;  // all channels together: sets the burst time
   double tRCDns = 14, tCLns = 14, tRPns = 14, tRASns = 33, tCCDns = 2;
   double controllerLatencyNs = 100;  // fixed queueing/PHY/controller latency on every access
+  bool timed = true;
 };
 
 struct PlatformConfig {

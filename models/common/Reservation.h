@@ -32,9 +32,15 @@ class BusyUntil {
       auto prev = std::prev(it);
       if (prev->second > start) start = prev->second;
     }
-    while (it != intervals_.end() && it->first < start + occupancy) {
+    // First fit; a calendar fragmented by many decoupled initiators is searched for a bounded
+    // number of gaps, after which the request goes after the last reservation (later, never
+    // earlier, than an exact search would place it).
+    for (int gaps = 0; it != intervals_.end() && it->first < start + occupancy; ++it) {
       start = std::max(start, it->second);
-      ++it;
+      if (++gaps == kMaxGapsSearched) {
+        start = std::max(start, freeAt());
+        break;
+      }
     }
     if (occupancy == sc_core::SC_ZERO_TIME) return start;
     insert(start, start + occupancy);
@@ -75,6 +81,7 @@ class BusyUntil {
       intervals_.erase(intervals_.begin());
   }
 
+  static constexpr int kMaxGapsSearched = 32;
   std::map<sc_core::sc_time, sc_core::sc_time> intervals_;  // start -> end, disjoint
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
 };

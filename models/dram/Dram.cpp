@@ -170,7 +170,7 @@ void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   const bool served = trans.get_extension<ServedAboveExtension>() != nullptr;
   if (access(trans, served ? Mode::ServedAbove : Mode::Normal))
     trans.set_dmi_allowed(trans.get_extension<AtomicExtension>() == nullptr);
-  if (!served)
+  if (!served && config_.timed)
     delay = schedule(trans.get_address(), trans.get_data_length(), sc_time_stamp() + delay) -
             sc_time_stamp();
 }

@@ -52,8 +52,13 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config)
   // Temporal decoupling: each CU runs ahead of SystemC time by at most one quantum.
   tlm::tlm_global_quantum::instance().set(period_ * static_cast<double>(config.quantumCycles));
 
-  dram_ = std::make_unique<Dram>("dram", config.dram, period_);
-  l2_ = std::make_unique<L2Cache>("l2", config.l2, period_);
+  // Functional mode: every memory block moves data without tags, reservations or latency.
+  if (config_.functionalMode) {
+    config_.dram.timed = config_.l2.timed = config_.lds.timed = false;
+    config_.vectorL1.timed = config_.scalarCache.timed = config_.instructionCache.timed = false;
+  }
+  dram_ = std::make_unique<Dram>("dram", config_.dram, period_);
+  l2_ = std::make_unique<L2Cache>("l2", config_.l2, period_);
   l2_->memory.bind(dram_->socket);
 
   dispatcher_ = std::make_unique<Dispatcher>("dispatcher", config);
@@ -64,7 +69,7 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config)
 
   const uint32_t groups = (config.computeUnits + config.cusPerSqc - 1) / config.cusPerSqc;
   for (uint32_t g = 0; g < groups; ++g) {
-    sqcs_.push_back(std::make_unique<Sqc>(("sqc" + std::to_string(g)).c_str(), config, period_));
+    sqcs_.push_back(std::make_unique<Sqc>(("sqc" + std::to_string(g)).c_str(), config_, period_));
     sqcs_.back()->scalarCache.memory.bind(l2_->socket);
     sqcs_.back()->instructionCache.memory.bind(l2_->socket);
   }
@@ -73,9 +78,9 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config)
   for (uint32_t i = 0; i < config.computeUnits; ++i) {
     const std::string n = std::to_string(i);
     cus_.push_back(std::make_unique<ComputeUnit>(("cu" + n).c_str(), i, config, *dispatcher_));
-    lds_.push_back(std::make_unique<Lds>(("lds" + n).c_str(), config.lds, period_,
+    lds_.push_back(std::make_unique<Lds>(("lds" + n).c_str(), config_.lds, period_,
                                          makeLdsBankArbiter(config, i, period_)));
-    tcs_.push_back(std::make_unique<TexturePath>(("tc" + n).c_str(), config.vectorL1, period_));
+    tcs_.push_back(std::make_unique<TexturePath>(("tc" + n).c_str(), config_.vectorL1, period_));
     ComputeUnit& cu = *cus_.back();
     cu.ldsSocket.bind(lds_.back()->socket);
     cu.attachLdsStorage(lds_.back()->storage());

@@ -24,6 +24,7 @@ class L2Cache : public Cache {
     cc.mshrs = c.mshrsPerChannel;
     cc.channels = c.channels;
     cc.interleaveBytes = c.interleaveBytes;
+    cc.timed = c.timed;
     return cc;
   }
 };

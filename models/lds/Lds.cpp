@@ -94,6 +94,11 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
   }
 
+  if (!config_.timed) {  // functional mode: no bank arbitration
+    delay += period_;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   const LdsBankSchedule sched = arbiter_->schedule(bankReq);
   bankCycles += sched.cycles;
   conflictCycles += sched.conflictCycles;

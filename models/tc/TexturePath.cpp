@@ -29,7 +29,8 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
       vectorL1("vector_l1", l1Config, clockPeriod, Cache::WritePolicy::WriteThroughNoAllocate),
       toL1_("to_l1"),
       period_(clockPeriod),
-      lineBytes_(l1Config.lineBytes) {
+      lineBytes_(l1Config.lineBytes),
+      timed_(l1Config.timed) {
   socket.register_b_transport(this, &TexturePath::b_transport);
   socket.register_transport_dbg(this, &TexturePath::transport_dbg);
   toL1_.bind(vectorL1.socket);
@@ -51,7 +52,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time done = arrival;
   uint32_t transactions = 0;
   auto send = [&](tlm::tlm_generic_payload& p) {
-    nextSend = addressUnit_.reserve(nextSend, period_);
+    if (timed_) nextSend = addressUnit_.reserve(nextSend, period_);
     sc_time d = nextSend - now;
     toL1_->b_transport(p, d);
     done = std::max(done, now + d);

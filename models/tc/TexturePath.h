@@ -34,6 +34,7 @@ class TexturePath : public sc_core::sc_module {
   sc_core::sc_time period_;
   uint32_t lineBytes_;
   BusyUntil addressUnit_;  // one line (or one atomic lane) per cycle
+  bool timed_;
 };
 
 }  // namespace vgpu
