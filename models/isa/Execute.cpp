@@ -97,6 +97,18 @@ void completeMemory(WaveState& wave, const MemRequest& mem) {
   const LoadExt ext = static_cast<LoadExt>(wb.flags & 0xf);
   const int dwords = wb.count;
   if (!vgprInRange(wave, wb.reg, dwords)) return;  // checked at issue; defensive
+  // The common case, whole dwords of one element per lane: straight from the returned data to
+  // the VGPRs, register by register (fixed-size copies; the general path below assembles each
+  // lane in a buffer first).
+  if (ext == LoadExt::None && mem.elementsPerLane == 1 && !(wb.flags & kWbBroadcast) &&
+      mem.elementBytes == 4 * dwords) {
+    for (int k = 0; k < dwords; ++k) {
+      uint32_t* r = wave.v(static_cast<uint32_t>(wb.reg + k));
+      for (int l = 0; l < kWaveSize; ++l)
+        if ((wb.lanes >> l) & 1) std::memcpy(&r[l], mem.element(l, 0) + 4 * k, 4);
+    }
+    return;
+  }
   for (int l = 0; l < kWaveSize; ++l) {
     if (!((wb.lanes >> l) & 1)) continue;
     uint8_t buf[MemRequest::kLaneStride] = {};
