@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "common/Error.h"
 
@@ -61,34 +62,33 @@ uint64_t parseUnsigned(const std::string& s, const std::string& what, uint64_t m
   return v;
 }
 
-void parseDims(const std::string& s, const std::string& what, uint32_t out[3]) {
-  size_t start = 0;
-  for (int d = 0; d < 3; ++d) out[d] = 1;
-  for (int d = 0;; ++d) {
-    if (d == 3) bad(what + ": at most three dimensions ('" + s + "')");
+// "X[,Y[,Z]]": up to three unsigned values, each at most 2^32 - 1.
+std::vector<uint64_t> parseTriple(const std::string& s, const std::string& what) {
+  std::vector<uint64_t> values;
+  for (size_t start = 0;;) {
+    if (values.size() == 3) bad(what + ": at most three dimensions ('" + s + "')");
     const size_t comma = s.find(',', start);
-    const std::string part =
-        s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    out[d] = static_cast<uint32_t>(parseUnsigned(part, what, 0xffffffffu));
-    if (out[d] == 0) bad(what + ": every dimension must be at least 1 ('" + s + "')");
-    if (comma == std::string::npos) break;
+    values.push_back(parseUnsigned(
+        s.substr(start, comma == std::string::npos ? std::string::npos : comma - start), what,
+        0xffffffffu));
+    if (comma == std::string::npos) return values;
     start = comma + 1;
   }
 }
 
-// Like parseDims, but zero is allowed (OpenCL global work offsets).
-void parseOffsets(const std::string& s, uint64_t out[3]) {
-  size_t start = 0;
-  for (int d = 0; d < 3; ++d) out[d] = 0;
-  for (int d = 0;; ++d) {
-    if (d == 3) bad("--global-offset: at most three dimensions ('" + s + "')");
-    const size_t comma = s.find(',', start);
-    out[d] = parseUnsigned(
-        s.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
-        "--global-offset", 0xffffffffu);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+// Grid and workgroup sizes: missing dimensions are 1, and none may be 0.
+void parseDims(const std::string& s, const std::string& what, uint32_t out[3]) {
+  const std::vector<uint64_t> v = parseTriple(s, what);
+  for (size_t d = 0; d < 3; ++d) {
+    out[d] = d < v.size() ? static_cast<uint32_t>(v[d]) : 1;
+    if (out[d] == 0) bad(what + ": every dimension must be at least 1 ('" + s + "')");
   }
+}
+
+// OpenCL global work offsets: missing dimensions and zero are 0.
+void parseOffsets(const std::string& s, uint64_t out[3]) {
+  const std::vector<uint64_t> v = parseTriple(s, "--global-offset");
+  for (size_t d = 0; d < 3; ++d) out[d] = d < v.size() ? v[d] : 0;
 }
 
 template <typename T>

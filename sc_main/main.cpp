@@ -53,8 +53,7 @@ std::string argKindName(const cli::ArgSpec& a) {
 }
 
 // Checks --arg against the kernel's metadata before anything is simulated.
-void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& args,
-               const std::string& codeObject) {
+void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& args) {
   const auto meta = k.explicitArgs();
   if (meta.size() != args.size()) {
     std::ostringstream os;
@@ -64,12 +63,14 @@ void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& arg
     throw InputError(os.str());
   }
   for (size_t i = 0; i < args.size(); ++i) {
-    const bool pointer = meta[i].valueKind == "global_buffer";
+    const bool pointer = meta[i].takesPointer();
     const std::string name = meta[i].name.empty() ? "" : " (" + meta[i].name + ")";
     if (pointer && !args[i].isBuffer())
       throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
-                       name + " is a global buffer; give file:PATH or zeros:BYTES, not " +
-                       argKindName(args[i]));
+                       name + " is a " +
+                       (meta[i].valueKind == "global_buffer" ? std::string("global buffer")
+                                                             : meta[i].valueKind + " pointer") +
+                       "; give file:PATH or zeros:BYTES, not " + argKindName(args[i]));
     if (!pointer && args[i].isBuffer())
       throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
                        name + " is a " + std::to_string(meta[i].size) + "-byte " +
@@ -81,7 +82,6 @@ void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& arg
                        name + " is " + std::to_string(meta[i].size) + " bytes, but " +
                        argKindName(args[i]) + " is " + std::to_string(args[i].sizeBytes()));
   }
-  (void)codeObject;
 }
 
 struct RunOutcome {
@@ -160,7 +160,7 @@ int runCommand(const cli::Options& o) {
     for (const auto& k : object.kernels()) os << " " << k.name;
     throw InputError(os.str());
   }
-  checkArgs(*info, o.args, o.codeObject);
+  checkArgs(*info, o.args);
   // Read input files up front: a missing file is bad input, found before simulating.
   std::vector<std::vector<uint8_t>> inputs(o.args.size());
   for (size_t i = 0; i < o.args.size(); ++i)

@@ -20,6 +20,12 @@ struct KernelArg {
   uint32_t offset = 0;
   uint32_t size = 0;
   bool isHidden() const { return valueKind.rfind("hidden_", 0) == 0; }
+  // The caller passes an address (a buffer, image, sampler, pipe or queue), not a value.
+  bool takesPointer() const {
+    return valueKind == "global_buffer" || valueKind == "dynamic_shared_pointer" ||
+           valueKind == "image" || valueKind == "sampler" || valueKind == "pipe" ||
+           valueKind == "queue";
+  }
 };
 
 // The 64-byte kernel descriptor (AMDGPUUsage, "Kernel Descriptor"), fields decoded.

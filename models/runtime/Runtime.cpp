@@ -18,6 +18,11 @@ using namespace sc_core;
 namespace {
 constexpr uint64_t kCopyChunk = 4096;
 
+// Dimensions of a launch: the highest one with more than one work-item (AQL setup field).
+uint32_t dimensions(const LaunchConfig& c) {
+  return c.grid.z > 1 || c.block.z > 1 ? 3 : (c.grid.y > 1 || c.block.y > 1 ? 2 : 1);
+}
+
 }  // namespace
 
 Runtime::Runtime(HostPort& port, Gpu& gpu) : port_(port), gpu_(gpu) {}
@@ -195,10 +200,7 @@ std::vector<uint8_t> Runtime::buildKernarg(const Kernel& k, const LaunchConfig& 
 
   for (size_t i = 0; i < args.size(); ++i) {
     const loader::KernelArg& meta = explicitArgs[i];
-    const bool wantsPointer = meta.valueKind == "global_buffer" ||
-                              meta.valueKind == "dynamic_shared_pointer" ||
-                              meta.valueKind == "image" || meta.valueKind == "sampler" ||
-                              meta.valueKind == "pipe" || meta.valueKind == "queue";
+    const bool wantsPointer = meta.takesPointer();
     const std::string argName = meta.name.empty() ? "#" + std::to_string(i) : "'" + meta.name + "'";
     if (wantsPointer != (args[i].kind == KernelArg::Kind::Pointer)) {
       throw InputError("kernel '" + info.name + "' argument " + std::to_string(i) + " (" + argName +
@@ -218,7 +220,7 @@ std::vector<uint8_t> Runtime::buildKernarg(const Kernel& k, const LaunchConfig& 
   auto put = [&](const loader::KernelArg& a, uint64_t v) {
     std::memcpy(&buf[a.offset], &v, std::min<uint32_t>(a.size, 8));
   };
-  const uint32_t dims = c.grid.z > 1 || c.block.z > 1 ? 3 : (c.grid.y > 1 || c.block.y > 1 ? 2 : 1);
+  const uint32_t dims = dimensions(c);
   for (const auto& a : info.args) {
     const std::string& v = a.valueKind;
     const int axis = v.empty() ? -1
@@ -284,8 +286,7 @@ void Runtime::launch(const Kernel& k, const LaunchConfig& c, const std::vector<K
   copyToDevice(signal_ + aql::kSignalValueOffset, &launchesInFlight_, sizeof launchesInFlight_);
 
   aql::KernelDispatchPacket p{};
-  p.setup = static_cast<uint16_t>(
-      c.grid.z > 1 || c.block.z > 1 ? 3 : (c.grid.y > 1 || c.block.y > 1 ? 2 : 1));
+  p.setup = static_cast<uint16_t>(dimensions(c));
   p.workgroupSizeX = static_cast<uint16_t>(c.block.x);
   p.workgroupSizeY = static_cast<uint16_t>(c.block.y);
   p.workgroupSizeZ = static_cast<uint16_t>(c.block.z);
