@@ -285,6 +285,24 @@ KernelCase kernelCase(const std::string& name) {
   throw std::runtime_error("no kernel case " + name);
 }
 
+std::vector<KernelArg> uploadArgs(Runtime& rt, const KernelCase& c,
+                                  std::vector<uint64_t>& buffers) {
+  std::vector<KernelArg> args;
+  buffers.assign(c.args.size(), 0);
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    if (c.args[i].isBuffer) {
+      buffers[i] = rt.malloc(c.args[i].bytes.size());
+      rt.copyToDevice(buffers[i], c.args[i].bytes.data(), c.args[i].bytes.size());
+      args.push_back(KernelArg::pointer(buffers[i]));
+    } else {
+      KernelArg a;
+      a.bytes = c.args[i].bytes;
+      args.push_back(a);
+    }
+  }
+  return args;
+}
+
 std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c,
                                                     const std::string& platform) {
   Simulation sim(loadPlatform(platform));
@@ -292,20 +310,8 @@ std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c,
   sim.run([&](Runtime& rt) {
     const Module& m = rt.loadModule(kernelDir() + "/" + c.codeObject);
     const Kernel k = rt.kernel(m, c.kernel);
-    std::vector<KernelArg> args;
-    std::vector<uint64_t> buffers(c.args.size(), 0);
-    for (size_t i = 0; i < c.args.size(); ++i) {
-      if (c.args[i].isBuffer) {
-        buffers[i] = rt.malloc(c.args[i].bytes.size());
-        rt.copyToDevice(buffers[i], c.args[i].bytes.data(), c.args[i].bytes.size());
-        args.push_back(KernelArg::pointer(buffers[i]));
-      } else {
-        KernelArg a;
-        a.bytes = c.args[i].bytes;
-        args.push_back(a);
-      }
-    }
-    rt.launch(k, c.launch, args);
+    std::vector<uint64_t> buffers;
+    rt.launch(k, c.launch, uploadArgs(rt, c, buffers));
     rt.synchronize();
     for (size_t i = 0; i < c.args.size(); ++i)
       if (c.args[i].isBuffer) {

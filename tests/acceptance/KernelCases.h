@@ -38,6 +38,10 @@ std::vector<KernelCase> allKernelCases();
 KernelCase kernelCase(const std::string& name);
 std::string kernelDir();
 
+// Copies the case's buffers to the device (their addresses in `buffers`, 0 for scalars) and
+// returns the launch arguments. Call from the host program.
+std::vector<KernelArg> uploadArgs(Runtime& rt, const KernelCase& c, std::vector<uint64_t>& buffers);
+
 // Runs the case through the runtime API on `platform`; returns each buffer's final bytes.
 std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c,
                                                     const std::string& platform);

@@ -62,19 +62,8 @@ TEST(RuntimeApiStatistics, CountsWorkgroupsWavesAndCycles) {
   sim.run([&](Runtime& rt) {
     const Module& m = rt.loadModule(kernelDir() + "/" + c.codeObject);
     const Kernel k = rt.kernel(m, c.kernel);
-    std::vector<KernelArg> args;
-    for (const auto& a : c.args) {
-      if (a.isBuffer) {
-        const uint64_t p = rt.malloc(a.bytes.size());
-        rt.copyToDevice(p, a.bytes.data(), a.bytes.size());
-        args.push_back(KernelArg::pointer(p));
-      } else {
-        KernelArg s;
-        s.bytes = a.bytes;
-        args.push_back(s);
-      }
-    }
-    rt.launch(k, c.launch, args);
+    std::vector<uint64_t> buffers;
+    rt.launch(k, c.launch, uploadArgs(rt, c, buffers));
     rt.synchronize();
   });
   const auto& d = sim.gpu().dispatches();
