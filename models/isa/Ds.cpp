@@ -1,6 +1,18 @@
 // Local data share instructions (Vega ISA guide ch. 9 "Data Share Operations", seed 002;
 // opcodes 12.13). Addresses are byte offsets in the workgroup's LDS allocation; the LDS block
 // checks bounds and performs atomics (applyAtomic).
+//
+// Range rules. LDS: an element outside the workgroup's allocation reads 0 and its write is
+// dropped (the LDS block does this; no fault). Seed 002 adds a clamp to MIN(M0[15:0], LDS_SIZE),
+// text carried over from earlier GCN generations: gfx9 DS instructions no longer read M0 for
+// LDS (LLVM GCNSubtarget::ldsRequiresM0Init() is false from GFX9 on, so clang-15 never sets M0
+// before an LDS access and M0 may hold anything, e.g. an s_movrel index), so the model clamps
+// to the allocation only. GDS: M0 does give the window, base M0[31:16] and size M0[15:0] (LLVM
+// writes the kernel's GDS size to M0 before region accesses); elements outside the window or
+// the GDS read 0 and drop their writes, like the LDS.
+#include <algorithm>
+
+#include "isa/Atomics.h"
 #include "isa/Memory.h"
 
 namespace vgpu::isa {
@@ -20,6 +32,51 @@ Ty widthTy(int bytes) {
       return B32;
   }
 }
+
+// GDS (Vega ISA guide ch. 9: "Both LDS and GDS can perform indexed and atomic data share
+// operations"): one 64 KiB data share for the whole device (ExecContext::gdsData). The model
+// applies a GDS request at issue, lanes in ascending order like the LDS, in the order the waves
+// issue (deterministic), and sends the request on with no lanes left, so it still counts on
+// LGKM_CNT and its returned data reaches the VGPRs when the (empty) LDS response arrives. Model
+// choice: no GDS latency beyond that of an LDS request without lanes.
+// `base`, `size`: the window the request's addresses are offsets in.
+void serveGds(ExecArgs& x, uint64_t base, uint64_t size) {
+  MemRequest& mem = x.mem;
+  const uint64_t bytes = mem.elementBytes;
+  for (int l = 0; l < kWaveSize; ++l) {
+    if (!((mem.laneMask >> l) & 1)) continue;
+    for (int e = 0; e < mem.elementsPerLane; ++e) {
+      const uint64_t off = mem.addr[l][e];
+      uint8_t* d = mem.element(l, e);
+      if (off + bytes > size || base + off + bytes > x.ctx.gdsSize) {
+        if (mem.op != MemOp::Store) std::memset(d, 0, bytes);
+        continue;
+      }
+      uint8_t* g = x.ctx.gdsData + base + off;
+      if (mem.op == MemOp::Load) {
+        std::memcpy(d, g, bytes);
+      } else if (mem.op == MemOp::Store) {
+        std::memcpy(g, d, bytes);
+      } else {
+        uint8_t old[MemRequest::kMaxElementBytes];
+        applyAtomic(mem.atomic, static_cast<int>(bytes), g, d, mem.cmpElement(l, e), old);
+        std::memcpy(d, old, bytes);
+      }
+    }
+  }
+  mem.laneMask = 0;
+}
+// The M0 window of indexed GDS accesses.
+uint64_t gdsWindowBase(const WaveState& w) {
+  return w.m0 >> 16;
+}
+uint64_t gdsWindowSize(const WaveState& w) {
+  return w.m0 & 0xffff;
+}
+bool gds(const ExecArgs& x) {
+  return x.in.f[fld::kBits] & kGds;
+}
+constexpr const char* kNoGds = "GDS access, but no global data share is attached to this wave";
 
 void execDs(ExecArgs& x);
 void execDsCrossLane(ExecArgs& x);
@@ -251,7 +308,7 @@ void execDs(ExecArgs& x) {
   const MemDesc& m = x.op.mem;
   WaveState& w = x.w;
   MemRequest& mem = x.mem;
-  if (in.f[fld::kBits] & kGds) return fault(x, "GDS access not supported");
+  if (gds(x) && !x.ctx.gdsData) return fault(x, kNoGds);
   const int addrReg = in.f[fld::kAddr], data0 = in.f[fld::kData0], data1 = in.f[fld::kData1];
   const int vdst = in.f[fld::kDst];
   const int dataBytes = m.bytes;
@@ -303,6 +360,7 @@ void execDs(ExecArgs& x) {
     if (!vgprInRange(w, vdst, dwords)) return fault(x, "DS destination VGPR out of range");
     setVgprWriteback(mem, vdst, dwords, m.ext, w.exec);
   }
+  if (gds(x)) serveGds(x, gdsWindowBase(w), gdsWindowSize(w));
   x.r.kind = StepKind::Memory;
   w.pc += in.sizeBytes;
 }
@@ -364,8 +422,17 @@ void execDsSrc2(ExecArgs& x) {
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
   WaveState& w = x.w;
-  if (in.f[fld::kBits] & kGds) return fault(x, "GDS is not modelled");
-  if (!x.ctx.ldsData) return fault(x, "ds_*_src2 needs the LDS contents (ExecContext::ldsData)");
+  const bool toGds = gds(x);
+  if (toGds && !x.ctx.gdsData) return fault(x, kNoGds);
+  if (!toGds && !x.ctx.ldsData)
+    return fault(x, "ds_*_src2 needs the LDS contents (ExecContext::ldsData)");
+  // The data term is read at issue from the LDS allocation, or from the GDS window.
+  const uint8_t* share = toGds ? x.ctx.gdsData + gdsWindowBase(w) : x.ctx.ldsData;
+  const uint64_t shareSize =
+      toGds
+          ? std::min<uint64_t>(gdsWindowSize(w),
+                               x.ctx.gdsSize - std::min<uint64_t>(x.ctx.gdsSize, gdsWindowBase(w)))
+          : x.ctx.ldsSize;
   const int addrReg = in.f[fld::kAddr];
   if (!vgprInRange(w, addrReg, 1)) return fault(x, "DS address VGPR out of range");
   MemRequest& mem = x.mem;
@@ -386,11 +453,12 @@ void execDsSrc2(ExecArgs& x) {
       src = dst + static_cast<uint32_t>(sext(((off1 & 0x7f) << 8) | off0, 15) * 4);
     }
     mem.addr[l][0] = dst;
-    if (static_cast<uint64_t>(src) + m.bytes <= x.ctx.ldsSize)
-      std::memcpy(mem.element(l, 0), x.ctx.ldsData + src, m.bytes);
+    if (static_cast<uint64_t>(src) + m.bytes <= shareSize)
+      std::memcpy(mem.element(l, 0), share + src, m.bytes);
     lanes |= 1ull << l;
   }
   mem.laneMask = lanes;
+  if (toGds) serveGds(x, gdsWindowBase(w), gdsWindowSize(w));
   x.r.kind = StepKind::Memory;
   w.pc += in.sizeBytes;
 }
@@ -400,7 +468,7 @@ void execDsSrc2(ExecArgs& x) {
 void execDsAppend(ExecArgs& x) {
   const Instruction& in = x.in;
   WaveState& w = x.w;
-  if (in.f[fld::kBits] & kGds) return fault(x, "GDS is not modelled");
+  if (gds(x) && !x.ctx.gdsData) return fault(x, kNoGds);
   const int vdst = in.f[fld::kDst];
   if (!vgprInRange(w, vdst, 1)) return fault(x, "DS destination VGPR out of range");
   MemRequest& mem = x.mem;
@@ -416,6 +484,8 @@ void execDsAppend(ExecArgs& x) {
   setVgprWriteback(mem, vdst, 1, LoadExt::None, w.exec);
   mem.writeback.flags |= kWbBroadcast;
   mem.writeback.aux = static_cast<uint16_t>(lane);
+  // GDS: M0[15:0] is the counter's address in the GDS itself (no window).
+  if (gds(x)) serveGds(x, 0, x.ctx.gdsSize);
   x.r.kind = StepKind::Memory;
   w.pc += in.sizeBytes;
 }
@@ -425,7 +495,7 @@ void execDsAddtid(ExecArgs& x) {
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
   WaveState& w = x.w;
-  if (in.f[fld::kBits] & kGds) return fault(x, "GDS is not modelled");
+  if (gds(x) && !x.ctx.gdsData) return fault(x, kNoGds);
   const int reg = m.op == MemOp::Load ? in.f[fld::kDst] : in.f[fld::kData0];
   if (!vgprInRange(w, reg, 1)) return fault(x, "DS VGPR out of range");
   MemRequest& mem = x.mem;
@@ -438,6 +508,7 @@ void execDsAddtid(ExecArgs& x) {
   }
   mem.laneMask = w.exec;
   if (m.op == MemOp::Load) setVgprWriteback(mem, reg, 1, LoadExt::None, w.exec);
+  if (gds(x)) serveGds(x, 0, x.ctx.gdsSize);  // addresses from M0[15:0], as for ds_append
   x.r.kind = StepKind::Memory;
   w.pc += in.sizeBytes;
 }

@@ -64,8 +64,12 @@ uint32_t extend(const uint8_t* p, LoadExt ext, uint32_t old) {
 
 }  // namespace
 
-void completeMemory(WaveState& wave, const MemRequest& mem) {
+void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
   const MemRequest::Writeback& wb = mem.writeback;
+  if (wb.kind == kWbLds) {
+    completeLdsLoad(mem, lds, ldsBytes);
+    return;
+  }
   if (wb.kind == kWbSgpr) {
     for (int k = 0; k < wb.count; ++k) {
       uint32_t v;
@@ -75,23 +79,9 @@ void completeMemory(WaveState& wave, const MemRequest& mem) {
     return;
   }
   if (wb.kind != kWbVgpr) return;
+  if (wb.flags & kWbTfe) writeTfeStatus(wave, wb);
   if (wb.flags & kWbFormat) {
-    // D16 format load: narrow each 32-bit component (f32 -> f16 for FLOAT, else the low 16
-    // bits) and pack two per VGPR; d16_hi (flags bit 6) writes the high half of one VGPR.
-    const uint32_t nfmt = wb.aux & 7, comps = (wb.aux >> 8) & 7;
-    const bool hi = wb.flags & 0x40;
-    if (!vgprInRange(wave, wb.reg, wb.count)) return;
-    for (int l = 0; l < kWaveSize; ++l) {
-      if (!((wb.lanes >> l) & 1)) continue;
-      for (uint32_t c = 0; c < comps; ++c) {
-        uint32_t v;
-        std::memcpy(&v, mem.element(l, 0) + 4 * c, 4);
-        const uint32_t h = nfmt == 7 ? f32ToF16(asF32(v)) : (v & 0xffff);
-        uint32_t& r = wave.v(wb.reg + c / 2)[l];
-        const int shift = hi ? 16 : 16 * static_cast<int>(c & 1);
-        r = (r & ~(0xffffu << shift)) | (h << shift);
-      }
-    }
+    completeFormatLoad(wave, mem);  // buffer format conversion, D16 packing, DST_SEL
     return;
   }
   const LoadExt ext = static_cast<LoadExt>(wb.flags & 0xf);

@@ -91,6 +91,10 @@ struct ExecContext {
   // (added by isa) The workgroup's LDS bytes [0, ldsSize), read synchronously by LDS_DIRECT
   // operands and the parameter-interpolation instructions; nullptr: those read 0.
   const uint8_t* ldsData = nullptr;
+  // (added by isa) The device's global data share (GDS), shared by every wave of the GPU: DS
+  // instructions with gds=1 execute on it at issue (isa/Ds.cpp); nullptr: they fault.
+  uint8_t* gdsData = nullptr;
+  uint32_t gdsSize = 0;
 };
 
 // Executes `inst` on `wave`. For memory instructions fills `mem` and returns Memory; PC is
@@ -98,8 +102,10 @@ struct ExecContext {
 StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
                    const ExecContext& ctx);
 
-// Writes a completed memory request's returned data into the wave's registers.
-void completeMemory(WaveState& wave, const MemRequest& mem);
+// Writes a completed memory request's returned data into the wave's registers. `lds` is the
+// wave's workgroup LDS allocation (`ldsBytes` long): buffer loads with lds=1 write it here.
+void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds = nullptr,
+                    uint32_t ldsBytes = 0);
 
 // Encodes a 128-bit buffer resource (V#) for a wave's private segment (scratch) as the
 // dispatcher hands it to the kernel in the private segment buffer SGPRs: swizzled, per-lane

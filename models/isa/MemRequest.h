@@ -67,6 +67,11 @@ struct MemRequest {
   uint8_t elementBytes = 4;     // bytes per element: 1, 2, 4, 8, 12, 16 (scalar: up to 64)
   uint8_t elementsPerLane = 1;  // 1, or 2 for DS read2/write2 forms
 
+  // (added by isa) Vector loads/stores: how many bytes of lane l's element are accessed, from
+  // its start, when fewer than elementBytes (a buffer range check keeps only the in-range dwords
+  // of a B64/B96/B128 access); 0: the whole element.
+  std::array<uint8_t, 64> laneBytes{};
+
   // Byte address of element e of lane l: addr[l][e]. For LDS it is the offset inside the
   // workgroup's LDS allocation; for Vector a device (virtual) address; Scalar uses addr[0][0].
   std::array<std::array<uint64_t, kElementsPerLane>, 64> addr{};
@@ -87,8 +92,9 @@ struct MemRequest {
     uint16_t reg = 0;
     uint8_t count = 0;
     uint8_t flags = 0;
-    uint64_t lanes = 0;  // lanes whose destination is written (may differ from laneMask)
-    uint16_t aux = 0;    // (added by isa) format loads: data/number format and components
+    uint64_t lanes = 0;   // lanes whose destination is written (may differ from laneMask)
+    uint16_t aux = 0;     // (added by isa) format loads: data/number format and components
+    uint32_t format = 0;  // (added by isa) buffer format / LDS loads: conversion parameters
   } writeback;
 
   uint8_t* element(int lane, int e) {

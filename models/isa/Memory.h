@@ -9,13 +9,16 @@
 namespace vgpu::isa {
 
 // MemRequest::Writeback::kind values (opaque to the compute unit).
-enum WritebackKind : uint8_t { kWbNone = 0, kWbVgpr = 1, kWbSgpr = 2 };
-// Writeback::flags: bits [3:0] = LoadExt; bit 4 = format conversion (aux = dfmt | nfmt << 4 |
-// components << 8 | d16 << 11).
+enum WritebackKind : uint8_t { kWbNone = 0, kWbVgpr = 1, kWbSgpr = 2, kWbLds = 3 };
+// Writeback::flags: bits [3:0] = LoadExt; bit 4 = buffer format conversion (parameters in
+// Writeback::format, see VectorMemory.cpp).
 constexpr uint8_t kWbFormat = 0x10;
 // Writeback::flags bit 5: broadcast lane `aux`'s returned data to every written lane
 // (ds_append / ds_consume).
 constexpr uint8_t kWbBroadcast = 0x20;
+// Writeback::flags bit 7: buffer load with TFE: the VGPR after the `count` data VGPRs receives
+// the fetch status (Vega ISA guide 12.17 MUBUF TFE).
+constexpr uint8_t kWbTfe = 0x80;
 
 // Resets `mem` for a new request (zeroed data so lanes that are not sent read back as 0).
 inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter counter) {
@@ -31,6 +34,7 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.faulted = false;
   mem.faultAddress = 0;
   mem.writeback = MemRequest::Writeback{};
+  mem.laneBytes.fill(0);
   std::memset(mem.data.data(), 0, mem.data.size());
   std::memset(mem.cmp.data(), 0, mem.cmp.size());
 }
@@ -79,7 +83,15 @@ struct BufferResource {
   uint32_t elementSize = 4;
   uint32_t indexStride = 64;
   uint32_t dataFormat = 0, numFormat = 0;
+  uint32_t dstSel = 0;  // DST_SEL_X..W, 3 bits each from bit 0
+  uint32_t type = 0;    // 0: buffer; else an image resource (T#)
 };
 BufferResource decodeResource(const uint32_t* words);
+
+// Buffer-load completions (VectorMemory.cpp), called by completeMemory: format conversion
+// (kWbFormat), the TFE status VGPR (kWbTfe) and loads into the LDS (kWbLds).
+void completeFormatLoad(WaveState& wave, const MemRequest& mem);
+void writeTfeStatus(WaveState& wave, const MemRequest::Writeback& wb);
+void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes);
 
 }  // namespace vgpu::isa

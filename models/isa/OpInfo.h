@@ -103,6 +103,12 @@ enum OpFlag : uint32_t {
   kSmemNoData = 1u << 15,   // SMEM without sdata (s_dcache_discard)
   kInterp = 1u << 16,       // VOP3 interpolation (src0 = attr/chan/high)
   kGraphics = 1u << 17,     // graphics-only: decoded and printed, never executed by compute
+  // MODE float controls (isa/FloatMode.h). kFpBitwise: float-typed operands only for the
+  // input modifiers; the op moves bits, so no flushing or rounding (v_cndmask, v_pack_b32_f16).
+  // kFpFlushAlways: flushes denormal sources and results whatever MODE.FP_DENORM says (the
+  // mad/mac family and the f32 transcendentals).
+  kFpBitwise = 1u << 18,
+  kFpFlushAlways = 1u << 19,
 };
 
 // Memory instruction description (DS, MUBUF/MTBUF, FLAT, SMEM).

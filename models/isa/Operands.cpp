@@ -28,7 +28,10 @@ float f16ToF32(uint16_t h) {
   return asF32(bits);
 }
 
-static uint16_t f32ToF16Impl(float f, bool rtz) {
+thread_local uint8_t f16RoundMode = 0;
+
+// `round`: MODE.FP_ROUND encoding (0 nearest even, 1 toward +inf, 2 toward -inf, 3 toward zero).
+static uint16_t f32ToF16Impl(float f, unsigned round) {
   const uint32_t x = static_cast<uint32_t>(bitsF32(f));
   const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
   const int32_t exp = static_cast<int32_t>((x >> 23) & 0xff);
@@ -36,14 +39,21 @@ static uint16_t f32ToF16Impl(float f, bool rtz) {
   if (exp == 0xff) {  // inf / nan: quiet the nan
     return static_cast<uint16_t>(sign | 0x7c00 | (mant ? (0x200 | (mant >> 13)) : 0));
   }
+  // Directed modes: an inexact magnitude grows when the direction points away from zero for
+  // this sign, and is truncated otherwise.
+  const bool away = (round == 1 && !sign) || (round == 2 && sign);
+  const bool truncates = round != 0 && !away;
   int32_t e = exp - 127 + 15;
-  if (e >= 0x1f) {  // overflow
-    return rtz ? static_cast<uint16_t>(sign | 0x7bff) : static_cast<uint16_t>(sign | 0x7c00);
+  if (e >= 0x1f) {  // overflow: infinity, or the largest finite half when truncating
+    return truncates ? static_cast<uint16_t>(sign | 0x7bff) : static_cast<uint16_t>(sign | 0x7c00);
   }
   uint32_t full;  // mantissa with implicit bit, 24 bits
   int shift;      // bits to drop
   if (e <= 0) {
-    if (e < -10) return sign;  // underflows to zero (even after rounding)
+    if (e < -10) {  // below half the smallest half denormal: zero, or that denormal when away
+      const bool zero = exp == 0 && mant == 0;
+      return static_cast<uint16_t>(sign | (away && !zero ? 1 : 0));
+    }
     full = mant | 0x800000;
     shift = 14 - e;
     e = 0;
@@ -52,10 +62,12 @@ static uint16_t f32ToF16Impl(float f, bool rtz) {
     shift = 13;
   }
   uint32_t result = full >> shift;
-  if (!rtz) {
-    const uint32_t rem = full & ((1u << shift) - 1);
+  const uint32_t rem = full & ((1u << shift) - 1);
+  if (round == 0) {
     const uint32_t half = 1u << (shift - 1);
     if (rem > half || (rem == half && (result & 1))) ++result;
+  } else if (away && rem != 0) {
+    ++result;
   }
   // For normals `result` is the 10-bit mantissa; a carry out of it bumps the exponent, which
   // the addition below does naturally.
@@ -63,10 +75,13 @@ static uint16_t f32ToF16Impl(float f, bool rtz) {
 }
 
 uint16_t f32ToF16(float f) {
-  return f32ToF16Impl(f, false);
+  return f32ToF16Impl(f, f16RoundMode);
 }
 uint16_t f32ToF16Rtz(float f) {
-  return f32ToF16Impl(f, true);
+  return f32ToF16Impl(f, 3);
+}
+uint16_t f32ToF16Rounded(float f, unsigned roundMode) {
+  return f32ToF16Impl(f, roundMode & 3);
 }
 
 bool isInlineConstant(int code) {

@@ -33,8 +33,14 @@ inline uint64_t bitsF64(double d) {
   return b;
 }
 float f16ToF32(uint16_t h);
-uint16_t f32ToF16(float f);  // round to nearest even
-uint16_t f32ToF16Rtz(float f);
+// f32 -> f16 in the round mode of f16RoundMode (MODE.FP_ROUND encoding: 0 nearest even,
+// 1 toward +inf, 2 toward -inf, 3 toward zero). The VALU sets it (fpmode::HostRounding) around
+// an instruction whose MODE asks for a directed rounding, together with the host's rounding
+// mode; everywhere else it is 0. Per thread, like the host's floating-point environment.
+extern thread_local uint8_t f16RoundMode;
+uint16_t f32ToF16(float f);
+uint16_t f32ToF16Rtz(float f);                          // toward zero whatever the mode
+uint16_t f32ToF16Rounded(float f, unsigned roundMode);  // an explicit round mode
 inline float asF16(uint64_t bits) {
   return f16ToF32(static_cast<uint16_t>(bits));
 }

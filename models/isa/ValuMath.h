@@ -21,6 +21,19 @@ Int cvtSat(Real x) {
   return static_cast<Int>(t);
 }
 
+// Round half to even whatever the host's rounding mode (V_RNDNE_*: the VALU runs lane functions
+// with the host rounding set to MODE.FP_ROUND, which std::nearbyint would follow). Every step is
+// exact: the fraction x - trunc(x) and t +- 1 are representable.
+template <class Real>
+Real roundEven(Real x) {
+  if (!std::isfinite(x)) return x;
+  const Real t = std::trunc(x);
+  const Real frac = std::fabs(x - t);
+  const bool odd = std::fmod(t, Real(2)) != 0;
+  if (frac > Real(0.5) || (frac == Real(0.5) && odd)) return t + std::copysign(Real(1), x);
+  return t;
+}
+
 inline uint32_t ffbh(uint32_t v) {
   return v ? static_cast<uint32_t>(__builtin_clz(v)) : ~0u;
 }
@@ -129,7 +142,11 @@ Real divScale(Real s0, Real s1, Real s2, bool& vcc) {
     return s0 == s1 ? std::ldexp(s0, kScale) : s0;
   }
   if (denorm(s1)) return std::ldexp(s0, kScale);
-  if (denorm(r) && denorm(q)) {
+  // "1 / S1 == DENORM" at the operation's precision: V_RCP_F32 flushes denormal results, so an
+  // f32 denominator whose reciprocal is an f32 denormal must be scaled (x / FLT_MAX otherwise
+  // returns 0 once the reciprocal flushes; tests/differential f32_arith `div`).
+  const bool rcpDenorm = denorm(static_cast<Real>(r));
+  if (rcpDenorm && denorm(q)) {
     // The guide's pseudo-code scales the denominator up here, which overflows for a
     // denominator near the maximum (1/MAX is denormal): scale it down as in the lone 1/S1
     // case, so the reciprocal is normal; V_DIV_FMAS then scales the small quotient back down.
@@ -137,7 +154,7 @@ Real divScale(Real s0, Real s1, Real s2, bool& vcc) {
     vcc = true;
     return s0 == s1 ? std::ldexp(s0, -kScale) : s0;
   }
-  if (denorm(r)) return std::ldexp(s0, -kScale);
+  if (rcpDenorm) return std::ldexp(s0, -kScale);
   if (denorm(q)) {
     vcc = true;
     return s0 == s2 ? std::ldexp(s0, kScale) : s0;

@@ -1,10 +1,13 @@
 // Vector memory: MUBUF/MTBUF buffer instructions (Vega ISA guide ch. 8, seed 001) and
 // FLAT/GLOBAL/SCRATCH (ch. 10). execute() computes per-lane addresses and store data; the
 // texture path (or the LDS for flat accesses in the shared aperture) moves the bytes.
+#include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <string>
 #include <vector>
 
+#include "isa/BufferFormat.h"
 #include "isa/Memory.h"
 
 namespace vgpu::isa {
@@ -20,6 +23,8 @@ BufferResource decodeResource(const uint32_t* v) {
   r.elementSize = 2u << ((v[3] >> 19) & 3);
   r.indexStride = 8u << ((v[3] >> 21) & 3);
   r.addTid = (v[3] >> 23) & 1;
+  r.dstSel = v[3] & 0xfff;
+  r.type = v[3] >> 30;
   // With ADD_TID_ENABLE the DATA_FORMAT field carries stride bits [17:14] (LLVM
   // SIInstrInfo::getScratchRsrcWords23, gfx8-gfx9).
   if (r.addTid) r.stride |= r.dataFormat << 14;
@@ -39,23 +44,6 @@ Ty widthTy(int bytes) {
 
 void execBuffer(ExecArgs& x);
 void execFlat(ExecArgs& x);
-
-// Bytes per element of the 32-bit-component formats the model converts (raw dwords):
-// BUF_DATA_FORMAT_32 (4), 32_32 (11), 32_32_32 (13), 32_32_32_32 (14).
-int rawFormatBytes(uint32_t dfmt) {
-  switch (dfmt) {
-    case 4:
-      return 4;
-    case 11:
-      return 8;
-    case 13:
-      return 12;
-    case 14:
-      return 16;
-    default:
-      return 0;
-  }
-}
 
 struct MemSpec {
   int op;
@@ -257,46 +245,117 @@ bool finishVector(ExecArgs& x, int dataReg, uint64_t sent, uint64_t written, int
   return true;
 }
 
-// D16 format ops on 32-bit-component formats (seed 001 "D16"): stores widen each 16-bit
-// component (f16 -> f32 for FLOAT, zero / sign extension for the integer formats); loads are
-// narrowed by completeMemory (f32 -> f16, or the low 16 bits), packed two per VGPR (d16_hi:
-// the high half of one VGPR).
-void d16Format(ExecArgs& x, uint32_t nfmt, int components) {
-  const MemDesc& m = x.op.mem;
-  MemRequest& mem = x.mem;
-  if (m.op == MemOp::Store) {
-    for (int l = 0; l < kWaveSize; ++l) {
-      if (!((mem.laneMask >> l) & 1)) continue;
-      uint8_t* e = mem.element(l, 0);
-      uint32_t out[4] = {};
-      for (int c = 0; c < components; ++c) {
-        const uint32_t reg = x.w.v(static_cast<uint32_t>(x.in.f[fld::kData0] + c / 2))[l];
-        const uint16_t h = static_cast<uint16_t>(m.d16Hi ? reg >> 16 : reg >> (16 * (c & 1)));
-        out[c] = nfmt == 7
-                     ? static_cast<uint32_t>(bitsF32(f16ToF32(h)))
-                     : (nfmt == 5 || nfmt == 1 || nfmt == 3
-                            ? static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(h)))
-                            : h);
-      }
-      std::memcpy(e, out, 4 * static_cast<size_t>(components));
-    }
-    return;
-  }
-  mem.writeback.flags = static_cast<uint8_t>(kWbFormat | (m.d16Hi ? 0x40 : 0));
-  mem.writeback.aux = static_cast<uint16_t>(nfmt | (components << 8));
-  mem.writeback.count = static_cast<uint8_t>(m.d16Hi ? 1 : (components + 1) / 2);
+// ---------------------------------------------------------------------------------------------
+// MUBUF / MTBUF (Vega ISA guide ch. 8.1, seed 001).
+
+void faultWith(ExecArgs& x, std::string why) {
+  x.r.kind = StepKind::Fault;
+  x.r.fault = std::move(why);
 }
 
-// MUBUF / MTBUF (8.1): address = base + soffset + buffer_offset, where buffer_offset comes
-// from the index (idxen VGPR, + lane id with ADD_TID_ENABLE) and offset (offen VGPR + inst
-// offset), linear or swizzled (seed 001 formula). Range checks per V# kind.
+// Writeback::format of a buffer format load (kWbFormat) or a load into the LDS (kWbLds).
+namespace wbfmt {
+constexpr uint32_t kDfmtShift = 0;         // [3:0] data format
+constexpr uint32_t kNfmtShift = 4;         // [6:4] number format
+constexpr uint32_t kCompShift = 7;         // [9:7] components the instruction returns (1..4)
+constexpr uint32_t kD16 = 1u << 10;        // 16-bit results, two per VGPR
+constexpr uint32_t kD16Hi = 1u << 11;      // one 16-bit result in the high half
+constexpr uint32_t kUseDstSel = 1u << 12;  // MUBUF *_format: DST_SEL from the V#
+constexpr uint32_t kDstSelShift = 13;      // [24:13] DST_SEL_X..W
+constexpr uint32_t kNull = 1u << 25;       // null resource: every component reads 0
+constexpr uint32_t kIsFormat = 1u << 26;   // (LDS loads) buffer_load_format_x
+}  // namespace wbfmt
+
+// Which number-format-converted value lands in result component `c` (seed 001 "Buffer Data"):
+// MUBUF *_format ops take DST_SEL from the resource; MTBUF and the other ops use the identity
+// select, X000 / XY00 / XYZ0 / XYZW by the number of components of the data format.
+uint32_t selectComponent(uint32_t params, int c, const uint32_t fetched[4], uint32_t one,
+                         int formatComponents) {
+  if (!(params & wbfmt::kUseDstSel)) return c < formatComponents ? fetched[c] : 0u;
+  const uint32_t sel = (params >> (wbfmt::kDstSelShift + 3 * c)) & 7;
+  if (sel == kSel1) return one;
+  if (sel >= kSelX) return fetched[sel - kSelX];
+  return 0;  // SEL_0 (and the reserved selects 2, 3)
+}
+
+// The result components of lane `l` of a format load, 32-bit or D16 (then in the low halves).
+void formatLoadValues(const MemRequest& mem, int l, uint32_t params, uint32_t out[4]) {
+  const uint32_t dfmt = (params >> wbfmt::kDfmtShift) & 15;
+  const uint32_t nfmt = (params >> wbfmt::kNfmtShift) & 7;
+  const bool d16 = params & wbfmt::kD16;
+  const uint32_t one = d16 ? oneForD16(nfmt) : oneFor(nfmt);
+  const FormatLayout* layout = formatLayout(dfmt);
+  out[0] = out[1] = out[2] = out[3] = 0;
+  if ((params & wbfmt::kNull) || !layout) return;  // null resource: zeros, whatever DST_SEL
+  uint32_t fetched[4];
+  if (!((mem.laneMask >> l) & 1)) {
+    // Out of range: zeros, except components whose DST_SEL is SEL_1 (seed 001 note 1).
+    fetched[0] = fetched[1] = fetched[2] = fetched[3] = 0;
+    for (int c = 0; c < 4; ++c)
+      out[c] =
+          (params & wbfmt::kUseDstSel) && ((params >> (wbfmt::kDstSelShift + 3 * c)) & 7) == kSel1
+              ? one
+              : 0u;
+    return;
+  }
+  if (d16) {
+    uint16_t h[4];
+    unpackElementD16(dfmt, nfmt, mem.element(l, 0), h);
+    for (int c = 0; c < 4; ++c) fetched[c] = h[c];
+  } else {
+    unpackElement(dfmt, nfmt, mem.element(l, 0), fetched);
+  }
+  for (int c = 0; c < 4; ++c) out[c] = selectComponent(params, c, fetched, one, layout->components);
+}
+
+// The shader values of lane `l` of a format store, before packing (D16: 16-bit values).
+void formatStoreValues(const WaveState& w, int dataReg, const MemDesc& m, int l, uint32_t params,
+                       uint32_t out[4]) {
+  uint32_t shader[4] = {0, 0, 0, 0};  // components the instruction does not supply are 0
+  for (int c = 0; c < m.components; ++c) {
+    if (!m.d16) {
+      shader[c] = w.v(static_cast<uint32_t>(dataReg + c))[l];
+    } else {
+      const uint32_t reg = w.v(static_cast<uint32_t>(dataReg + c / 2))[l];
+      shader[c] = (m.d16Hi ? reg >> 16 : reg >> (16 * (c & 1))) & 0xffff;
+    }
+  }
+  const uint32_t nfmt = (params >> wbfmt::kNfmtShift) & 7;
+  const uint32_t one = m.d16 ? oneForD16(nfmt) : oneFor(nfmt);
+  const FormatLayout* layout = formatLayout((params >> wbfmt::kDfmtShift) & 15);
+  // No layout: a null resource (DATA_FORMAT invalid), whose stores are dropped anyway.
+  for (int c = 0; c < 4; ++c)
+    out[c] = layout ? selectComponent(params, c, shader, one, layout->components) : 0;
+}
+
+bool ldsLoadAllowed(const MemDesc& m) {
+  // Vega ISA guide, "buffer load to LDS": ubyte, sbyte, ushort, sshort, dword and format_x.
+  if (m.op != MemOp::Load || m.d16) return false;
+  if (m.format) return m.components == 1;
+  return m.ext == LoadExt::None ? m.bytes == 4
+                                : (m.ext == LoadExt::U8 || m.ext == LoadExt::I8 ||
+                                   m.ext == LoadExt::U16 || m.ext == LoadExt::I16);
+}
+
+const char* alignmentModeName(int mode) {
+  static const char* const kNames[4] = {"DWORD", "DWORD_STRICT", "STRICT", "UNALIGNED"};
+  return kNames[mode & 3];
+}
+
+// Address = base + soffset + buffer_offset (seed 001): buffer_offset from the index (idxen VGPR,
+// + lane id with ADD_TID_ENABLE) and the offset (offen VGPR + instruction offset), linear or
+// swizzled. Range checks by buffer kind, alignment by SH_MEM_CONFIG.alignment_mode, data format
+// conversion, D16, TFE and loads into the LDS.
 void execBuffer(ExecArgs& x) {
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
   WaveState& w = x.w;
   const unsigned bits = in.f[fld::kBits];
-  if (bits & kLds) return fault(x, "buffer load to LDS not supported");
-  if (bits & kTfe) return fault(x, "buffer TFE not supported");
+  const bool mtbuf = x.op.enc == Enc::Mtbuf;
+  const bool toLds = bits & kLds, tfe = bits & kTfe;
+  if (toLds && tfe) return fault(x, "buffer load to LDS with TFE set is illegal");
+  if (toLds && !ldsLoadAllowed(m))
+    return fault(x, "lds=1 is only valid on buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x");
   const int rsrc = in.f[fld::kData1];
   uint32_t words[4];
   for (int k = 0; k < 4; ++k) words[k] = readScalarDword(w, x.ctx, rsrc + k);
@@ -306,54 +365,186 @@ void execBuffer(ExecArgs& x) {
   const uint32_t instOffset = in.f[fld::kOffset0];
   const bool offen = bits & kOffen, idxen = bits & kIdxen;
   const int vaddr = in.f[fld::kAddr];
+  const int vdata = in.f[fld::kData0];
   if ((offen || idxen) && !vgprInRange(w, vaddr, (offen && idxen) ? 2 : 1))
     return fault(x, "buffer address VGPR out of range");
 
+  // Data and number format: MTBUF from the instruction, MUBUF *_format from the V#, every other
+  // op from its opcode (seed 001 "Buffer Data").
+  uint32_t dfmt = 0, nfmt = 0;
   int bytes = m.bytes;
-  uint32_t nfmt = 0;
+  const uint32_t instDfmt = in.f[fld::kFmt] & 0xf;
+  // Null resource (seed 001): DATA_FORMAT 0 (invalid) without ADD_TID_ENABLE makes loads return
+  // 0 and drops stores and atomics; MTBUF takes its data format from the instruction.
+  const bool nullResource =
+      mtbuf ? instDfmt == kDfmtInvalid : (!vs.addTid && vs.dataFormat == kDfmtInvalid);
   if (m.format) {
-    // The model converts only 32-bit-component formats (raw dwords) so far.
-    const uint32_t dfmt = x.op.enc == Enc::Mtbuf ? (in.f[fld::kFmt] & 0xf) : vs.dataFormat;
-    const int fmtBytes = rawFormatBytes(dfmt);
-    if (fmtBytes == 0) return fault(x, "buffer format conversion not supported for this format");
-    bytes = std::min<int>(fmtBytes, 4 * m.components);
-    nfmt = x.op.enc == Enc::Mtbuf ? ((in.f[fld::kFmt] >> 4) & 7) : vs.numFormat;
+    dfmt = mtbuf ? instDfmt : vs.dataFormat;
+    nfmt = mtbuf ? ((in.f[fld::kFmt] >> 4) & 7) : vs.numFormat;
+    if (const char* problem = formatProblem(dfmt, nfmt))
+      return faultWith(x, std::string("buffer format ") + dataFormatName(dfmt) + ", " +
+                              numFormatName(nfmt) + ": " + problem);
+    if (const FormatLayout* layout = formatLayout(dfmt)) bytes = layout->bytes;
   }
-  if (vs.swizzle && bytes > static_cast<int>(vs.elementSize))
-    return fault(x, "swizzled buffer access wider than the element size not supported");
+  uint32_t params = (dfmt << wbfmt::kDfmtShift) | (nfmt << wbfmt::kNfmtShift) |
+                    (static_cast<uint32_t>(m.components) << wbfmt::kCompShift) |
+                    (m.d16 ? wbfmt::kD16 : 0) | (m.d16Hi && m.format ? wbfmt::kD16Hi : 0) |
+                    (nullResource ? wbfmt::kNull : 0) | (m.format ? wbfmt::kIsFormat : 0);
+  if (m.format && !mtbuf) params |= wbfmt::kUseDstSel | (vs.dstSel << wbfmt::kDstSelShift);
 
-  beginRequest(x.mem, MemSpace::Vector, m.op, WaitCounter::Vm);
-  uint64_t inRange = 0;
-  for (int l = 0; l < kWaveSize; ++l) {
-    if (!((w.exec >> l) & 1)) continue;
-    uint64_t index = idxen ? w.v(static_cast<uint32_t>(vaddr))[l] : 0;
-    if (vs.addTid) index += static_cast<uint64_t>(l);
-    const uint64_t offset =
-        (offen ? static_cast<uint64_t>(w.v(static_cast<uint32_t>(vaddr + (idxen ? 1 : 0)))[l])
-               : 0) +
-        instOffset;
-    uint64_t bufferOffset;
-    bool out;
-    if (vs.swizzle) {
-      const uint64_t es = vs.elementSize, is = vs.indexStride;
-      bufferOffset =
-          ((index / is) * vs.stride + (offset / es) * es) * is + (index % is) * es + offset % es;
-      // Swizzled (scratch) buffers: records are bytes of the swizzled layout.
-      out = vs.addTid
-                ? (bufferOffset + bytes > vs.numRecords)
-                : (index >= vs.numRecords || offset + bytes > std::max<uint32_t>(vs.stride, 1));
-    } else if (vs.stride == 0 && !idxen && !vs.addTid) {
-      bufferOffset = offset;  // raw buffer: num_records in bytes
-      out = offset + bytes > vs.numRecords;
-    } else {
-      bufferOffset = index * vs.stride + offset;  // structured: num_records in strides
-      out = index >= vs.numRecords || (vs.stride != 0 && offset + bytes > vs.stride);
-    }
-    x.mem.addr[l][0] = vs.base + soffset + bufferOffset;
-    if (!out) inRange |= 1ull << l;
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Vector, m.op, WaitCounter::Vm);
+  mem.atomic = m.atomic;
+  mem.glc = bits & kGlc;
+  mem.slc = bits & kSlc;
+  mem.atomicReturnsData = m.op == MemOp::Atomic && mem.glc;
+  mem.elementBytes = static_cast<uint8_t>(bytes);
+  const bool returns = m.op == MemOp::Load || mem.atomicReturnsData;
+  const int dataDwords = x.op.src1 == Ty::None ? 0 : dwordsOf(x.op.src1);
+  if (dataDwords && !vgprInRange(w, vdata, dataDwords))
+    return fault(x, "memory data VGPR out of range");
+  const int dstDwords = dwordsOf(x.op.dst);
+  if (returns && !toLds && !vgprInRange(w, vdata, dstDwords + (tfe ? 1 : 0)))
+    return fault(x, "memory destination VGPR out of range");
+
+  // Resource/instruction mismatch (seed 001): an image resource (TYPE != 0) makes the buffer
+  // instruction a no-op: nothing is read or written, registers keep their values.
+  if (vs.type != 0) {
+    x.r.kind = StepKind::Memory;
+    w.pc += in.sizeBytes;
+    return;
   }
-  if (!finishVector(x, in.f[fld::kData0], inRange, w.exec, bytes)) return;
-  if (m.format && m.d16) d16Format(x, nfmt, bytes / 4);
+
+  const uint64_t exec = w.exec;
+  uint64_t sent = 0;
+  if (!nullResource) {
+    if (vs.swizzle && bytes > static_cast<int>(vs.elementSize))
+      return fault(x, "swizzled buffer access wider than the element size (seed 001)");
+    // Alignment (seed 001): atomics to their data size and format ops to their component
+    // size, always (MEMVIOL); other ops by SH_MEM_CONFIG.alignment_mode.
+    const int mode = w.alignmentMode & 3;
+    int required = 1;
+    bool autoAlign = false;
+    const char* rule = "";
+    if (m.op == MemOp::Atomic) {
+      required = m.bytes;
+      rule = "atomics must be aligned to their data size";
+    } else if (m.format) {
+      required = std::min(bytes, 4);
+      rule = "format operations need 1-, 2- or 4-byte alignment by format size";
+    } else if (mode == 0) {
+      autoAlign = true;  // DWORD: the hardware drops the low address bits
+      required = std::min(bytes, 4);
+    } else if (mode == 1) {
+      required = std::min(bytes, 4);
+      rule = "DWORD_STRICT needs alignment to the smaller of the access size and a dword";
+    } else if (mode == 2) {
+      required = (bytes & (bytes - 1)) == 0 ? bytes : 4;  // a 12-byte access: dword aligned
+      rule = "STRICT needs alignment to the access size";
+    }
+    // Range-check kind (Vega ISA guide 8.1.6): scratch (ADD_TID_ENABLE without idxen) is not
+    // checked; idxen makes a structured buffer (num_records in strides, checked by index);
+    // otherwise raw (num_records in bytes, exact: the payload must fit).
+    const bool scratch = vs.addTid && !idxen;
+    const bool structured = idxen;
+    const bool perComponent = !m.format && m.op != MemOp::Atomic && bytes > 4;
+    for (int l = 0; l < kWaveSize; ++l) {
+      if (!((exec >> l) & 1)) continue;
+      uint64_t index = idxen ? w.v(static_cast<uint32_t>(vaddr))[l] : 0;
+      if (vs.addTid) index += static_cast<uint64_t>(l);
+      uint64_t offset =
+          (offen ? static_cast<uint64_t>(w.v(static_cast<uint32_t>(vaddr + (idxen ? 1 : 0)))[l])
+                 : 0) +
+          instOffset;
+      uint64_t address = vs.base + soffset;
+      const uint64_t es = vs.elementSize, is = vs.indexStride;
+      uint64_t bufferOffset;
+      if (vs.swizzle) {
+        bufferOffset =
+            ((index / is) * vs.stride + (offset / es) * es) * is + (index % is) * es + offset % es;
+      } else {
+        bufferOffset = index * vs.stride + offset;
+      }
+      address += bufferOffset;
+      const uint64_t misaligned = address % static_cast<uint64_t>(required);
+      if (misaligned && autoAlign) {
+        address -= misaligned;
+        offset = offset >= misaligned ? offset - misaligned : 0;
+      } else if (misaligned) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "lane %d address 0x%llx is not %d-byte aligned", l,
+                      static_cast<unsigned long long>(address), required);
+        return faultWith(x, std::string("MEMVIOL: misaligned buffer access: ") + buf + " (" + rule +
+                                "; SH_MEM_CONFIG.alignment_mode " + alignmentModeName(mode) + ")");
+      }
+      if (vs.swizzle && offset % es + static_cast<uint64_t>(bytes) > es)
+        return fault(x,
+                     "swizzled buffer access crosses an element boundary (swizzled addressing "
+                     "needs dword-aligned accesses, seed 001)");
+      mem.addr[l][0] = address;
+      int inBytes = bytes;  // bytes of this lane's element in range, from its start
+      if (scratch) {
+        inBytes = bytes;
+      } else if (structured) {
+        inBytes = index < vs.numRecords ? bytes : 0;
+      } else if (perComponent) {
+        // Raw B64/B96/B128: each dword checked on its own; the in-range ones are a prefix.
+        inBytes = 0;
+        while (inBytes < bytes && offset + static_cast<uint64_t>(inBytes) + 4 <= vs.numRecords)
+          inBytes += 4;
+      } else {
+        inBytes = offset + static_cast<uint64_t>(bytes) <= vs.numRecords ? bytes : 0;
+      }
+      if (inBytes == 0) continue;
+      sent |= 1ull << l;
+      if (inBytes < bytes) mem.laneBytes[l] = static_cast<uint8_t>(inBytes);
+    }
+  }
+  mem.laneMask = sent;
+
+  // Store and atomic data.
+  if (m.op != MemOp::Load) {
+    for (int l = 0; l < kWaveSize; ++l) {
+      if (!((sent >> l) & 1)) continue;
+      if (!m.format) {
+        gatherData(x, l, vdata);
+        continue;
+      }
+      uint32_t values[4];
+      formatStoreValues(w, vdata, m, l, params, values);
+      uint8_t* e = mem.element(l, 0);
+      std::memset(e, 0, MemRequest::kMaxElementBytes);
+      if (m.d16) {
+        const uint16_t h[4] = {static_cast<uint16_t>(values[0]), static_cast<uint16_t>(values[1]),
+                               static_cast<uint16_t>(values[2]), static_cast<uint16_t>(values[3])};
+        packElementD16(dfmt, nfmt, h, e);
+      } else {
+        packElement(dfmt, nfmt, values, e);
+      }
+    }
+  }
+
+  // Write-back: every EXEC lane gets a result (out-of-range and null lanes read 0).
+  if (returns) {
+    MemRequest::Writeback& wb = mem.writeback;
+    wb.lanes = exec;
+    wb.format = params;
+    if (toLds) {
+      // LDS_ADDR = LDS base + M0[15:0] + instruction offset + lane * 4 (Vega ISA guide, buffer
+      // load to LDS); the base offset travels in reg (low half) and aux (high half).
+      const uint32_t ldsBase = (w.m0 & 0xffff) + instOffset;
+      wb.kind = kWbLds;
+      wb.reg = static_cast<uint16_t>(ldsBase & 0xffff);
+      wb.aux = static_cast<uint16_t>(ldsBase >> 16);
+      wb.flags = static_cast<uint8_t>(m.ext);
+    } else {
+      setVgprWriteback(mem, vdata, dstDwords, m.ext, exec);
+      if (m.format) wb.flags = kWbFormat;
+      if (tfe) wb.flags |= kWbTfe;
+    }
+  }
+  x.r.kind = StepKind::Memory;
+  w.pc += in.sizeBytes;
 }
 
 // FLAT / GLOBAL / SCRATCH (10.1 - 10.3).
@@ -417,6 +608,80 @@ void execFlat(ExecArgs& x) {
 }
 
 }  // namespace
+
+void completeFormatLoad(WaveState& wave, const MemRequest& mem) {
+  const MemRequest::Writeback& wb = mem.writeback;
+  const uint32_t params = wb.format;
+  const int comps = static_cast<int>((params >> wbfmt::kCompShift) & 7);
+  const bool d16 = params & wbfmt::kD16, hi = params & wbfmt::kD16Hi;
+  if (!vgprInRange(wave, wb.reg, wb.count)) return;  // checked at issue; defensive
+  for (int l = 0; l < kWaveSize; ++l) {
+    if (!((wb.lanes >> l) & 1)) continue;
+    uint32_t values[4];
+    formatLoadValues(mem, l, params, values);
+    for (int c = 0; c < comps; ++c) {
+      if (!d16) {
+        wave.v(static_cast<uint32_t>(wb.reg + c))[l] = values[c];
+        continue;
+      }
+      // D16: two results per VGPR, X in the low half (seed 001); d16_hi: the high half.
+      uint32_t& r = wave.v(static_cast<uint32_t>(wb.reg + c / 2))[l];
+      const int shift = hi ? 16 : 16 * (c & 1);
+      r = (r & ~(0xffffu << shift)) | ((values[c] & 0xffff) << shift);
+    }
+  }
+}
+
+void writeTfeStatus(WaveState& wave, const MemRequest::Writeback& wb) {
+  // TFE (texture fail enable): the VGPR after the data receives the fetch status, nonzero when
+  // the access touched a non-resident page. Every page of the model's memory is resident (an
+  // access outside every allocation is a memory violation that stops the kernel), so the
+  // status of each returning lane is 0.
+  const int status = wb.reg + wb.count;
+  if (!vgprInRange(wave, status, 1)) return;  // checked at issue; defensive
+  uint32_t* r = wave.v(static_cast<uint32_t>(status));
+  for (int l = 0; l < kWaveSize; ++l)
+    if ((wb.lanes >> l) & 1) r[l] = 0;
+}
+
+void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
+  const MemRequest::Writeback& wb = mem.writeback;
+  if (!lds) return;
+  const uint64_t base = wb.reg | (static_cast<uint64_t>(wb.aux) << 16);
+  const LoadExt ext = static_cast<LoadExt>(wb.flags & 0xf);
+  for (int l = 0; l < kWaveSize; ++l) {
+    if (!((wb.lanes >> l) & 1)) continue;
+    uint32_t value;
+    if (wb.format & wbfmt::kIsFormat) {
+      uint32_t values[4];
+      formatLoadValues(mem, l, wb.format, values);
+      value = values[0];
+    } else {
+      const uint8_t* p = mem.element(l, 0);  // zeros for out-of-range lanes
+      const uint32_t u16 = p[0] | (static_cast<uint32_t>(p[1]) << 8);
+      switch (ext) {
+        case LoadExt::U8:
+          value = p[0];
+          break;
+        case LoadExt::I8:
+          value = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(p[0])));
+          break;
+        case LoadExt::U16:
+          value = u16;
+          break;
+        case LoadExt::I16:
+          value = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(u16)));
+          break;
+        default:
+          std::memcpy(&value, p, 4);
+          break;
+      }
+    }
+    // One dword per lane; writes past the workgroup's LDS allocation are dropped.
+    const uint64_t a = base + 4 * static_cast<uint64_t>(l);
+    if (a + 4 <= ldsBytes) std::memcpy(lds + a, &value, 4);
+  }
+}
 
 OpTable vmemTable() {
   const Tables& t = tables();

@@ -1,6 +1,7 @@
 // The VALU executor, written once for VOP1/VOP2/VOPC/VOP3 and their DPP and SDWA forms:
 // operand fetch with input modifiers, the opcode's lane function, output modifiers and
 // write-back under EXEC (Vega ISA guide ch. 6 "Vector ALU Operations", 12.7 - 12.11).
+#include "isa/FloatMode.h"
 #include "isa/Valu.h"
 
 namespace vgpu::isa {
@@ -170,6 +171,19 @@ void execValu(ExecArgs& x) {
       for (int l = 0; l < kWaveSize; ++l) out[l] ^= sign;
   }
 
+  // MODE float controls (FloatMode.h): in the default mode (what clang emits for HIP and
+  // OpenCL) only the always-flushing opcodes do anything here.
+  const uint32_t fpMode = w.mode & fpmode::kFieldsMask;
+  const bool fpAlways = op.flags & kFpFlushAlways;
+  const bool fpControlled =
+      (fpMode != fpmode::kDefault || fpAlways) && !(op.flags & kFpBitwise) && op.enc != Enc::Vopc;
+  if (fpControlled) {
+    for (int s = 0; s < 3; ++s) {
+      if ((op.flags & kCarryIn) && s == 2) continue;
+      if (fpmode::flushesSources(fpMode, types[s], fpAlways)) fpmode::flushLanes(outs[s], types[s]);
+    }
+  }
+
   if (op.flags & kCarryIn) {
     const uint64_t mask =
         (form == kE64) ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc;
@@ -179,7 +193,18 @@ void execValu(ExecArgs& x) {
   }
   L.writeMask = L.exec;
 
-  op.valu(L);
+  const bool vectorResult = op.dst != Ty::None && !(op.flags & kScalarDst) && op.enc != Enc::Vopc;
+  {
+    // The result rounds in the mode of its precision (the host's rounding follows it for the
+    // lane function and the output modifiers); then denormal results flush if the mode says so.
+    fpmode::HostRounding rounding(fpControlled ? fpmode::roundFor(fpMode, op.dst) : 0);
+    op.valu(L);
+    if (!L.fault && vectorResult) {
+      for (int l = 0; l < kWaveSize; ++l) L.d[l] = applyOutputMods(L.d[l], op.dst, omod, clamp);
+      if (fpControlled && fpmode::flushesResults(fpMode, op.dst, fpAlways))
+        fpmode::flushLanes(L.d, op.dst);
+    }
+  }
   if (L.fault) {
     x.r.kind = StepKind::Fault;
     x.r.fault = L.fault;
@@ -210,7 +235,6 @@ void execValu(ExecArgs& x) {
     }
     const uint64_t wm = L.writeMask;
     const bool sdwa = form == kSdwa;
-    for (int l = 0; l < kWaveSize; ++l) L.d[l] = applyOutputMods(L.d[l], op.dst, omod, clamp);
     uint32_t* lo = w.v(static_cast<uint32_t>(reg));
     if (dwords == 2) {
       uint32_t* hi = w.v(static_cast<uint32_t>(reg + 1));
@@ -233,7 +257,8 @@ void execValu(ExecArgs& x) {
         if (unused == 2) {
           outv = (lo[l] & ~field) | v;
         } else if (unused == 1 && bits < 32) {
-          const uint32_t top = ~0u << (shift + bits);
+          // A byte in bits 31:24 sign-extends into nothing (a shift by 32 is undefined).
+          const uint32_t top = shift + bits < 32 ? ~0u << (shift + bits) : 0u;
           const bool negative = (v >> (shift + bits - 1)) & 1;
           outv = v | (negative ? top : 0);
         }

@@ -162,8 +162,8 @@ void mqsadU32(ValuLanes& L) {
 }
 
 const OpInfo kVop3Ops[] = {
-    v3(0x1c0, "v_mad_legacy_f32", F32, F32, F32, F32, VALU_LANES(d = F(((f(a) == 0.0f || f(b) == 0.0f) ? 0.0f : f(a) * f(b)) + f(c)))),
-    v3(0x1c1, "v_mad_f32", F32, F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c)))),
+    v3(0x1c0, "v_mad_legacy_f32", F32, F32, F32, F32, VALU_LANES(d = F(((f(a) == 0.0f || f(b) == 0.0f) ? 0.0f : f(a) * f(b)) + f(c))), kFpFlushAlways),
+    v3(0x1c1, "v_mad_f32", F32, F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c))), kFpFlushAlways),
     v3(0x1c2, "v_mad_i32_i24", I32, I32, I32, I32, VALU_LANES(d = u32(U(i64(i32(sext24(u32(a)))) * i32(sext24(u32(b))) + i32(c))))),
     v3(0x1c3, "v_mad_u32_u24", B32, B32, B32, B32, VALU_LANES(d = u32((a & 0xffffff) * (b & 0xffffff) + u32(c)))),
     v3(0x1c4, "v_cubeid_f32", F32, F32, F32, F32, VALU_LANES(d = F(cubeId(f(a), f(b), f(c))))),
@@ -206,15 +206,15 @@ const OpInfo kVop3Ops[] = {
     // 32x32 + 64 multiply-add with a carry out (VOP3B).
     v3(0x1e8, "v_mad_u64_u32", B64, B32, B32, B64, VALU_LANES(const unsigned __int128 r = static_cast<unsigned __int128>((a & 0xffffffff) * (b & 0xffffffff)) + c; d = static_cast<uint64_t>(r); cc = (r >> 64) != 0), kCarryOut | kVop3b),
     v3(0x1e9, "v_mad_i64_i32", I64, I32, I32, I64, VALU_LANES(const __int128 r = static_cast<__int128>(i64(i32(a)) * i32(b)) + i64(c); d = static_cast<uint64_t>(r); cc = r > INT64_MAX || r < INT64_MIN), kCarryOut | kVop3b),
-    v3(0x1ea, "v_mad_legacy_f16", F16, F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c)))),
-    v3(0x1eb, "v_mad_legacy_u16", B16, B16, B16, B16, VALU_LANES(d = (u16(a) * u16(b) + u16(c)) & 0xffff)),
+    v3(0x1ea, "v_mad_legacy_f16", F16, F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kFpFlushAlways),
+    v3(0x1eb, "v_mad_legacy_u16", B16, B16, B16, B16, VALU_LANES(d = (uint32_t{u16(a)} * u16(b) + u16(c)) & 0xffff)),
     v3(0x1ec, "v_mad_legacy_i16", I16, I16, I16, I16, VALU_LANES(d = u16(i16(a) * i16(b) + i16(c)))),
     v3(0x1ed, "v_perm_b32", B32, B32, B32, B32, VALU_LANES(const uint64_t bytes = ((a & 0xffffffff) << 32) | (b & 0xffffffff); uint32_t r = 0; for (int k = 0; k < 4; ++k) r |= permByte(bytes, u32(c) >> (8 * k)) << (8 * k); d = r)),
     v3(0x1ee, "v_fma_legacy_f16", F16, F16, F16, F16, VALU_LANES(d = H(std::fma(h(a), h(b), h(c))))),
     v3(0x1ef, "v_div_fixup_legacy_f16", F16, F16, F16, F16, VALU_LANES(d = H(divFixup(h(a), h(b), h(c))))),
     v3(0x1f0, "v_cvt_pkaccum_u8_f32", B32, F32, B32, NoT, VALU_LANES(d = cvtPkU8(f(a), u32(b), u32(L.w->v(L.in->f[fld::kDst] - opnd::kVgpr0)[i])))),
     v3(0x1f1, "v_mad_u32_u16", B32, B16, B16, B32, VALU_LANES(d = u32(u16(a) * uint32_t(u16(b)) + c)), kOpselDst),
-    v3(0x1f2, "v_mad_i32_i16", I32, I16, I16, I32, VALU_LANES(d = u32(int32_t(i16(a)) * i16(b) + i32(c))), kOpselDst),
+    v3(0x1f2, "v_mad_i32_i16", I32, I16, I16, I32, VALU_LANES(d = u32(int64_t{i16(a)} * i16(b) + i32(c))), kOpselDst),
     v3(0x1f3, "v_xad_u32", B32, B32, B32, B32, VALU_LANES(d = u32((a ^ b) + c))),
     v3(0x1f4, "v_min3_f16", F16, F16, F16, F16, VALU_LANES(d = H(std::fmin(std::fmin(h(a), h(b)), h(c)))), kHalf),
     v3(0x1f5, "v_min3_i16", I16, I16, I16, I16, VALU_LANES(d = u16(std::min(std::min(i16(a), i16(b)), i16(c)))), kHalf),
@@ -231,8 +231,8 @@ const OpInfo kVop3Ops[] = {
     v3(0x200, "v_lshl_or_b32", B32, B32, B32, B32, VALU_LANES(d = u32((u32(a) << (b & 31)) | c))),
     v3(0x201, "v_and_or_b32", B32, B32, B32, B32, VALU_LANES(d = u32((a & b) | c))),
     v3(0x202, "v_or3_b32", B32, B32, B32, B32, VALU_LANES(d = u32(a | b | c))),
-    v3(0x203, "v_mad_f16", F16, F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kHalf),
-    v3(0x204, "v_mad_u16", B16, B16, B16, B16, VALU_LANES(d = (u16(a) * u16(b) + u16(c)) & 0xffff), kHalf),
+    v3(0x203, "v_mad_f16", F16, F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kHalf | kFpFlushAlways),
+    v3(0x204, "v_mad_u16", B16, B16, B16, B16, VALU_LANES(d = (uint32_t{u16(a)} * u16(b) + u16(c)) & 0xffff), kHalf),
     v3(0x205, "v_mad_i16", I16, I16, I16, I16, VALU_LANES(d = u16(i16(a) * i16(b) + i16(c))), kHalf),
     v3(0x206, "v_fma_f16", F16, F16, F16, F16, VALU_LANES(d = H(std::fma(h(a), h(b), h(c)))), kHalf),
     v3(0x207, "v_div_fixup_f16", F16, F16, F16, F16, VALU_LANES(d = H(divFixup(h(a), h(b), h(c)))), kHalf),
@@ -272,7 +272,7 @@ const OpInfo kVop3Ops[] = {
     v3(0x29d, "v_sub_i32", I32, I32, I32, NoT, VALU_LANES(const int64_t r = int64_t(i32(a)) - i32(b); d = u32(L.clamp ? satI32(r) : int32_t(r)))),
     v3(0x29e, "v_add_i16", I16, I16, I16, NoT, VALU_LANES(const int32_t r = int32_t(i16(a)) + i16(b); d = u16(L.clamp ? satI16(r) : int16_t(r))), kHalf),
     v3(0x29f, "v_sub_i16", I16, I16, I16, NoT, VALU_LANES(const int32_t r = int32_t(i16(a)) - i16(b); d = u16(L.clamp ? satI16(r) : int16_t(r))), kHalf),
-    v3(0x2a0, "v_pack_b32_f16", B32, F16, F16, NoT, VALU_LANES(d = (a & 0xffff) | ((b & 0xffff) << 16)), kOpselDst),
+    v3(0x2a0, "v_pack_b32_f16", B32, F16, F16, NoT, VALU_LANES(d = (a & 0xffff) | ((b & 0xffff) << 16)), kOpselDst | kFpBitwise),
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // VOP3P packed math and the gfx906 dot products (Vega ISA guide 12.12 "VOP3P Instructions").
 // Sources are 32-bit registers holding two 16-bit values; op_sel picks the half that feeds the
 // low result, op_sel_hi the half that feeds the high result; neg_lo/neg_hi negate (floats).
+#include "isa/FloatMode.h"
 #include "isa/ValuMath.h"
 
 namespace vgpu::isa {
@@ -104,11 +105,12 @@ const OpInfo kVop3pOps[] = {
     vp(0x23, "v_dot2_f32_f16", F32, PkF, PkF, F32,
        VALU_LANES(d = F(hl(a) * hl(b) + hh(a) * hh(b) + f(c))), kGfx906Only),
     vp(0x26, "v_dot2_i32_i16", I32, Pk, Pk, I32,
-       VALU_LANES(d = u32(sl(a) * sl(b) + sh(a) * sh(b) + i32(c))), kGfx906Only),
+       VALU_LANES(d = u32(int64_t{sl(a) * sl(b)} + sh(a) * sh(b) + i32(c))), kGfx906Only),
     vp(0x27, "v_dot2_u32_u16", B32, Pk, Pk, B32,
-       VALU_LANES(d = u32(lo(a) * lo(b) + hi(a) * hi(b) + u32(c))), kGfx906Only),
+       VALU_LANES(d = u32(uint64_t{lo(a)} * lo(b) + uint64_t{hi(a)} * hi(b) + u32(c))),
+       kGfx906Only),
     vp(0x28, "v_dot4_i32_i8", I32, B32, B32, I32,
-       VALU_LANES(int32_t s = i32(c);
+       VALU_LANES(int64_t s = i32(c);  // 64-bit sum: the low 32 bits wrap as the hardware's
                   for (int k = 0; k < 4; ++k) s += byteAt(a, k, true) * byteAt(b, k, true);
                   d = u32(s)),
        kGfx906Only),
@@ -118,7 +120,7 @@ const OpInfo kVop3pOps[] = {
                   d = s),
        kGfx906Only),
     vp(0x2a, "v_dot8_i32_i4", I32, B32, B32, I32,
-       VALU_LANES(int32_t s = i32(c);
+       VALU_LANES(int64_t s = i32(c);  // 64-bit sum: the low 32 bits wrap as the hardware's
                   for (int k = 0; k < 8; ++k) s += nib(a, k, true) * nib(b, k, true); d = u32(s)),
        kGfx906Only),
     vp(0x2b, "v_dot8_u32_u4", B32, B32, B32, B32,
@@ -156,6 +158,14 @@ void execVop3p(ExecArgs& x) {
   L.clamp = clamp;
   L.opsel = opselField;
   const Ty types[3] = {op.src0, op.src1, op.src2};
+  // MODE float controls (FloatMode.h). The mix ops' f16 results (mixlo/mixhi) round and flush
+  // as half precision; their f16 sources flush as half precision before widening.
+  const uint32_t fpMode = w.mode & fpmode::kFieldsMask;
+  const bool mix = op.flags & kMixOpsel;
+  const bool fpControlled = fpMode != fpmode::kDefault;
+  const Ty resultTy = mix && op.dst == Ty::B32 ? Ty::F16 : op.dst;
+  const bool flush16 = fpControlled && fpmode::flushesSources(fpMode, Ty::F16, false);
+  const bool flush32 = fpControlled && fpmode::flushesSources(fpMode, Ty::F32, false);
   uint64_t* outs[3] = {L.a, L.b, L.c};
   for (int s = 0; s < 3; ++s) {
     uint64_t* out = outs[s];
@@ -177,8 +187,10 @@ void execVop3p(ExecArgs& x) {
       // Mix: op_sel_hi = 0 means an f32 source; 1 means an f16 source in the half op_sel picks.
       // neg_lo negates and neg_hi takes the absolute value (12.12 V_FMA_MIX_F32).
       for (int l = 0; l < kWaveSize; ++l) {
-        float v =
-            selHi ? f16ToF32(static_cast<uint16_t>(selLo ? out[l] >> 16 : out[l])) : asF32(out[l]);
+        uint64_t bits = selHi ? (selLo ? out[l] >> 16 : out[l]) & 0xffff : out[l] & 0xffffffffu;
+        if (selHi && flush16) bits = fpmode::flushF16(bits);
+        if (!selHi && flush32) bits = fpmode::flushF32(bits);
+        float v = selHi ? f16ToF32(static_cast<uint16_t>(bits)) : asF32(bits);
         if (nHi) v = std::fabs(v);
         if (nLo) v = -v;
         out[l] = bitsF32(v);
@@ -195,9 +207,32 @@ void execVop3p(ExecArgs& x) {
     } else if (isFloat(t) && nLo) {
       for (int l = 0; l < kWaveSize; ++l) out[l] ^= 0x80000000u;
     }
+    if (!mix && fpControlled && fpmode::flushesSources(fpMode, t, false))
+      fpmode::flushLanes(out, t);
+  }
+  // v_fma_mixlo/hi_f16 read their destination (the half they keep) before the write-back's
+  // range check: check it here, or a VGPR beyond the allocation is read.
+  if ((op.flags & kMixOpsel) && !vgprInRange(w, in.f[fld::kDst] - opnd::kVgpr0, 1)) {
+    x.r.kind = StepKind::Fault;
+    x.r.fault = "VGPR operand out of the wave's allocation";
+    return;
   }
   for (int l = 0; l < kWaveSize; ++l) L.cin[l] = 0;
-  op.valu(L);
+  {
+    fpmode::HostRounding rounding(fpControlled ? fpmode::roundFor(fpMode, resultTy) : 0);
+    op.valu(L);
+  }
+  if (fpControlled && fpmode::flushesResults(fpMode, resultTy, false)) {
+    if (resultTy == op.dst) {
+      fpmode::flushLanes(L.d, op.dst);
+    } else {  // mixlo / mixhi: only the written half (the other keeps the old register bits)
+      const int shift = op.opcode == 0x22 ? 16 : 0;
+      for (int l = 0; l < kWaveSize; ++l) {
+        const uint64_t half = fpmode::flushF16((L.d[l] >> shift) & 0xffff);
+        L.d[l] = (L.d[l] & ~(0xffffull << shift)) | (half << shift);
+      }
+    }
+  }
   const int reg = in.f[fld::kDst] - opnd::kVgpr0;
   if (!vgprInRange(w, reg, 1)) {
     x.r.kind = StepKind::Fault;

@@ -1,5 +1,6 @@
 // VOP2 and VOP1 opcodes (Vega ISA guide 12.7 / 12.8): one line per opcode. Each line gives
 // the e32 opcode, the VOP3 (e64) opcode, operand types and the lane function.
+#include "isa/Operands.h"
 #include "isa/ValuMath.h"
 
 namespace vgpu::isa {
@@ -33,7 +34,7 @@ constexpr Ty NoT = Ty::None, B16 = Ty::B16, I16 = Ty::I16, F16 = Ty::F16, B32 = 
 const OpInfo kVopOps[] = {
     // ---- VOP2 (12.7) ----
     // v_cndmask takes float input modifiers (abs/neg act on the sign bit), so F32 sources.
-    v2(0x00, "v_cndmask_b32", B32, F32, F32, VALU_LANES(d = cin ? b : a), kCarryIn),
+    v2(0x00, "v_cndmask_b32", B32, F32, F32, VALU_LANES(d = cin ? b : a), kCarryIn | kFpBitwise),
     v2(0x01, "v_add_f32", F32, F32, F32, VALU_LANES(d = F(f(a) + f(b)))),
     v2(0x02, "v_sub_f32", F32, F32, F32, VALU_LANES(d = F(f(a) - f(b)))),
     v2(0x03, "v_subrev_f32", F32, F32, F32, VALU_LANES(d = F(f(b) - f(a)))),
@@ -56,11 +57,13 @@ const OpInfo kVopOps[] = {
     v2(0x13, "v_and_b32", B32, B32, B32, VALU_LANES(d = u32(a & b))),
     v2(0x14, "v_or_b32", B32, B32, B32, VALU_LANES(d = u32(a | b))),
     v2(0x15, "v_xor_b32", B32, B32, B32, VALU_LANES(d = u32(a ^ b))),
-    v2(0x16, "v_mac_f32", F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c))), kAccumulate),
+    // The mad/mac family (f32 and f16) flushes denormals whatever MODE.FP_DENORM says: LLVM only
+    // selects v_mad/v_mac when denormals are flushed (SITargetLowering::isFMADLegal).
+    v2(0x16, "v_mac_f32", F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c))), kAccumulate | kFpFlushAlways),
     // v_madmk: D = S0 * K + S1; v_madak: D = S0 * S1 + K. The decoder places K (the literal)
     // as the second / third source so both are a plain multiply-add here.
-    valu(Enc::Vop2, 0x17, -1, "v_madmk_f32", F32, F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c))), kLiteralK | kNoE32Suffix),
-    valu(Enc::Vop2, 0x18, -1, "v_madak_f32", F32, F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c))), kLiteralK | kNoE32Suffix),
+    valu(Enc::Vop2, 0x17, -1, "v_madmk_f32", F32, F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c))), kLiteralK | kNoE32Suffix | kFpFlushAlways),
+    valu(Enc::Vop2, 0x18, -1, "v_madak_f32", F32, F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c))), kLiteralK | kNoE32Suffix | kFpFlushAlways),
     v2(0x19, "v_add_co_u32", B32, B32, B32, VALU_LANES(const uint64_t r = (a & 0xffffffff) + (b & 0xffffffff); cc = r >> 32; d = (L.clamp && cc) ? 0xffffffffu : u32(r)), kCarryOut | kVop3b),
     v2(0x1a, "v_sub_co_u32", B32, B32, B32, VALU_LANES(cc = u32(b) > u32(a); d = (L.clamp && cc) ? 0 : u32(a - b)), kCarryOut | kVop3b),
     v2(0x1b, "v_subrev_co_u32", B32, B32, B32, VALU_LANES(cc = u32(a) > u32(b); d = (L.clamp && cc) ? 0 : u32(b - a)), kCarryOut | kVop3b),
@@ -71,9 +74,9 @@ const OpInfo kVopOps[] = {
     v2(0x20, "v_sub_f16", F16, F16, F16, VALU_LANES(d = H(h(a) - h(b)))),
     v2(0x21, "v_subrev_f16", F16, F16, F16, VALU_LANES(d = H(h(b) - h(a)))),
     v2(0x22, "v_mul_f16", F16, F16, F16, VALU_LANES(d = H(h(a) * h(b)))),
-    v2(0x23, "v_mac_f16", F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kAccumulate),
-    valu(Enc::Vop2, 0x24, -1, "v_madmk_f16", F16, F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kLiteralK | kNoE32Suffix),
-    valu(Enc::Vop2, 0x25, -1, "v_madak_f16", F16, F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kLiteralK | kNoE32Suffix),
+    v2(0x23, "v_mac_f16", F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kAccumulate | kFpFlushAlways),
+    valu(Enc::Vop2, 0x24, -1, "v_madmk_f16", F16, F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kLiteralK | kNoE32Suffix | kFpFlushAlways),
+    valu(Enc::Vop2, 0x25, -1, "v_madak_f16", F16, F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kLiteralK | kNoE32Suffix | kFpFlushAlways),
     v2(0x26, "v_add_u16", B16, B16, B16, VALU_LANES(const uint32_t r = u16(a) + u16(b); d = (L.clamp && r > 0xffff) ? 0xffff : (r & 0xffff))),
     v2(0x27, "v_sub_u16", B16, B16, B16, VALU_LANES(d = (L.clamp && u16(b) > u16(a)) ? 0 : ((a - b) & 0xffff))),
     v2(0x28, "v_subrev_u16", B16, B16, B16, VALU_LANES(d = (L.clamp && u16(a) > u16(b)) ? 0 : ((b - a) & 0xffff))),
@@ -112,7 +115,8 @@ const OpInfo kVopOps[] = {
     v1(0x08, "v_cvt_i32_f32", I32, F32, VALU_LANES(d = u32(cvtSat<int32_t>(f(a))))),
     v1(0x0a, "v_cvt_f16_f32", F16, F32, VALU_LANES(d = H(f(a)))),
     v1(0x0b, "v_cvt_f32_f16", F32, F16, VALU_LANES(d = F(h(a)))),
-    v1(0x0c, "v_cvt_rpi_i32_f32", I32, F32, VALU_LANES(d = u32(cvtSat<int32_t>(std::floor(f(a) + 0.5f))))),
+    // floor(x + 0.5) in double: exact, so no tie of the f32 addition rounds it up.
+    v1(0x0c, "v_cvt_rpi_i32_f32", I32, F32, VALU_LANES(d = u32(cvtSat<int32_t>(std::floor(double(f(a)) + 0.5))))),
     v1(0x0d, "v_cvt_flr_i32_f32", I32, F32, VALU_LANES(d = u32(cvtSat<int32_t>(std::floor(f(a)))))),
     v1(0x0e, "v_cvt_off_f32_i4", F32, B32, VALU_LANES(d = F(float(i32(sext(a & 0xf, 4))) / 16.0f))),
     v1(0x0f, "v_cvt_f32_f64", F32, F64, VALU_LANES(d = F(float(dbl(a))))),
@@ -125,25 +129,28 @@ const OpInfo kVopOps[] = {
     v1(0x16, "v_cvt_f64_u32", F64, B32, VALU_LANES(d = D(double(u32(a))))),
     v1(0x17, "v_trunc_f64", F64, F64, VALU_LANES(d = D(std::trunc(dbl(a))))),
     v1(0x18, "v_ceil_f64", F64, F64, VALU_LANES(d = D(std::ceil(dbl(a))))),
-    v1(0x19, "v_rndne_f64", F64, F64, VALU_LANES(d = D(std::nearbyint(dbl(a))))),
+    v1(0x19, "v_rndne_f64", F64, F64, VALU_LANES(d = D(roundEven(dbl(a))))),
     v1(0x1a, "v_floor_f64", F64, F64, VALU_LANES(d = D(std::floor(dbl(a))))),
     v1(0x1b, "v_fract_f32", F32, F32, VALU_LANES(d = F(fract(f(a))))),
     v1(0x1c, "v_trunc_f32", F32, F32, VALU_LANES(d = F(std::trunc(f(a))))),
     v1(0x1d, "v_ceil_f32", F32, F32, VALU_LANES(d = F(std::ceil(f(a))))),
-    v1(0x1e, "v_rndne_f32", F32, F32, VALU_LANES(d = F(std::nearbyint(f(a))))),
+    v1(0x1e, "v_rndne_f32", F32, F32, VALU_LANES(d = F(roundEven(f(a))))),
     v1(0x1f, "v_floor_f32", F32, F32, VALU_LANES(d = F(std::floor(f(a))))),
-    v1(0x20, "v_exp_f32", F32, F32, VALU_LANES(d = F(std::exp2(f(a))))),
-    v1(0x21, "v_log_f32", F32, F32, VALU_LANES(d = F(std::log2(f(a))))),
-    v1(0x22, "v_rcp_f32", F32, F32, VALU_LANES(d = F(1.0f / f(a)))),
-    v1(0x23, "v_rcp_iflag_f32", F32, F32, VALU_LANES(d = F(1.0f / f(a)))),
-    v1(0x24, "v_rsq_f32", F32, F32, VALU_LANES(d = F(1.0f / std::sqrt(f(a))))),
+    // The f32 transcendentals flush denormal sources and results whatever the mode (LLVM: "v_rcp_f32
+    // and v_rsq_f32 do not support denormals"; AMDGPUUsage llvm.log2/llvm.exp2: the f32
+    // instructions do not support denormal inputs / results). The f16 and f64 ones follow MODE.
+    v1(0x20, "v_exp_f32", F32, F32, VALU_LANES(d = F(std::exp2(f(a)))), kFpFlushAlways),
+    v1(0x21, "v_log_f32", F32, F32, VALU_LANES(d = F(std::log2(f(a)))), kFpFlushAlways),
+    v1(0x22, "v_rcp_f32", F32, F32, VALU_LANES(d = F(1.0f / f(a))), kFpFlushAlways),
+    v1(0x23, "v_rcp_iflag_f32", F32, F32, VALU_LANES(d = F(1.0f / f(a))), kFpFlushAlways),
+    v1(0x24, "v_rsq_f32", F32, F32, VALU_LANES(d = F(1.0f / std::sqrt(f(a)))), kFpFlushAlways),
     v1(0x25, "v_rcp_f64", F64, F64, VALU_LANES(d = D(1.0 / dbl(a)))),
     v1(0x26, "v_rsq_f64", F64, F64, VALU_LANES(d = D(1.0 / std::sqrt(dbl(a))))),
-    v1(0x27, "v_sqrt_f32", F32, F32, VALU_LANES(d = F(std::sqrt(f(a))))),
+    v1(0x27, "v_sqrt_f32", F32, F32, VALU_LANES(d = F(std::sqrt(f(a)))), kFpFlushAlways),
     v1(0x28, "v_sqrt_f64", F64, F64, VALU_LANES(d = D(std::sqrt(dbl(a))))),
     // Trigonometric inputs are in revolutions: sin(x * 2 * pi) (12.8 V_SIN_F32).
-    v1(0x29, "v_sin_f32", F32, F32, VALU_LANES(d = F(float(std::sin(double(f(a)) * 2.0 * M_PI))))),
-    v1(0x2a, "v_cos_f32", F32, F32, VALU_LANES(d = F(float(std::cos(double(f(a)) * 2.0 * M_PI))))),
+    v1(0x29, "v_sin_f32", F32, F32, VALU_LANES(d = F(float(std::sin(double(f(a)) * 2.0 * M_PI)))), kFpFlushAlways),
+    v1(0x2a, "v_cos_f32", F32, F32, VALU_LANES(d = F(float(std::cos(double(f(a)) * 2.0 * M_PI)))), kFpFlushAlways),
     v1(0x2b, "v_not_b32", B32, B32, VALU_LANES(d = u32(~a))),
     v1(0x2c, "v_bfrev_b32", B32, B32, VALU_LANES(uint32_t r = 0; for (int k = 0; k < 32; ++k) r |= ((u32(a) >> k) & 1u) << (31 - k); d = r)),
     v1(0x2d, "v_ffbh_u32", B32, B32, VALU_LANES(d = ffbh(u32(a)))),
@@ -171,19 +178,27 @@ const OpInfo kVopOps[] = {
     v1(0x44, "v_floor_f16", F16, F16, VALU_LANES(d = H(std::floor(h(a))))),
     v1(0x45, "v_ceil_f16", F16, F16, VALU_LANES(d = H(std::ceil(h(a))))),
     v1(0x46, "v_trunc_f16", F16, F16, VALU_LANES(d = H(std::trunc(h(a))))),
-    v1(0x47, "v_rndne_f16", F16, F16, VALU_LANES(d = H(std::nearbyint(h(a))))),
+    v1(0x47, "v_rndne_f16", F16, F16, VALU_LANES(d = H(roundEven(h(a))))),
     v1(0x48, "v_fract_f16", F16, F16, VALU_LANES(d = H(fract(h(a))))),
     v1(0x49, "v_sin_f16", F16, F16, VALU_LANES(d = H(float(std::sin(double(h(a)) * 2.0 * M_PI))))),
     v1(0x4a, "v_cos_f16", F16, F16, VALU_LANES(d = H(float(std::cos(double(h(a)) * 2.0 * M_PI))))),
-    v1(0x4b, "v_exp_legacy_f32", F32, F32, VALU_LANES(d = F(std::exp2(f(a))))),
-    v1(0x4c, "v_log_legacy_f32", F32, F32, VALU_LANES(d = F(std::log2(f(a))))),
+    v1(0x4b, "v_exp_legacy_f32", F32, F32, VALU_LANES(d = F(std::exp2(f(a)))), kFpFlushAlways),
+    v1(0x4c, "v_log_legacy_f32", F32, F32, VALU_LANES(d = F(std::log2(f(a)))), kFpFlushAlways),
     v1(0x4d, "v_cvt_norm_i16_f16", I16, F16, VALU_LANES(d = u16(cvtSat<int16_t>(std::nearbyint(std::fmax(-1.0f, std::fmin(1.0f, h(a))) * 32767.0f))))),
     v1(0x4e, "v_cvt_norm_u16_f16", B16, F16, VALU_LANES(d = cvtSat<uint16_t>(std::nearbyint(std::fmax(0.0f, std::fmin(1.0f, h(a))) * 65535.0f)))),
     v1(0x4f, "v_sat_pk_u8_i16", B16, B32, VALU_LANES(d = satU8(i16(a)) | (satU8(i16(a >> 16)) << 8))),
     // v_swap_b32 exchanges two VGPRs; it writes both itself.
     valu(Enc::Vop1, 0x51, -1, "v_swap_b32", B32, B32, NoT, NoT, [](ValuLanes& L) {
-      uint32_t* dst = L.w->v(L.in->f[fld::kDst] - opnd::kVgpr0);
-      uint32_t* src = L.w->v(L.in->f[fld::kSrc0] - opnd::kVgpr0);
+      // Both operands must be VGPRs the wave owns (src0 could encode an SGPR or a constant).
+      const int dstReg = L.in->f[fld::kDst] - opnd::kVgpr0;
+      const int srcReg = L.in->f[fld::kSrc0] - opnd::kVgpr0;
+      if (dstReg < 0 || srcReg < 0 || !vgprInRange(*L.w, dstReg, 1) ||
+          !vgprInRange(*L.w, srcReg, 1)) {
+        L.fault = "v_swap_b32 needs two VGPRs inside the wave's allocation";
+        return;
+      }
+      uint32_t* dst = L.w->v(dstReg);
+      uint32_t* src = L.w->v(srcReg);
       for (int i = 0; i < kWaveSize; ++i) {
         if ((L.exec >> i) & 1) {
           const uint32_t t = dst[i];

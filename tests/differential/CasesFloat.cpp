@@ -42,6 +42,19 @@ std::vector<DiffCase> floatCases() {
         oneD("f32_arith", "float", kItems, 256,
              {input("a", floatInputs(kItems, 31)), input("b", permuted(floatInputs(kItems, 32), 5)),
               input("c", permuted(floatInputs(kItems, 33), 17)), out}));
+    // 1.0f / x: clang-15 lowers it to llvm.amdgcn.fdiv.fast (s = |x| > 2^96 ? 2^-32 : 1;
+    // s * v_rcp_f32(x * s)), and v_rcp_f32 does not support denormals (LLVM SIISelLowering
+    // lowerFastUnsafeFDIV comment): a denormal x is flushed to +-0 and the result is +-inf.
+    v.back().toolchain = [](const DiffCase& c, Buffers& e) {
+      const auto a = valuesOf<float>(c.args[0].bytes);
+      auto out = valuesOf<float>(e[3]);
+      for (size_t i = 0; i < a.size(); ++i) {
+        float& recip = out[i * 10 + 8];
+        if (std::fpclassify(a[i]) == FP_SUBNORMAL)
+          recip = std::copysign(std::numeric_limits<float>::infinity(), a[i]);
+      }
+      e[3] = bytesOf(out);
+    };
     v.back().platforms = {"tiny", "vega20"};
   }
   v.push_back(
@@ -92,6 +105,34 @@ std::vector<DiffCase> floatCases() {
     out.elem = Elem::F16;
     v.push_back(oneD("f16_storage", "float", kItems, 256,
                      {input("a", a), input("h", h), out, output<float>("wide", kItems)}));
+  }
+  {
+    // cl/ftz.cl, built with -cl-denorms-are-zero: the kernel descriptor's FLOAT_DENORM_MODE_32
+    // is 0, so gfx906 flushes f32 denormal sources and results to zero of the same sign (MODE
+    // FP_DENORM; the option allows it, OpenCL 1.2 s5.6.4.2). PoCL builds without the option and
+    // keeps denormals: the elements where a source or the result is denormal are rewritten to
+    // the flushed computation. First items: a denormal source, a denormal result from normal
+    // sources, a negative denormal, a sum that is denormal.
+    std::vector<float> a = {0x1p-149f, 0x1p-126f, -0x1p-140f, 0x1.8p-126f, 0x1p-126f};
+    std::vector<float> b = {0x1p100f, 0.5f, 1.0f, -0x1p-126f, 0x1p-149f};
+    for (float f : floatInputs(kItems, 51)) a.push_back(f);
+    for (float f : permuted(floatInputs(kItems, 52), 13)) b.push_back(f);
+    a.resize(kItems);
+    b.resize(kItems);
+    v.push_back(oneD("f32_ftz", "ftz", kItems, 256,
+                     {input("a", a), input("b", b), output<float>("out", kItems, {"mul", "add"})}));
+    v.back().toolchain = [](const DiffCase& c, Buffers& e) {
+      const auto x = valuesOf<float>(c.args[0].bytes), y = valuesOf<float>(c.args[1].bytes);
+      auto out = valuesOf<float>(e[2]);
+      const auto denormal = [](float f) { return std::fpclassify(f) == FP_SUBNORMAL; };
+      const auto ftz = [&](float f) { return denormal(f) ? std::copysign(0.0f, f) : f; };
+      for (size_t i = 0; i < x.size(); ++i) {
+        const bool in = denormal(x[i]) || denormal(y[i]);
+        if (in || denormal(out[2 * i])) out[2 * i] = ftz(ftz(x[i]) * ftz(y[i]));
+        if (in || denormal(out[2 * i + 1])) out[2 * i + 1] = ftz(ftz(x[i]) + ftz(y[i]));
+      }
+      e[2] = bytesOf(out);
+    };
   }
   return v;
 }

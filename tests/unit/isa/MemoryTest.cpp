@@ -90,8 +90,8 @@ TEST(Memory, BufferRangeCheckZeroesOutOfRangeLoads) {
   r.s(4) = static_cast<uint32_t>(kKernarg);
   r.s(0) = static_cast<uint32_t>(kScratch);
   r.s(1) = 0;
-  r.s(2) = 64;  // num_records = 64 bytes, stride 0: raw buffer
-  r.s(3) = 0;
+  r.s(2) = 64;        // num_records = 64 bytes, stride 0: raw buffer
+  r.s(3) = 4u << 15;  // DATA_FORMAT 32: not the null resource (DATA_FORMAT 0)
   const StepResult res = r.run();
   ASSERT_EQ(res.kind, StepKind::EndProgram) << res.fault;
   for (int l = 0; l < 64; ++l) {

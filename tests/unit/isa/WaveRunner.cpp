@@ -85,10 +85,11 @@ void WaveRunner::serve(MemRequest& mem) {
         else
           memory.write8(x, v);
       };
+      const int bytes = mem.laneBytes[l] ? mem.laneBytes[l] : mem.elementBytes;
       if (mem.op == MemOp::Load) {
-        for (int i = 0; i < mem.elementBytes; ++i) d[i] = rd(a + i);
+        for (int i = 0; i < bytes; ++i) d[i] = rd(a + i);
       } else if (mem.op == MemOp::Store) {
-        for (int i = 0; i < mem.elementBytes; ++i) wr(a + i, d[i]);
+        for (int i = 0; i < bytes; ++i) wr(a + i, d[i]);
       } else {
         uint8_t buf[16], old[16];
         for (int i = 0; i < mem.elementBytes; ++i) buf[i] = rd(a + i);
@@ -114,7 +115,7 @@ StepResult WaveRunner::step() {
   if (r.kind == StepKind::Memory) {
     if (recordRequests) requests.push_back(mem_);
     serve(mem_);
-    completeMemory(wave, mem_);
+    completeMemory(wave, mem_, lds.data(), static_cast<uint32_t>(lds.size()));
   }
   if (r.kind != StepKind::Continue) events.push_back(r);
   return r;

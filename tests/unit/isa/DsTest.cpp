@@ -1,0 +1,204 @@
+// DS range rules and the global data share (GDS): labelled snippets of programs/ds_gds.s run on
+// the test wave runner with M0, EXEC and the VGPRs set here. Edge cases first: the M0 window's
+// boundaries (in, straddling, past the end, past the GDS), per-element windows for read2, then
+// atomics from several waves on one GDS.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <regex>
+
+#include "WaveRunner.h"
+
+namespace vgpu::isa::test {
+namespace {
+
+struct Snippets {
+  CodeFile code;
+  std::map<std::string, uint64_t> labels;
+};
+const Snippets& snippets() {
+  static const Snippets s = [] {
+    Snippets r;
+    r.code = loadCode("prog_ds_gds");
+    std::ifstream dis(std::string(VGPU_ISA_TEST_DATA) + "/prog_ds_gds.dis");
+    const std::regex label(R"(^([0-9A-Fa-f]+) <([A-Za-z0-9_]+)>:\s*$)");
+    std::string line;
+    std::smatch m;
+    while (std::getline(dis, line))
+      if (std::regex_match(line, m, label))
+        r.labels[m[2].str()] = std::stoull(m[1].str(), nullptr, 16);
+    return r;
+  }();
+  return s;
+}
+
+// The device's GDS as the tests see it: 64 KiB, shared by the runners attached to it.
+struct Gds {
+  std::vector<uint8_t> bytes = std::vector<uint8_t>(65536, 0);
+  uint32_t read32(size_t a) const {
+    return bytes[a] | (bytes[a + 1] << 8) | (bytes[a + 2] << 16) |
+           (static_cast<uint32_t>(bytes[a + 3]) << 24);
+  }
+  void write32(size_t a, uint32_t v) {
+    for (int i = 0; i < 4; ++i) bytes[a + i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+};
+
+WaveRunner at(const std::string& label, Gds* gds, uint32_t m0) {
+  const Snippets& s = snippets();
+  WaveRunner r(s.code, GfxTarget::Gfx906);
+  const auto it = s.labels.find(label);
+  EXPECT_NE(it, s.labels.end()) << label;
+  if (it != s.labels.end()) r.wave.pc = it->second;
+  r.wave.m0 = m0;
+  if (gds) {
+    r.ctx.gdsData = gds->bytes.data();
+    r.ctx.gdsSize = static_cast<uint32_t>(gds->bytes.size());
+  }
+  return r;
+}
+void runToEnd(WaveRunner& r) {
+  const StepResult res = r.run(100);
+  ASSERT_EQ(res.kind, StepKind::EndProgram) << res.fault;
+}
+constexpr uint32_t window(uint32_t base, uint32_t size) {
+  return (base << 16) | size;
+}
+bool ldsAllZero(const WaveRunner& r) {
+  return std::all_of(r.lds.begin(), r.lds.end(), [](uint8_t b) { return b == 0; });
+}
+
+TEST(DsLds, M0DoesNotClampLdsAccessesOnGfx9) {
+  // gfx9 LDS instructions do not read M0 (clang-15 never sets it before them): M0 = 0 must not
+  // turn the accesses into out-of-range ones.
+  WaveRunner r = at("lds_ignores_m0", nullptr, 0);
+  for (int l = 0; l < 64; ++l) {
+    r.v(0, l) = 4u * static_cast<uint32_t>(l);
+    r.v(1, l) = 1000u + static_cast<uint32_t>(l);
+  }
+  runToEnd(r);
+  for (int l = 0; l < 64; ++l) EXPECT_EQ(r.v(2, l), 1000u + static_cast<uint32_t>(l)) << l;
+}
+
+TEST(DsGds, WriteThenReadInTheM0Window) {
+  Gds gds;
+  WaveRunner r = at("gds_write_read", &gds, window(0x100, 0x400));
+  for (int l = 0; l < 64; ++l) {
+    r.v(0, l) = 4u * static_cast<uint32_t>(l);
+    r.v(1, l) = 0xa0000000u + static_cast<uint32_t>(l);
+  }
+  runToEnd(r);
+  for (int l = 0; l < 64; ++l) {
+    EXPECT_EQ(gds.read32(0x100 + 4 * l), 0xa0000000u + l) << l;  // base M0[31:16]
+    EXPECT_EQ(r.v(2, l), 0xa0000000u + l) << l;
+  }
+  EXPECT_EQ(gds.read32(0xfc), 0u);  // nothing below the base
+  EXPECT_TRUE(ldsAllZero(r));       // and nothing in the LDS
+}
+
+TEST(DsGds, WindowBoundariesReadZero) {
+  Gds gds;
+  for (size_t a = 0; a < gds.bytes.size(); ++a) gds.bytes[a] = static_cast<uint8_t>(a * 7 + 1);
+  // Window [0x100, 0x140): a dword at 60 is the last one inside, 61 straddles the end, 64 is
+  // past it.
+  WaveRunner r = at("gds_read", &gds, window(0x100, 64));
+  const uint32_t addr[4] = {0, 60, 61, 64};
+  for (int l = 0; l < 4; ++l) r.v(0, l) = addr[l];
+  r.wave.exec = 0xf;
+  runToEnd(r);
+  EXPECT_EQ(r.v(2, 0), gds.read32(0x100));
+  EXPECT_EQ(r.v(2, 1), gds.read32(0x13c));
+  EXPECT_EQ(r.v(2, 2), 0u);
+  EXPECT_EQ(r.v(2, 3), 0u);
+  // A window that runs past the 64 KiB GDS: the last dword of the GDS is in, the next is not.
+  WaveRunner e = at("gds_read", &gds, window(0xfff0, 0x100));
+  e.v(0, 0) = 12;
+  e.v(0, 1) = 16;
+  e.wave.exec = 0x3;
+  runToEnd(e);
+  EXPECT_EQ(e.v(2, 0), gds.read32(0xfffc));
+  EXPECT_EQ(e.v(2, 1), 0u);
+}
+
+TEST(DsGds, Read2ChecksEachElement) {
+  Gds gds;
+  gds.write32(0x204, 0x11111111);
+  gds.write32(0x208, 0x22222222);
+  WaveRunner r = at("gds_read2", &gds, window(0x200, 8));
+  r.v(0, 0) = 4;  // elements at 4 (inside) and 8 (past the 8-byte window)
+  r.wave.exec = 1;
+  runToEnd(r);
+  EXPECT_EQ(r.v(2, 0), 0x11111111u);
+  EXPECT_EQ(r.v(3, 0), 0u);
+}
+
+TEST(DsGds, AtomicsFromSeveralWavesShareOneGds) {
+  Gds gds;
+  const uint64_t execs[3] = {~0ull, 0xffffffffull, 0xff00000000000000ull};
+  std::vector<WaveRunner> waves;
+  waves.reserve(3);
+  for (uint64_t e : execs) {
+    waves.push_back(at("gds_add_rtn", &gds, window(0, 0xffff)));
+    WaveRunner& w = waves.back();
+    w.wave.exec = e;
+    for (int l = 0; l < 64; ++l) {
+      w.v(0, l) = 0x80;
+      w.v(1, l) = 1;
+      w.v(2, l) = 0xdeadbeef;
+    }
+  }
+  // Interleave the waves instruction by instruction, as a CU would issue them.
+  for (int step = 0; step < 3; ++step)
+    for (WaveRunner& w : waves) w.step();
+  for (WaveRunner& w : waves) ASSERT_EQ(w.events.back().kind, StepKind::EndProgram);
+  EXPECT_EQ(gds.read32(0x80), 64u + 32u + 8u);
+  // Lanes in ascending order, waves in issue order: every pre-op value exactly once.
+  for (int l = 0; l < 64; ++l) EXPECT_EQ(waves[0].v(2, l), static_cast<uint32_t>(l));
+  for (int l = 0; l < 64; ++l) EXPECT_EQ(waves[1].v(2, l), l < 32 ? 64u + l : 0xdeadbeefu) << l;
+  for (int l = 56; l < 64; ++l) EXPECT_EQ(waves[2].v(2, l), 96u + (l - 56)) << l;
+  for (const WaveRunner& w : waves) EXPECT_TRUE(ldsAllZero(w));
+}
+
+TEST(DsGds, CompareSwapAppendAndSrc2) {
+  Gds gds;
+  gds.write32(0x40, 5);
+  WaveRunner c = at("gds_cmpst", &gds, window(0, 0xffff));
+  c.wave.exec = 0xff;
+  for (int l = 0; l < 8; ++l) {
+    c.v(0, l) = 0x40;
+    c.v(1, l) = l == 3 ? 5 : 7;  // compare value: only lane 3 matches
+    c.v(3, l) = 99;              // new value
+  }
+  runToEnd(c);
+  for (int l = 0; l < 8; ++l) EXPECT_EQ(c.v(2, l), l <= 3 ? 5u : 99u) << l;
+  EXPECT_EQ(gds.read32(0x40), 99u);
+
+  // ds_append: one add of popcount(EXEC) at M0[15:0] + offset in the GDS.
+  gds.write32(0x28, 10);
+  WaveRunner a = at("gds_append", &gds, 0x20);
+  a.wave.exec = 0xf0f0;
+  runToEnd(a);
+  EXPECT_EQ(gds.read32(0x28), 18u);
+  EXPECT_EQ(a.v(2, 4), 10u);
+  EXPECT_EQ(a.v(2, 15), 10u);
+
+  // ds_add_src2_u32 offset:4: GDS[addr] += GDS[addr + 16], inside the window at 0x300.
+  for (int k = 0; k < 8; ++k) gds.write32(0x300 + 4 * k, 100u * (k + 1));
+  WaveRunner s = at("gds_src2", &gds, window(0x300, 0x20));
+  s.wave.exec = 0xf;
+  for (int l = 0; l < 4; ++l) s.v(0, l) = 4u * static_cast<uint32_t>(l);
+  runToEnd(s);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(gds.read32(0x300 + 4 * k), 100u * (k + 1) + 100u * (k + 5));
+}
+
+TEST(DsGds, FaultsWhenNoGdsIsAttached) {
+  WaveRunner r = at("gds_read", nullptr, window(0, 0xffff));
+  const StepResult res = r.step();
+  EXPECT_EQ(res.kind, StepKind::Fault);
+  EXPECT_NE(res.fault.find("GDS"), std::string::npos) << res.fault;
+}
+
+}  // namespace
+}  // namespace vgpu::isa::test
