@@ -1,7 +1,8 @@
 // LDS microbenchmarks (docs/timing-validation.md, issue 4 items 2 and 3).
-// The reads are inline assembly so the compiler emits exactly ds_read_b32 / ds_read_b128 (it
-// would otherwise merge neighbouring reads into ds_read2_b32); the s_waitcnt that the compiler
-// cannot infer for inline assembly is written out after each group of 16 reads.
+// The reads and writes are inline assembly so the compiler emits exactly ds_read_b32 /
+// ds_read_b128 / ds_write_b32 / ds_write_b128 (it would otherwise merge neighbouring accesses
+// into read2/write2); the s_waitcnt that the compiler cannot infer for inline assembly is
+// written out after each group of 16.
 #include <hip/hip_runtime.h>
 
 typedef float float4v __attribute__((ext_vector_type(4)));
@@ -77,4 +78,57 @@ extern "C" __global__ void __launch_bounds__(256) lds_read_b128(float* __restric
     for (int j = 0; j < 16; ++j) acc += v[j];
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc.x + acc.y + acc.z + acc.w;
+}
+
+// Stores: each wave writes `iters` x 16 times, lane address lane*4 bytes (b32) or lane*16
+// bytes (b128), 16 writes 128 B (b32) or 1 KiB (b128) apart: conflict-free, so the port that
+// carries addresses and data into the LDS is what limits them.
+extern "C" __global__ void __launch_bounds__(256) lds_write_b32(float* __restrict__ out,
+                                                                int iters) {
+  __shared__ float s[4096];
+  const unsigned lane = threadIdx.x & 63;
+  const unsigned addr = static_cast<unsigned>(reinterpret_cast<size_t>(&s[lane]));
+  const float v = float(threadIdx.x);
+  for (int it = 0; it < iters; ++it)
+    asm volatile(
+        "ds_write_b32 %0, %1 offset:0\n ds_write_b32 %0, %1 offset:128\n"
+        "ds_write_b32 %0, %1 offset:256\n ds_write_b32 %0, %1 offset:384\n"
+        "ds_write_b32 %0, %1 offset:512\n ds_write_b32 %0, %1 offset:640\n"
+        "ds_write_b32 %0, %1 offset:768\n ds_write_b32 %0, %1 offset:896\n"
+        "ds_write_b32 %0, %1 offset:1024\n ds_write_b32 %0, %1 offset:1152\n"
+        "ds_write_b32 %0, %1 offset:1280\n ds_write_b32 %0, %1 offset:1408\n"
+        "ds_write_b32 %0, %1 offset:1536\n ds_write_b32 %0, %1 offset:1664\n"
+        "ds_write_b32 %0, %1 offset:1792\n ds_write_b32 %0, %1 offset:1920\n"
+        "s_waitcnt lgkmcnt(0)"
+        :
+        : "v"(addr), "v"(v)
+        : "memory");
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s[(threadIdx.x * 7) & 4095];
+}
+
+extern "C" __global__ void __launch_bounds__(256) lds_write_b128(float* __restrict__ out,
+                                                                 int iters) {
+  __shared__ float4v s[1024 + 64];
+  const unsigned lane = threadIdx.x & 63;
+  const unsigned addr = static_cast<unsigned>(reinterpret_cast<size_t>(&s[lane]));
+  const float f = float(threadIdx.x);
+  const float4v v = {f, f + 1, f + 2, f + 3};
+  for (int it = 0; it < iters; ++it)
+    asm volatile(
+        "ds_write_b128 %0, %1 offset:0\n ds_write_b128 %0, %1 offset:1024\n"
+        "ds_write_b128 %0, %1 offset:2048\n ds_write_b128 %0, %1 offset:3072\n"
+        "ds_write_b128 %0, %1 offset:4096\n ds_write_b128 %0, %1 offset:5120\n"
+        "ds_write_b128 %0, %1 offset:6144\n ds_write_b128 %0, %1 offset:7168\n"
+        "ds_write_b128 %0, %1 offset:8192\n ds_write_b128 %0, %1 offset:9216\n"
+        "ds_write_b128 %0, %1 offset:10240\n ds_write_b128 %0, %1 offset:11264\n"
+        "ds_write_b128 %0, %1 offset:12288\n ds_write_b128 %0, %1 offset:13312\n"
+        "ds_write_b128 %0, %1 offset:14336\n ds_write_b128 %0, %1 offset:15360\n"
+        "s_waitcnt lgkmcnt(0)"
+        :
+        : "v"(addr), "v"(v)
+        : "memory");
+  __syncthreads();
+  const float4v r = s[(threadIdx.x * 7) & 1023];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = r.x + r.y + r.z + r.w;
 }

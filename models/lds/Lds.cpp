@@ -5,6 +5,7 @@
 
 #include "common/MemoryExtensions.h"
 #include "isa/Atomics.h"
+#include "trace/Probes.h"
 
 namespace vgpu {
 
@@ -29,6 +30,36 @@ inline void copyElement(uint8_t* dst, const uint8_t* src, uint32_t bytes) {
       break;
   }
 }
+
+// Cycles an access holds its port: the port between a pair of SIMDs and the LDS moves
+// portBytes per cycle in each direction, the input shared by addresses and store data
+// (rocprofiler-compute docs, LDS performance model: "a 64-wide store where each lane is sending
+// a 4B value takes 8 cycles (50% peak bandwidth) while a 64-wide store where each lane is
+// sending a 16B value takes 20 cycles (80% peak bandwidth)"; "only one SIMD per pair may issue
+// an LDS instruction at a time"). Model choices where the source is silent: an access holds
+// the port for its input and then its output (one instruction of the pair at a time), so a
+// wave64 ds_read_b32 takes 4 + 4 cycles and a ds_read_b128 4 + 16; data moves in quarter-waves
+// (16 lanes, as the SIMD16 reads and writes VGPRs), skipping quarter-waves without an active
+// lane; b8/b16 data travels as dwords; a compare-and-swap sends both operands.
+uint32_t portTransferCycles(const isa::MemRequest& req, uint32_t portBytes) {
+  uint32_t quarters = 0;
+  for (int q = 0; q < 4; ++q) quarters += ((req.laneMask >> (16 * q)) & 0xffff) != 0;
+  const uint32_t laneData = ((req.elementBytes + 3u) / 4u) * 4u * req.elementsPerLane;
+  uint32_t in = 4, out = 0;  // bytes per lane: the address, then data
+  if (req.op == isa::MemOp::Load) out = laneData;
+  if (req.op == isa::MemOp::Store) in += laneData;
+  if (req.op == isa::MemOp::Atomic) {
+    const bool compare =
+        req.atomic == isa::AtomicOp::CmpSwap || req.atomic == isa::AtomicOp::FCmpSwap;
+    in += compare ? 2 * laneData : laneData;
+    if (req.atomicReturnsData) out = laneData;
+  }
+  auto cycles = [&](uint32_t bytesPerLane) {
+    return (16 * quarters * bytesPerLane + portBytes - 1) / portBytes;
+  };
+  return cycles(in) + cycles(out);
+}
+
 }  // namespace
 
 Lds::Lds(sc_module_name name, const LdsConfig& config, sc_time clockPeriod,
@@ -94,17 +125,46 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
   }
 
+  const uint64_t moved =
+      static_cast<uint64_t>(__builtin_popcountll(req.laneMask)) * bytes * req.elementsPerLane;
+  bytesMoved += moved;
   if (!config_.timed) {  // functional mode: no bank arbitration
+    if (activity_)
+      activity_->add(bytesChannel_, static_cast<uint64_t>((sc_time_stamp() + delay) / period_),
+                     moved);
     delay += period_;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
+  // The access holds its SIMD pair's port; the banks serve it from when it starts there.
+  const uint32_t portTime = portTransferCycles(req, config_.portBytesPerCycle);
+  const uint32_t port = ext->simd / std::max(1u, config_.simdsPerPort);
+  if (port >= ports_.size()) ports_.resize(port + 1);
+  const sc_time portStart = ports_[port].reserve(sc_time_stamp() + delay, period_ * portTime);
+  portCycles += portTime;
+  bankReq.cycle = static_cast<uint64_t>(portStart / period_);
   const LdsBankSchedule sched = arbiter_->schedule(bankReq);
   bankCycles += sched.cycles;
   conflictCycles += sched.conflictCycles;
-  // The banks are busy for the schedule's cycles; the data returns after the pipeline latency.
-  const sc_time start = banks_.reserve(sc_time_stamp() + delay, period_ * sched.cycles);
-  delay = start + period_ * (config_.latencyCycles + sched.cycles) - sc_time_stamp();
+  const uint64_t conflictFree = std::max<uint64_t>(1, sched.cycles - sched.conflictCycles);
+  const uint64_t degree = (sched.cycles + conflictFree - 1) / conflictFree;
+  ++conflictDegree[degree >= 32 ? 6 : degree <= 1 ? 0 : 64 - __builtin_clzll(degree - 1)];
+  // The banks are busy for the schedule's cycles; the data returns after the pipeline latency,
+  // once both the banks and the port are done with the access.
+  const sc_time start = banks_.reserve(portStart, period_ * sched.cycles);
+  if (activity_) {
+    const uint64_t cycle = static_cast<uint64_t>(start / period_);
+    activity_->add(bytesChannel_, cycle, moved);
+    activity_->add(conflictChannel_, cycle, sched.conflictCycles);
+  }
+  if (traceProbe)
+    traceProbe->access(
+        static_cast<uint64_t>(start / period_), sched.cycles, sched.conflictCycles,
+        trace::ldsBankMasks(bankReq, sched,
+                            LdsLaneGroups::of(bankReq.dwordsPerElement, bankReq.elementsPerLane),
+                            config_.banks));
+  const sc_time done = std::max(start + period_ * sched.cycles, portStart + period_ * portTime);
+  delay = done + period_ * config_.latencyCycles - sc_time_stamp();
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

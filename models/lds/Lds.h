@@ -10,11 +10,16 @@
 #include <systemc>
 #include <tlm>
 
+#include "activity/ActivitySampler.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
 #include "lds/LdsBankArbiter.h"
 
 namespace vgpu {
+
+namespace trace {
+class LdsProbe;
+}
 
 class Lds : public sc_core::sc_module {
  public:
@@ -24,8 +29,25 @@ class Lds : public sc_core::sc_module {
       std::unique_ptr<LdsBankArbiter> arbiter);
 
   uint8_t* storage() { return storage_.data(); }
+  // The VCD and timeline (models/trace), set by the GPU when tracing; null: off.
+  trace::LdsProbe* traceProbe = nullptr;
 
   uint64_t accesses = 0, bankCycles = 0, conflictCycles = 0, outOfRangeLanes = 0;
+  uint64_t portCycles = 0;  // cycles the accesses held their SIMD pair's port
+  uint64_t bytesMoved = 0;  // bytes the active lanes read or wrote
+  // Instructions by conflict degree: bank cycles / conflict-free bank cycles, rounded up
+  // (1: no conflict, 32: every lane of a half-wave in one bank), in the bins named below.
+  static constexpr unsigned kConflictDegreeBins = 7;
+  static constexpr const char* kConflictDegreeBinNames[kConflictDegreeBins] = {
+      "1", "2", "3_4", "5_8", "9_16", "17_31", "32_up"};
+  uint64_t conflictDegree[kConflictDegreeBins] = {};
+  // Time series of bytes and conflict cycles for the report (vgpu-sim --report).
+  void attachActivity(ActivitySampler* sampler, ActivitySampler::Channel bytesChannel,
+                      ActivitySampler::Channel conflictChannel) {
+    activity_ = sampler;
+    bytesChannel_ = bytesChannel;
+    conflictChannel_ = conflictChannel;
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -36,6 +58,11 @@ class Lds : public sc_core::sc_module {
   std::unique_ptr<LdsBankArbiter> arbiter_;
   std::vector<uint8_t> storage_;
   BusyUntil banks_;  // the 32 banks move 128 B per cycle between them
+  // One port per pair of SIMDs (config_.simdsPerPort): an access holds its port while its
+  // addresses and store data come in and its data goes back (see Lds.cpp, portTransferCycles).
+  std::vector<BusyUntil> ports_;
+  ActivitySampler* activity_ = nullptr;
+  ActivitySampler::Channel bytesChannel_ = 0, conflictChannel_ = 0;
 };
 
 }  // namespace vgpu

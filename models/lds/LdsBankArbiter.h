@@ -2,10 +2,30 @@
 // serves in each cycle. An interface, so the Verilated RTL arbiter (rtl_cosim/) can stand in
 // for the C++ one.
 //
-// Rules (seed 002; AMD OpenCL optimization guide): 32 banks of 4 bytes, bank = dword address
-// mod 32; a wave64 access is resolved per half-wave (32 lanes); lanes reading the same dword are
-// served together (broadcast); distinct dwords in one bank are served one per cycle. Wider
-// accesses (b64/b96/b128) and read2/write2 take one pass per dword per element.
+// Rules: 32 banks of 4 bytes, bank = dword address mod 32 (seed 002); each cycle the banks take
+// up to 32 dword requests from one group of lanes; lanes reading the same dword are served
+// together (broadcast); distinct dwords in one bank are served one per cycle, the lowest
+// request first (AMD OpenCL optimization guide, "LDS optimizations").
+//
+// Lane groups. A lane's request is all the dwords it accesses: dwordsPerElement x
+// elementsPerLane (D). The wave is cut into groups of 32 / S consecutive lanes, S = D rounded
+// up to a power of two, so a group asks for at most 32 dwords, each lane's dwords together:
+//   b8/b16/b32 (D = 1): 32 lanes, a half-wave (AMD OpenCL guide: "threads 0 through 31 are
+//     checked for conflicts as are threads 32 through 63");
+//   b64 (D = 2): 16 lanes, a quarter-wave (AMD OpenCL guide: "memory requests generated from a
+//     quarter-wavefront"; consecutive float2 per lane is conflict-free);
+//   b128 (D = 4): 8 lanes (ROCm composable_kernel docs, "Understanding AMD GPU LDS and bank
+//     conflicts": ds_write_b128 is served in 8 phases of 8 lanes; nod-ai SHARK "AMDGPU kernel
+//     optimization guide": b128 handles all dwords of 8 adjacent threads, 32 in total);
+//   b96 (D = 3): 8 lanes, as b128 with one dword unused (model choice: not published);
+//   read2/write2: both elements of a lane together, so read2_b32 is grouped as b64 and
+//     read2_b64 as b128. Model choice, consistent with LLVM (SIISelLowering.cpp,
+//     allowsMisalignedMemoryAccessesImpl), which rates a 4-byte aligned ds_read2_b32 with
+//     adjacent offsets as fast as ds_read_b64 and an 8-byte aligned ds_read2_b64 as ds_read_b128.
+// Inside a group, request slot i * S + j is lane i's dword j (j = element x dwordsPerElement +
+// dword of the element); groups are served in lane order and a group with no active lane takes
+// no cycle, so a conflict-free access takes one cycle per active group: 2 (b32), 4 (b64),
+// 8 (b96, b128) for a whole wave.
 #pragma once
 
 #include <array>
@@ -13,6 +33,15 @@
 #include <vector>
 
 namespace vgpu {
+
+// How a request's dwords are grouped (see the rules above).
+struct LdsLaneGroups {
+  uint32_t dwordsPerLane = 1;  // D
+  uint32_t slotShift = 0;      // log2(S): slot = lane in group << slotShift | dword of the lane
+  uint32_t lanesPerGroup = 32;
+  uint32_t groups = 2;
+  static LdsLaneGroups of(uint32_t dwordsPerElement, uint32_t elementsPerLane);
+};
 
 struct LdsBankRequest {
   uint64_t laneMask = 0;
@@ -27,9 +56,11 @@ struct LdsBankRequest {
 
 struct LdsBankSchedule {
   uint32_t cycles = 0;          // bank cycles the access occupies
-  uint32_t conflictCycles = 0;  // cycles beyond the conflict-free minimum
-  // One entry per cycle: which lanes are served in that cycle (for waveforms and equivalence).
+  uint32_t conflictCycles = 0;  // cycles beyond the first of each lane group
+  // One entry per cycle, for waveforms and equivalence: the lanes that get at least one dword
+  // in that cycle (wave64 mask), and exactly which request slots of their group are served.
   std::vector<uint64_t> servedLanes;
+  std::vector<uint32_t> servedSlots;
 };
 
 class LdsBankArbiter {

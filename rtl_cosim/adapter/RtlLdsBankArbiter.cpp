@@ -1,6 +1,8 @@
 #include "rtl_cosim/adapter/RtlLdsBankArbiter.h"
 
+#include <unistd.h>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <stdexcept>
 
@@ -26,19 +28,18 @@ template struct EvalAccess<&Vlds_bank_arbiter::eval_step>;
 void evaluateModel(Vlds_bank_arbiter& model);
 
 constexpr int kLanes = 64;
-// A request takes at most 2 elements x 4 dwords x 2 half-waves x 32 cycles; anything longer
-// means the RTL lost a request.
-constexpr uint32_t kMaxCyclesPerRequest = 2 * 4 * 2 * 32 + 2;
+// A request serves at most 64 lanes x 8 dwords (2 elements x 4), at least one per cycle;
+// anything longer means the RTL lost a request.
+constexpr uint32_t kMaxCyclesPerRequest = 64 * 8 + 2;
 
 }  // namespace
 
 struct RtlLdsBankArbiter::Pins {
-  PinSignal<bool> clk, rst_n, req_valid, req_ready, req_dual, grant_valid, grant_half,
-      grant_conflict, done;
-  PinSignal<uint32_t> req_width, bank_active;
+  PinSignal<bool> clk, rst_n, req_valid, req_ready, req_dual, grant_valid, grant_conflict, done;
+  PinSignal<uint32_t> req_width, grant_group, served_slots, bank_active;
   PinSignal<uint64_t> req_lane_mask, served_lanes;
   PinSignal<sc_dt::sc_bv<2048>> req_addr0, req_addr1;
-  PinSignal<sc_dt::sc_bv<1024>> bank_lanes, bank_dword;
+  PinSignal<sc_dt::sc_bv<1024>> bank_slots, bank_dword;
 };
 
 // The SystemC side of the pins and the GPU context, declared in the model's VCD through the
@@ -59,8 +60,9 @@ struct RtlLdsBankArbiter::Trace {
     kReqWidth = kReqLaneMask + 2,
     kReqDual,
     kGrantValid,
-    kGrantHalf,
+    kGrantGroup,
     kGrantConflict,
+    kServedSlots,
     kServedLanes,  // 2 codes
     kBankActive = kServedLanes + 2,
     kDone,
@@ -82,8 +84,9 @@ struct RtlLdsBankArbiter::Trace {
     vcd->declBus(code + kReqWidth, "req_width", false, -1, 1, 0);
     vcd->declBit(code + kReqDual, "req_dual", false, -1);
     vcd->declBit(code + kGrantValid, "grant_valid", false, -1);
-    vcd->declBit(code + kGrantHalf, "grant_half", false, -1);
+    vcd->declBus(code + kGrantGroup, "grant_group", false, -1, 3, 0);
     vcd->declBit(code + kGrantConflict, "grant_conflict", false, -1);
+    vcd->declBus(code + kServedSlots, "served_slots", false, -1, 31, 0);
     vcd->declQuad(code + kServedLanes, "served_lanes", false, -1, 63, 0);
     vcd->declBus(code + kBankActive, "bank_active", false, -1, 31, 0);
     vcd->declBit(code + kDone, "done", false, -1);
@@ -125,8 +128,9 @@ struct RtlLdsBankArbiter::Trace {
     bus(kReqWidth, p.req_width.read(), 2);
     bit(kReqDual, p.req_dual.read());
     bit(kGrantValid, p.grant_valid.read());
-    bit(kGrantHalf, p.grant_half.read());
+    bus(kGrantGroup, p.grant_group.read(), 4);
     bit(kGrantConflict, p.grant_conflict.read());
+    bus(kServedSlots, p.served_slots.read(), 32);
     quad(kServedLanes, p.served_lanes.read());
     bus(kBankActive, p.bank_active.read(), 32);
     bit(kDone, p.done.read());
@@ -164,17 +168,23 @@ RtlLdsBankArbiter::RtlLdsBankArbiter(sc_module_name name, const RtlArbiterOption
   rtl_->req_addr0(p.req_addr0);
   rtl_->req_addr1(p.req_addr1);
   rtl_->grant_valid(p.grant_valid);
-  rtl_->grant_half(p.grant_half);
+  rtl_->grant_group(p.grant_group);
   rtl_->grant_conflict(p.grant_conflict);
+  rtl_->served_slots(p.served_slots);
   rtl_->served_lanes(p.served_lanes);
   rtl_->bank_active(p.bank_active);
-  rtl_->bank_lanes(p.bank_lanes);
+  rtl_->bank_slots(p.bank_slots);
   rtl_->bank_dword(p.bank_dword);
   rtl_->done(p.done);
 }
 
 RtlLdsBankArbiter::~RtlLdsBankArbiter() {
-  if (trace_ && trace_->open) trace_->vcd.close();
+  if (!trace_ || !trace_->open) return;
+  // The waveform streams into PATH.tmp.PID and replaces PATH only once complete (the convention
+  // of common/AtomicFile.h): a run that dies leaves no truncated VCD that looks whole.
+  trace_->vcd.close();
+  const std::string tmp = options_.vcdPath + ".tmp." + std::to_string(::getpid());
+  if (std::rename(tmp.c_str(), options_.vcdPath.c_str()) != 0) std::remove(tmp.c_str());
 }
 
 void RtlLdsBankArbiter::start_of_simulation() {
@@ -190,7 +200,7 @@ void RtlLdsBankArbiter::start_of_simulation() {
   vcd->addChgCb(&Trace::dump<false>, trace_.get());
   trace_->vcd.set_time_unit("1ps");
   trace_->vcd.set_time_resolution("1ps");
-  trace_->vcd.open(options_.vcdPath.c_str());
+  trace_->vcd.open((options_.vcdPath + ".tmp." + std::to_string(::getpid())).c_str());
   if (!trace_->vcd.isOpen())
     throw InputError("--vcd '" + options_.vcdPath + "': cannot open for writing");
   trace_->open = true;
@@ -303,6 +313,7 @@ std::vector<LdsBankSchedule> RtlLdsBankArbiter::scheduleStream(
         LdsBankSchedule& s = out[inFlight.front()];
         if (p.grant_valid.read()) {
           s.servedLanes.push_back(p.served_lanes.read());
+          s.servedSlots.push_back(p.served_slots.read());
           ++s.cycles;
           if (p.grant_conflict.read()) ++s.conflictCycles;
         }

@@ -4,18 +4,22 @@
 // read2/write2, addresses from all-broadcast to all-in-one-bank, strides), presented back to back
 // or after random gaps, with req_valid held (and the request stable) until req_ready.
 //
-// Assertions, checked on every clock edge:
-//   * grants only while a taken request is in flight, never in a cycle without served lanes;
-//   * a served lane is active, in the granted half-wave, and not served twice in a pass: it has
-//     been served exactly as often as the least-served active lane of its half-wave;
-//   * each bank serves one dword: every lane in bank_lanes[b] is in bank b and wants
-//     bank_dword[b] in this pass; bank_active matches; the banks' lanes make up served_lanes;
-//   * work-conserving: a waiting lane is never left out while its bank is idle or serves its dword;
-//   * grant_conflict is high exactly in the cycles after the first of a pass;
-//   * done comes with the cycle in which every active lane has been served once per pass (not
+// Assertions, checked on every clock edge, with the lane groups of the rule (a lane's D dwords
+// together, groups of 32 / S lanes, S = D rounded up to a power of two):
+//   * grants only while a taken request is in flight, never in a cycle without served slots;
+//   * groups come in lane order and only groups with an active lane; a group starts only when
+//     every earlier one is done;
+//   * a served slot is a dword of an active lane of the granted group, served once; served_lanes
+//     are the lanes of the served slots;
+//   * each bank serves one dword: every slot in bank_slots[b] wants bank_dword[b], which is in
+//     bank b; bank_active matches; the banks' slots make up served_slots;
+//   * work-conserving: a waiting slot is never left out while its bank is idle or serves its
+//     dword;
+//   * grant_conflict is high exactly in the cycles after the first of a group;
+//   * done comes with the cycle in which every dword of every active lane has been served (not
 //     before, not after), exactly once per request; req_ready is low while a request is busy;
-//   * each request takes as many cycles as the rule gives: per pass, the busiest bank's number of
-//     distinct dwords.
+//   * each request takes as many cycles as the rule gives: per group with an active lane, the
+//     busiest bank's number of distinct dwords.
 module tb_lds_bank_arbiter (
     input logic clk
 );
@@ -27,10 +31,12 @@ module tb_lds_bank_arbiter (
   logic [63:0]         req_lane_mask;
   logic [ 1:0]         req_width;
   logic [63:0][31:0]   req_addr0, req_addr1;
-  logic                grant_valid, grant_half, grant_conflict, done;
+  logic                grant_valid, grant_conflict, done;
+  logic [ 3:0]         grant_group;
+  logic [31:0]         served_slots;
   logic [63:0]         served_lanes;
   logic [31:0]         bank_active;
-  logic [31:0][31:0]   bank_lanes, bank_dword;
+  logic [31:0][31:0]   bank_slots, bank_dword;
 
   lds_bank_arbiter dut (.*);
 
@@ -104,46 +110,61 @@ module tb_lds_bank_arbiter (
   // ---- Checker -------------------------------------------------------------------------------
   logic              busy;  // a taken request is in flight
   logic [63:0]       mask_c;
-  int                passes_c, dwords_c, cycles_c, expected_c, age;
+  logic              dual_c;
+  int                per_element_c, dwords_c, slots_c, lanes_c;  // dwords per element / lane,
+                                                                  // slots per lane, lanes per group
+  int                cycles_c, expected_c, age, group_c;
   logic [31:0]       addr_c[2][64];
-  int                served_n[64];  // times each lane has been served
+  logic [7:0]        served_c[64];  // dwords of each lane served so far
   logic              prev_valid;
   logic [63:0]       prev_mask;
 
-  function automatic int expected_cycles(logic [63:0] mask, int dwords, int elems,
-                                         logic [63:0][31:0] a0, logic [63:0][31:0] a1);
-    int total = 0;
-    for (int e = 0; e < elems; e++)
-      for (int d = 0; d < dwords; d++)
-        for (int h = 0; h < 2; h++) begin
-          int worst = 0;
-          for (int b = 0; b < 32; b++) begin
-            int distinct = 0;
-            for (int i = 0; i < 32; i++) begin
-              logic [31:0] dw_i;
-              logic first_of_dword;
-              if (!mask[h*32+i]) continue;
-              dw_i = (e == 0 ? a0[h*32+i] : a1[h*32+i]) + 32'(d);
-              if (dw_i[4:0] != 5'(b)) continue;
-              first_of_dword = 1'b1;
-              for (int j = 0; j < i; j++)
-                if (mask[h*32+j] && ((e == 0 ? a0[h*32+j] : a1[h*32+j]) + 32'(d)) == dw_i)
-                  first_of_dword = 1'b0;
-              if (first_of_dword) distinct++;
-            end
-            if (distinct > worst) worst = distinct;
-          end
-          total += worst;
-        end
-    return total;
+  function automatic int slots_per_lane(int dwords);
+    return dwords == 1 ? 1 : dwords == 2 ? 2 : dwords <= 4 ? 4 : 8;
   endfunction
 
-  // Dword lane l wants in its pass number k.
-  /* verilator lint_off UNUSEDSIGNAL */  // l < 64
-  function automatic logic [31:0] lane_dword(int l, int k);
-    return addr_c[k/dwords_c][l[5:0]] + 32'(k % dwords_c);
+  // Dword j of lane l of the request in flight.
+  /* verilator lint_off UNUSEDSIGNAL */  // l < 64, j < 8
+  function automatic logic [31:0] want(int l, int j);
+    automatic logic second = dual_c && j >= per_element_c;
+    return addr_c[second ? 1 : 0][l[5:0]] + 32'(second ? j - per_element_c : j);
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
+
+  // Dword j of lane l with addresses a0/a1 (for the rule, computed at take time).
+  function automatic logic [31:0] dword_of(int per_element, logic dual, logic [31:0] a0,
+                                           logic [31:0] a1, int j);
+    automatic logic second = dual && j >= per_element;
+    return (second ? a1 : a0) + 32'(second ? j - per_element : j);
+  endfunction
+
+  function automatic int expected_cycles(logic [63:0] mask, int per_element, logic dual,
+                                         logic [63:0][31:0] a0, logic [63:0][31:0] a1);
+    automatic int dwords = per_element * (dual ? 2 : 1);
+    automatic int lanes = 32 / slots_per_lane(dwords);
+    automatic int total = 0;
+    for (int first = 0; first < 64; first += lanes) begin
+      automatic int distinct[32] = '{default: 0};  // distinct dwords per bank in the group
+      automatic logic [31:0] seen[32];  // dwords of the group so far
+      automatic int n = 0, worst = 0;
+      for (int l = first; l < first + lanes; l++)
+        for (int j = 0; j < dwords; j++) begin
+          automatic logic [31:0] dw;
+          automatic logic again = 1'b0;
+          if (!mask[l]) continue;
+          dw = dword_of(per_element, dual, a0[l], a1[l], j);
+          for (int k = 0; k < n; k++)
+            if (seen[k] == dw) again = 1'b1;
+          if (again) continue;
+          seen[n] = dw;
+          n++;
+          distinct[dw[4:0]]++;
+          if (distinct[dw[4:0]] > worst) worst = distinct[dw[4:0]];
+        end
+      total += worst;
+    end
+    return total;
+  endfunction
 
   always @(posedge clk) begin
     if (!rst_n) begin
@@ -162,56 +183,68 @@ module tb_lds_bank_arbiter (
       assert (!busy || req_ready == done) else $error("req_ready while busy and not done");
 
       if (busy) begin
-        automatic int k_min[2] = '{1000, 1000};
+        automatic logic [7:0] now_served[64] = served_c;
         automatic logic all_served = 1'b1;
-        automatic logic [63:0] from_banks = '0;
-        for (int l = 0; l < 64; l++)
-          if (mask_c[l] && served_n[l] < k_min[l/32]) k_min[l/32] = served_n[l];
         assert (grant_valid || done) else $error("a busy cycle with neither grant nor done");
         if (grant_valid) begin
-          automatic int h = grant_half ? 1 : 0;
-          automatic int k = k_min[h];
-          automatic logic later_cycle = 1'b0;
+          automatic int g = int'(grant_group);
+          automatic int first = g * lanes_c;
+          automatic logic [31:0] from_banks = '0;
+          automatic logic [63:0] lanes_of_slots = '0;
           cycles_c <= cycles_c + 1;
-          assert (served_lanes != '0) else $error("grant with no lane");
-          assert ((served_lanes & ~mask_c) == '0) else $error("inactive lane served");
-          assert ((served_lanes & (h == 1 ? 64'h0000_0000_ffff_ffff : 64'hffff_ffff_0000_0000))
-                  == '0) else $error("lane of the other half-wave served");
+          assert (first < 64 && (mask_c & ((64'd1 << lanes_c) - 64'd1) << first) != '0)
+          else $error("group %0d has no active lane", g);
+          assert (g >= group_c) else $error("group %0d after group %0d", g, group_c);
+          assert (grant_conflict == (g == group_c))
+          else $error("grant_conflict=%0d in group %0d (previous %0d)", grant_conflict, g, group_c);
+          if (g != group_c)  // a new group: every earlier lane is done
+            for (int l = 0; l < first && l < 64; l++)
+              for (int j = 0; j < dwords_c; j++)
+                assert (!mask_c[l] || served_c[l][j])
+                else $error("group %0d starts before lane %0d dword %0d was served", g, l, j);
+          group_c <= g;
+          assert (served_slots != '0) else $error("grant with no slot");
           for (int b = 0; b < 32; b++) begin
-            assert (bank_active[b] == (bank_lanes[b] != '0)) else $error("bank_active[%0d]", b);
+            assert (bank_active[b] == (bank_slots[b] != '0)) else $error("bank_active[%0d]", b);
             if (bank_active[b])
               assert (bank_dword[b][4:0] == 5'(b)) else $error("bank %0d serves a dword of another bank", b);
             for (int i = 0; i < 32; i++)
-              if (bank_lanes[b][i]) begin
-                assert (!from_banks[h*32+i]) else $error("lane %0d in two banks", h*32+i);
-                from_banks[h*32+i] = 1'b1;
-                assert (lane_dword(h*32+i, k) == bank_dword[b])
-                else $error("bank %0d serves lane %0d, which wants another dword", b, h*32+i);
+              if (bank_slots[b][i]) begin
+                assert (!from_banks[i]) else $error("slot %0d in two banks", i);
+                from_banks[i] = 1'b1;
               end
           end
-          assert (from_banks == served_lanes) else $error("bank_lanes do not make up served_lanes");
+          assert (from_banks == served_slots) else $error("bank_slots do not make up served_slots");
           for (int i = 0; i < 32; i++) begin
-            automatic int l = h * 32 + i;
-            automatic logic [31:0] want = lane_dword(l, k);
-            if (!mask_c[l]) continue;
-            if (served_n[l] == k + 1) later_cycle = 1'b1;  // served earlier in this pass
-            if (served_lanes[l])
-              assert (served_n[l] == k) else $error("lane %0d served twice in a pass", l);
-            else if (served_n[l] == k)
-              assert (bank_active[want[4:0]] && bank_dword[want[4:0]] != want)
-              else $error("lane %0d left waiting while its bank is idle or serves its dword", l);
+            automatic int l = first + i / slots_c;
+            automatic int j = i % slots_c;
+            automatic logic valid = l < 64 && j < dwords_c && mask_c[l[5:0]];
+            automatic logic [31:0] w;
+            if (!valid) begin
+              assert (!served_slots[i]) else $error("slot %0d of group %0d is no active dword", i, g);
+              continue;
+            end
+            w = want(l, j);
+            if (served_slots[i]) begin
+              assert (!served_c[l][j]) else $error("lane %0d dword %0d served twice", l, j);
+              assert (bank_active[w[4:0]] && bank_dword[w[4:0]] == w && bank_slots[w[4:0]][i])
+              else $error("slot %0d (lane %0d) served by a bank that does not serve its dword", i, l);
+              now_served[l][j] = 1'b1;
+              lanes_of_slots[l] = 1'b1;
+            end else if (!served_c[l][j])
+              assert (bank_active[w[4:0]] && bank_dword[w[4:0]] != w)
+              else $error("lane %0d dword %0d left waiting while its bank is idle or serves its dword", l, j);
           end
-          assert (grant_conflict == later_cycle) else $error("grant_conflict wrong");
+          assert (lanes_of_slots == served_lanes) else $error("served_lanes are not the slots' lanes");
         end
         for (int l = 0; l < 64; l++) begin
-          automatic int n = served_n[l] + ((grant_valid && served_lanes[l]) ? 1 : 0);
-          served_n[l] <= n;
-          if (mask_c[l] && n != passes_c) all_served = 1'b0;
-          assert (n <= (mask_c[l] ? passes_c : 0)) else $error("lane %0d served too often", l);
+          served_c[l] <= now_served[l];
+          for (int j = 0; j < dwords_c; j++)
+            if (mask_c[l] && !now_served[l][j]) all_served = 1'b0;
         end
-        assert (done == all_served) else $error("done=%0d while all lanes served=%0d", done, all_served);
+        assert (done == all_served) else $error("done=%0d while all dwords served=%0d", done, all_served);
         age <= age + 1;
-        assert (age < 2 * 4 * 2 * 32 + 2) else $error("request never completes");
+        assert (age < 64 * 8 + 2) else $error("request never completes");
         if (done) begin
           automatic int cycles = cycles_c + (grant_valid ? 1 : 0);
           assert (cycles == expected_c)
@@ -221,16 +254,21 @@ module tb_lds_bank_arbiter (
         end
       end
       if (req_valid && req_ready) begin
-        busy       <= 1'b1;
-        mask_c     <= req_lane_mask;
-        dwords_c   <= 32'(req_width) + 1;
-        passes_c   <= (32'(req_width) + 1) * (req_dual ? 2 : 1);
-        expected_c <= expected_cycles(req_lane_mask, 32'(req_width) + 1, req_dual ? 2 : 1,
-                                      req_addr0, req_addr1);
-        cycles_c   <= 0;
-        age        <= 0;
+        automatic int per_element = 32'(req_width) + 1;
+        automatic int dwords = per_element * (req_dual ? 2 : 1);
+        busy          <= 1'b1;
+        mask_c        <= req_lane_mask;
+        dual_c        <= req_dual;
+        per_element_c <= per_element;
+        dwords_c      <= dwords;
+        slots_c       <= slots_per_lane(dwords);
+        lanes_c       <= 32 / slots_per_lane(dwords);
+        expected_c    <= expected_cycles(req_lane_mask, per_element, req_dual, req_addr0, req_addr1);
+        cycles_c      <= 0;
+        age           <= 0;
+        group_c       <= -1;
         for (int l = 0; l < 64; l++) begin
-          served_n[l]  <= 0;
+          served_c[l]  <= '0;
           addr_c[0][l] <= req_addr0[l];
           addr_c[1][l] <= req_addr1[l];
         end

@@ -1,6 +1,6 @@
 // LDS-heavy kernels through vgpu-sim with the C++ and with the RTL bank arbiter: the results,
 // the total cycles and every statistics counter must be identical. Also: the waveform of the RTL
-// arbiter (--vcd, --vcd-window) and the signals waveforms/lds_arbiter.gtkw shows, and the
+// arbiter (--rtl-vcd, --vcd-window) and the signals waveforms/lds_arbiter.gtkw shows, and the
 // command-line errors around the arbiter options.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -305,7 +305,7 @@ class Waveform : public ::testing::Test {
         nlohmann::json::parse(slurp(dir_->file("cpp.json")), nullptr, false);
     if (!stats.is_discarded())
       start_ = stats["start_cycle"].get<uint64_t>() + stats["cycles"].get<uint64_t>() / 2;
-    result_ = vgpuSim(runArgs(c, platform, "rtl", *dir_, "rtl") + " --vcd " +
+    result_ = vgpuSim(runArgs(c, platform, "rtl", *dir_, "rtl") + " --rtl-vcd " +
                           quote(dir_->file("lds.vcd")) + " --vcd-window " + std::to_string(start_) +
                           ":" + std::to_string(start_ + kLength),
                       *dir_);
@@ -335,7 +335,8 @@ TEST_F(Waveform, HoldsTheSystemCSideAndTheRtlInOneFile) {
   for (const std::string& s :
        {sc + "clk", sc + "req_valid", sc + "served_lanes[63:0]", sc + "gpu_cycle[63:0]",
         rtl + "clk", rtl + "pending_q[31:0]", rtl + "served_lanes[63:0]", rtl + "grant_conflict",
-        rtl + "g_bank[0].lanes[31:0]", rtl + "g_bank[31].dword[31:0]"})
+        rtl + "g_bank[0].slots[31:0]", rtl + "g_bank[31].dword[31:0]", sc + "grant_group[3:0]",
+        sc + "served_slots[31:0]"})
     EXPECT_TRUE(v.idOf.count(s)) << s << " is not in the VCD";
 }
 
@@ -379,14 +380,14 @@ TEST(RtlArbiterOptions, BadValuesAreInputErrors) {
   Result r = vgpuSim(base + " --lds-arbiter verilog", dir);
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--lds-arbiter"), std::string::npos) << r.err;
-  r = vgpuSim(base + " --vcd " + quote(dir.file("a.vcd")), dir);  // the C++ arbiter
+  r = vgpuSim(base + " --rtl-vcd " + quote(dir.file("a.vcd")), dir);  // the C++ arbiter
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--lds-arbiter rtl"), std::string::npos) << r.err;
   r = vgpuSim(base + " --vcd-window 1:2", dir);
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--vcd-window needs --vcd"), std::string::npos) << r.err;
-  r = vgpuSim(base + " --lds-arbiter rtl --vcd " + quote(dir.file("a.vcd")) + " --vcd-window 9:2",
-              dir);
+  r = vgpuSim(
+      base + " --lds-arbiter rtl --rtl-vcd " + quote(dir.file("a.vcd")) + " --vcd-window 9:2", dir);
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("END is before START"), std::string::npos) << r.err;
 }
@@ -399,8 +400,8 @@ TEST(RtlArbiterOptions, PlatformKeySelectsTheRtl) {
   // --lds-arbiter given on the command line wins; without it the platform key applies.
   std::string args = runArgs(c, platform, "cpp", dir, "cpp");
   args.replace(args.find(" --lds-arbiter cpp"), std::strlen(" --lds-arbiter cpp"), "");
-  Result r = vgpuSim(args + " --vcd " + quote(dir.file("p.vcd")), dir);
-  EXPECT_EQ(r.exitCode, 0) << r.err;  // --vcd is accepted: the platform chose the RTL
+  Result r = vgpuSim(args + " --rtl-vcd " + quote(dir.file("p.vcd")), dir);
+  EXPECT_EQ(r.exitCode, 0) << r.err;  // --rtl-vcd is accepted: the platform chose the RTL
   EXPECT_TRUE(fs::exists(dir.file("p.vcd")));
   std::ofstream(platform) << R"({"name": "bad", "lds": {"arbiter": "gates"}})";
   r = vgpuSim(args, dir);

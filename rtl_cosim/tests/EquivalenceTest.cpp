@@ -1,7 +1,7 @@
 // The RTL arbiter (Verilated, through RtlLdsBankArbiter) against the C++ arbiter on the same
-// requests: identical grant schedules (served lanes, cycle by cycle), cycle counts and conflict
-// cycles. Directed cases, 100,000 random requests, and requests back to back through the
-// valid/ready handshake with stalls and gaps.
+// requests: identical grant schedules (served lanes and request slots, cycle by cycle), cycle
+// counts and conflict cycles. Directed cases, 100,000 random requests, and requests back to back
+// through the valid/ready handshake with stalls and gaps.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -41,6 +41,7 @@ void expectSame(const LdsBankRequest& r, const LdsBankSchedule& rtl) {
   ASSERT_EQ(rtl.cycles, cpp.cycles) << describe(r);
   ASSERT_EQ(rtl.conflictCycles, cpp.conflictCycles) << describe(r);
   ASSERT_EQ(rtl.servedLanes, cpp.servedLanes) << describe(r);
+  ASSERT_EQ(rtl.servedSlots, cpp.servedSlots) << describe(r);
 }
 
 void check(const LdsBankRequest& r) {
@@ -71,7 +72,28 @@ constexpr uint64_t kAll = ~0ull;
 TEST(LdsArbiterEquivalence, AllLanesInOneBank) {
   check(strided(kAll, 128));     // 32 dwords apart: 64 cycles
   check(strided(kAll, 4096));    // far apart, still bank 0
-  check(strided(kAll, 128, 4));  // b128: every dword pass conflicts
+  check(strided(kAll, 128, 4));  // b128: the 8 lanes of a group on banks 0-3
+}
+
+TEST(LdsArbiterEquivalence, LaneGroupsOfWideAccesses) {
+  // Conflict-free (consecutive), two-way and broadcast layouts of b64 (quarter-waves), b96 and
+  // b128 (8 lanes), read2_b32 (as b64) and read2_b64 (as b128), with the cycle counts of
+  // tests/unit/blocks/LdsBankArbiterTest.cpp.
+  struct Case {
+    uint32_t stride;
+    uint8_t dwords, elements;
+    uint32_t offset1, cycles;
+  };
+  for (const Case& c :
+       {Case{8, 2, 1, 0, 4}, Case{16, 2, 1, 0, 8}, Case{0, 2, 1, 0, 4}, Case{12, 3, 1, 0, 8},
+        Case{16, 4, 1, 0, 8}, Case{32, 4, 1, 0, 16}, Case{0, 4, 1, 0, 8}, Case{128, 4, 1, 0, 64},
+        Case{8, 1, 2, 4, 4}, Case{4, 1, 2, 1024, 8}, Case{16, 2, 2, 8, 8}}) {
+    const LdsBankRequest r = strided(kAll, c.stride, c.dwords, c.elements, 0, c.offset1);
+    const LdsBankSchedule s = rtlArbiter().schedule(r);
+    EXPECT_EQ(s.cycles, c.cycles) << describe(r);
+    expectSame(r, s);
+    if (HasFailure()) return;
+  }
 }
 
 TEST(LdsArbiterEquivalence, AllDistinctBanks) {

@@ -89,10 +89,14 @@ TEST(Timing, Fp64RunsAtQuarterRateOnRadeonVii) {
 }
 
 // Two waves land on two SIMDs (round-robin placement) and run side by side: the pair ends
-// within one round of SIMD issue slots of a single wave (instead of 32 x 4 cycles later).
+// within one round of SIMD issue slots of a single wave (instead of 32 x 4 cycles later), plus
+// the start-up skew of sharing one instruction-cache port: the second wave's first line queues
+// behind the first wave's fetch and prefetch burst (one line per cycle).
 TEST(Timing, TwoWavesOnTwoSimdsRunInParallel) {
   const auto m = runWarm({{"valu32", 128}, {"valu32", 64}});
-  EXPECT_NEAR(double(m[0].cycles), double(m[1].cycles), kSlot);
+  const double fetchSkew = 1 + loadPlatform("tiny").cu.instructionPrefetchLines;
+  EXPECT_NEAR(double(m[0].cycles), double(m[1].cycles), kSlot + fetchSkew);
+  EXPECT_LT(double(m[0].cycles), double(m[1].cycles) + 32 * 4 / 2);  // far from serial
 }
 
 // Five waves: two of them share a SIMD and its VALU, which executes 64 VALU ops: 32 x 4
@@ -132,12 +136,15 @@ TEST(Timing, LdsConflictDegreeFollowsTheStride) {
   EXPECT_EQ(s2.counters["lds0.conflict_cycles"], 8u * 2 * 1);
   EXPECT_EQ(s32.counters["lds0.conflict_cycles"], 8u * 2 * 31);
   EXPECT_NEAR(double(s0.cycles), double(s1.cycles), kSlot);
-  // Reads issue every 4 cycles (t, t+4, ..., t+28) and the banks serve one at a time.
-  //   stride 1: 2 bank cycles each, never queued: the last is done at t+28+20+2 = t+50.
+  // Reads issue every 4 cycles (t, t+4, ..., t+28); each holds the wave's SIMD-pair port into
+  // the LDS for 8 cycles (256 address bytes in, 256 data bytes out at 64 B/clk), and the banks
+  // serve one read at a time from when its port transfer starts.
+  //   stride 1: 2 bank cycles each, so the port limits: read k holds the port from t+8k, the
+  //   last one until t+64, and its data is back at t+64+20 = t+84.
   //   stride 32: 64 bank cycles each, queued: the last starts at t+7*64 and is done at
-  //   t+448+20+64 = t+532. The wave issues again on its SIMD's next slot (multiples of 4):
-  //   t+52 and t+532, so stride 32 takes 480 cycles longer.
-  EXPECT_NEAR(double(s32.cycles) - double(s1.cycles), 480, kSlot);
+  //   t+448+64+20 = t+532. The wave issues again on its SIMD's next slot (multiples of 4):
+  //   t+84 and t+532, so stride 32 takes 448 cycles longer.
+  EXPECT_NEAR(double(s32.cycles) - double(s1.cycles), 448, kSlot);
 }
 
 // A barrier releases every wave when the last one arrives: wave 0 does 16 VALU ops first, the

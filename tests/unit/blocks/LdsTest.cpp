@@ -1,4 +1,7 @@
 // Lds through a tester initiator sending whole-wave DS requests (WaveAccessExtension).
+// Timing: an access holds its SIMD pair's port for its input (4 address bytes per lane, plus
+// store data) and then its output (returned data) at 64 B per cycle, 16 lanes a cycle; the banks
+// serve it from when the port starts; the data is back kLatency cycles after both are done.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -54,12 +57,13 @@ TEST(Lds, StoreThenLoad) {
   EXPECT_EQ(b.lds.accesses, 2u);
 }
 
-TEST(Lds, DelayIsLatencyPlusBankCycles) {
+TEST(Lds, DelayIsLatencyPlusTheLongerOfPortAndBankCycles) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
     for (int l = 0; l < 64; ++l) ld.addr[l][0] = 4 * l;
-    EXPECT_EQ(test::sendWave(i, ld, 0, 65536).delay, cycles(kLatency + 2));
+    // 2 bank cycles; the port: 256 address bytes in, 256 data bytes out: 4 + 4.
+    EXPECT_EQ(test::sendWave(i, ld, 0, 65536).delay, cycles(kLatency + 8));
     sc_core::wait(cycles(1000));                           // the banks are idle again
     for (int l = 0; l < 64; ++l) ld.addr[l][0] = 128 * l;  // all lanes in bank 0
     EXPECT_EQ(test::sendWave(i, ld, 0, 65536).delay, cycles(kLatency + 64));
@@ -67,6 +71,49 @@ TEST(Lds, DelayIsLatencyPlusBankCycles) {
   test::simulate();
   EXPECT_EQ(b.lds.bankCycles, 66u);
   EXPECT_EQ(b.lds.conflictCycles, 62u);
+  EXPECT_EQ(b.lds.portCycles, 16u);
+}
+
+TEST(Lds, StoresHoldThePortForAddressesAndData) {
+  // The rocprofiler-compute LDS model's figures: a wave64 store of 4 B per lane takes 8 port
+  // cycles (256 address + 256 data bytes), of 16 B per lane 20 (256 + 1024); the banks need 2 and
+  // 8 cycles (conflict-free).
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest st = wave(isa::MemOp::Store);
+    for (int l = 0; l < 64; ++l) st.addr[l][0] = 4 * l;
+    EXPECT_EQ(test::sendWave(i, st, 0, 65536).delay, cycles(kLatency + 8));
+    sc_core::wait(cycles(1000));
+    isa::MemRequest wide = wave(isa::MemOp::Store, ~0ull, 16);
+    for (int l = 0; l < 64; ++l) wide.addr[l][0] = 16 * l;
+    EXPECT_EQ(test::sendWave(i, wide, 0, 65536).delay, cycles(kLatency + 20));
+    sc_core::wait(cycles(1000));
+    // One active lane moves one quarter-wave: 1 cycle of addresses, 1 of data.
+    isa::MemRequest one = wave(isa::MemOp::Store, 1ull << 40);
+    one.addr[40][0] = 0;
+    EXPECT_EQ(test::sendWave(i, one, 0, 65536).delay, cycles(kLatency + 2));
+  });
+  test::simulate();
+  EXPECT_EQ(b.lds.bankCycles, 2u + 8u + 1u);
+  EXPECT_EQ(b.lds.portCycles, 8u + 20u + 2u);
+}
+
+TEST(Lds, SimdsOfAPairShareAPort) {
+  // Two conflict-free ds_read_b32 (8 port cycles, 2 bank cycles each) sent at the same time.
+  // From SIMDs 0 and 1 (one pair): the second waits for the port, done at 8 + 8. From SIMDs 0
+  // and 2: ports of their own; the second waits only for the banks (2..4) and is done with its
+  // port transfer at 8.
+  LdsBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest ld = wave(isa::MemOp::Load);
+    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 4 * l;
+    EXPECT_EQ(test::sendWave(i, ld, 0, 65536, false, 0).delay, cycles(kLatency + 8));
+    EXPECT_EQ(test::sendWave(i, ld, 0, 65536, false, 1).delay, cycles(kLatency + 16));
+    sc_core::wait(cycles(1000));
+    EXPECT_EQ(test::sendWave(i, ld, 0, 65536, false, 0).delay, cycles(kLatency + 8));
+    EXPECT_EQ(test::sendWave(i, ld, 0, 65536, false, 2).delay, cycles(kLatency + 8));
+  });
+  test::simulate();
 }
 
 TEST(Lds, BankConflictsUseTheAbsoluteAddress) {
@@ -76,10 +123,14 @@ TEST(Lds, BankConflictsUseTheAbsoluteAddress) {
     isa::MemRequest ld = wave(isa::MemOp::Load, 0x3);
     ld.addr[0][0] = 0;
     ld.addr[1][0] = 124;  // bank 31 relative, bank 0 at base 4: with lane 0 at bank 1, no conflict
-    EXPECT_EQ(test::sendWave(i, ld, 4, 1024).delay, cycles(kLatency + 1));
+    EXPECT_TRUE(test::sendWave(i, ld, 4, 1024).ok());
+    EXPECT_EQ(b.lds.bankCycles, 1u);
+    EXPECT_EQ(b.lds.conflictCycles, 0u);
     sc_core::wait(cycles(1000));
     ld.addr[1][0] = 128;  // same bank as lane 0 in any case
-    EXPECT_EQ(test::sendWave(i, ld, 4, 1024).delay, cycles(kLatency + 2));
+    EXPECT_TRUE(test::sendWave(i, ld, 4, 1024).ok());
+    EXPECT_EQ(b.lds.bankCycles, 1u + 2u);
+    EXPECT_EQ(b.lds.conflictCycles, 1u);
   });
   test::simulate();
 }
@@ -255,12 +306,16 @@ TEST(Lds, B64AndRead2) {
       const uint64_t v = 0x100000000ull * l + 7;
       std::memcpy(st.element(l, 0), &v, 8);
     }
-    // 2 dword passes x 2 half-waves x 2 cycles (16 banks used twice per pass).
-    EXPECT_EQ(test::sendWave(i, st, 0, 1024).delay, cycles(kLatency + 8));
+    // Banks: quarter-waves of 16 lanes x 2 dwords, conflict-free: 4 cycles. Port: 4 address
+    // and 8 data bytes per lane in: 12 cycles.
+    EXPECT_EQ(test::sendWave(i, st, 0, 1024).delay, cycles(kLatency + 12));
+    EXPECT_EQ(b.lds.bankCycles, 4u);
     isa::MemRequest ld = wave(isa::MemOp::Load, ~0ull, 4);
     ld.elementsPerLane = 2;  // read2: dwords 2l + 1 and 2l
     for (int l = 0; l < 64; ++l) ld.addr[l][0] = 8 * l + 4, ld.addr[l][1] = 8 * l;
-    EXPECT_EQ(test::sendWave(i, ld, 0, 1024).delay, cycles(kLatency + 8));
+    // Both dwords of a lane together, as b64: 4 bank cycles; port 4 in + 8 out.
+    EXPECT_EQ(test::sendWave(i, ld, 0, 1024).delay, cycles(kLatency + 12));
+    EXPECT_EQ(b.lds.bankCycles, 8u);
     for (int l = 0; l < 64; ++l) {
       EXPECT_EQ(get32(ld, l, 0), static_cast<uint32_t>(l));
       EXPECT_EQ(get32(ld, l, 1), 7u);

@@ -155,9 +155,10 @@ inline void simulate() {
 
 // A whole-wave request (LDS, texture path) in a payload, as a compute unit sends it.
 inline Result sendWave(TesterInitiator& init, isa::MemRequest& req, uint32_t ldsBase = 0,
-                       uint32_t ldsSize = 0, bool consume = true) {
+                       uint32_t ldsSize = 0, bool consume = true, uint32_t simd = 0) {
   WaveAccessExtension ext;
   ext.request = &req;
+  ext.simd = simd;
   ext.ldsBase = ldsBase;
   ext.ldsSize = ldsSize;
   tlm::tlm_generic_payload p;
