@@ -24,6 +24,14 @@ class CodeRegistry {
     auto it = names_.find(descriptor);
     return it == names_.end() ? std::string("<unnamed kernel>") : it->second;
   }
+  // Where the code object holding `address` was loaded (0 if none): addresses minus this are
+  // the offsets `vgpu-sim disasm` prints.
+  uint64_t regionBase(uint64_t address) const {
+    auto it = regions_.upper_bound(address);
+    if (it == regions_.begin()) return 0;
+    --it;
+    return address - it->first < it->second.size ? it->first : 0;
+  }
   // The program whose region holds `address`, or nullptr.
   const isa::Program* find(uint64_t address) const {
     auto it = regions_.upper_bound(address);

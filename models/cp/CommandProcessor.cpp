@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <optional>
 #include <sstream>
+
+#include "trace/Probes.h"
 
 namespace vgpu {
 
@@ -11,18 +12,30 @@ using namespace sc_core;
 
 namespace {
 // Kernel descriptor field offsets (AMDGPUUsage, "Kernel Descriptor").
+constexpr uint32_t kKdGroupSegment = 0;
+constexpr uint32_t kKdPrivateSegment = 4;
+constexpr uint32_t kKdKernargSize = 8;
 constexpr uint32_t kKdEntryOffset = 16;
 constexpr uint32_t kKdRsrc1 = 48;
 constexpr uint32_t kKdRsrc2 = 52;
 constexpr uint32_t kKdProperties = 56;
-constexpr uint32_t kKdPrivateSegment = 4;
-constexpr uint32_t kKdGroupSegment = 0;
+
+// How often a barrier packet re-reads its dependency signals. The host may set a signal by a
+// plain memory write, which the model cannot observe, so the CP polls (as the hardware's
+// packet processor re-checks a waiting barrier).
+constexpr uint32_t kBarrierPollCycles = 100;
 
 template <typename T>
 T load(const uint8_t* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
 }
 }  // namespace
 
@@ -48,14 +61,53 @@ CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& co
 
 // ---- MMIO ----------------------------------------------------------------------------------
 
+bool CommandProcessor::busy() const {
+  return std::any_of(queues_.begin(), queues_.end(),
+                     [](const Queue& q) { return q.hasWork() || q.state != Queue::State::Idle; });
+}
+
+uint32_t CommandProcessor::readQueueRegister(const Queue& q, uint32_t offset) const {
+  switch (offset) {
+    case mmio::kQBaseLo:
+      return static_cast<uint32_t>(q.base);
+    case mmio::kQBaseHi:
+      return static_cast<uint32_t>(q.base >> 32);
+    case mmio::kQSize:
+      return q.size;
+    case mmio::kQEnable:
+      return q.enabled ? 1 : 0;
+    case mmio::kQDoorbellLo:
+      return static_cast<uint32_t>(q.doorbell);
+    case mmio::kQDoorbellHi:
+      return static_cast<uint32_t>(q.doorbell >> 32);
+    case mmio::kQReadIndexLo:
+      return static_cast<uint32_t>(q.readIndex);
+    case mmio::kQReadIndexHi:
+      return static_cast<uint32_t>(q.readIndex >> 32);
+    case mmio::kQStatus:
+      return (q.hasWork() || q.state != Queue::State::Idle ? uint32_t{mmio::kQueueBusy} : 0u) |
+             (q.errorCode != mmio::kErrorNone ? uint32_t{mmio::kQueueError} : 0u) |
+             (q.state == Queue::State::Barrier ? uint32_t{mmio::kQueueBarrier} : 0u);
+    case mmio::kQErrorCode:
+      return q.errorCode;
+    case mmio::kQDispatches:
+      return q.dispatches;
+    default:
+      return 0;
+  }
+}
+
 uint32_t CommandProcessor::readRegister(uint32_t offset) const {
+  if (offset >= mmio::kQueueBlockBase)
+    return readQueueRegister(queues_[(offset - mmio::kQueueBlockBase) / mmio::kQueueStride],
+                             (offset - mmio::kQueueBlockBase) % mmio::kQueueStride);
   switch (offset) {
     case mmio::kId:
       return mmio::kIdValue;
     case mmio::kVersion:
       return mmio::kVersionValue;
     case mmio::kStatus:
-      return status_;
+      return status_ | (busy() ? uint32_t{mmio::kStatusBusy} : 0u);
     case mmio::kErrorCode:
       return errorCode_;
     case mmio::kIrqStatus:
@@ -66,28 +118,62 @@ uint32_t CommandProcessor::readRegister(uint32_t offset) const {
       return config_.computeUnits;
     case mmio::kDispatches:
       return dispatches_;
-    case mmio::kQueueBaseLo:
-      return static_cast<uint32_t>(queueBase_);
-    case mmio::kQueueBaseHi:
-      return static_cast<uint32_t>(queueBase_ >> 32);
-    case mmio::kQueueSize:
-      return queueSize_;
-    case mmio::kQueueEnable:
-      return queueEnabled_ ? 1 : 0;
-    case mmio::kDoorbellLo:
-      return static_cast<uint32_t>(doorbellValue_);
-    case mmio::kDoorbellHi:
-      return static_cast<uint32_t>(doorbellValue_ >> 32);
-    case mmio::kReadIndexLo:
-      return static_cast<uint32_t>(readIndex_);
-    case mmio::kReadIndexHi:
-      return static_cast<uint32_t>(readIndex_ >> 32);
+    case mmio::kQueueCount:
+      return mmio::kQueues;
+    case mmio::kQueueStrideReg:
+      return mmio::kQueueStride;
+    case mmio::kQueueErrors: {
+      uint32_t bits = 0;
+      for (uint32_t q = 0; q < mmio::kQueues; ++q)
+        if (queues_[q].errorCode != mmio::kErrorNone) bits |= 1u << q;
+      return bits;
+    }
+    case mmio::kCapabilities:
+      return mmio::kCapKernelDispatch | mmio::kCapBarrierAnd | mmio::kCapBarrierOr |
+             mmio::kCapFences | mmio::kCapConcurrentDispatch;
     default:
       return 0;
   }
 }
 
+void CommandProcessor::writeQueueRegister(Queue& q, uint32_t offset, uint32_t value) {
+  switch (offset) {
+    case mmio::kQBaseLo:
+      q.base = (q.base & ~0xffffffffull) | value;
+      break;
+    case mmio::kQBaseHi:
+      q.base = (q.base & 0xffffffffull) | (uint64_t{value} << 32);
+      break;
+    case mmio::kQSize:
+      q.size = value;
+      break;
+    case mmio::kQEnable:
+      if ((value & 1) && !q.enabled && q.state == Queue::State::Idle) q.doorbell = q.readIndex = 0;
+      q.enabled = value & 1;
+      doorbell_.notify(SC_ZERO_TIME);
+      break;
+    case mmio::kQDoorbellLo:
+      q.doorbell = (q.doorbell & ~0xffffffffull) | value;
+      doorbell_.notify(SC_ZERO_TIME);
+      break;
+    case mmio::kQDoorbellHi:
+      q.doorbell = (q.doorbell & 0xffffffffull) | (uint64_t{value} << 32);
+      doorbell_.notify(SC_ZERO_TIME);
+      break;
+    case mmio::kQStatus:
+      if (value & mmio::kQueueError) q.errorCode = mmio::kErrorNone;
+      break;
+    default:
+      break;  // read-only or unused: writes are ignored
+  }
+}
+
 void CommandProcessor::writeRegister(uint32_t offset, uint32_t value) {
+  if (offset >= mmio::kQueueBlockBase) {
+    writeQueueRegister(queues_[(offset - mmio::kQueueBlockBase) / mmio::kQueueStride],
+                       (offset - mmio::kQueueBlockBase) % mmio::kQueueStride, value);
+    return;
+  }
   switch (offset) {
     case mmio::kIrqStatus:
       irqStatus_ &= ~value;
@@ -98,26 +184,6 @@ void CommandProcessor::writeRegister(uint32_t offset, uint32_t value) {
       irqEnable_ = value;
       updateIrq();
       break;
-    case mmio::kQueueBaseLo:
-      queueBase_ = (queueBase_ & ~0xffffffffull) | value;
-      break;
-    case mmio::kQueueBaseHi:
-      queueBase_ = (queueBase_ & 0xffffffffull) | (uint64_t{value} << 32);
-      break;
-    case mmio::kQueueSize:
-      queueSize_ = value;
-      break;
-    case mmio::kQueueEnable:
-      queueEnabled_ = value & 1;
-      break;
-    case mmio::kDoorbellLo:
-      doorbellValue_ = (doorbellValue_ & ~0xffffffffull) | value;
-      doorbell_.notify(SC_ZERO_TIME);
-      break;
-    case mmio::kDoorbellHi:
-      doorbellValue_ = (doorbellValue_ & 0xffffffffull) | (uint64_t{value} << 32);
-      doorbell_.notify(SC_ZERO_TIME);
-      break;
     default:
       break;  // read-only or unused: writes are ignored
   }
@@ -127,17 +193,22 @@ void CommandProcessor::b_transport(tlm::tlm_generic_payload& trans, sc_time& del
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
   delay += period_ * config_.mmioLatencyCycles;
-  // Registers are 32-bit: 4-byte accesses, or 8-byte accesses to a LO/HI pair, aligned.
-  if ((len != 4 && len != 8) || addr % len != 0) {
-    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+  if (addr >= mmio::kEnd || len > mmio::kEnd - addr) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  if (addr + len > mmio::kEnd) {
-    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  // Registers are 32-bit: 4-byte accesses, or 8-byte accesses to a LO/HI pair, aligned.
+  if ((len != 4 && len != 8) || addr % len != 0 || trans.get_streaming_width() < len ||
+      trans.get_data_ptr() == nullptr) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
   if (trans.get_byte_enable_ptr() != nullptr) {
     trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.get_command() == tlm::TLM_IGNORE_COMMAND) {
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
   uint8_t* data = trans.get_data_ptr();
@@ -146,7 +217,7 @@ void CommandProcessor::b_transport(tlm::tlm_generic_payload& trans, sc_time& del
     if (trans.is_read()) {
       const uint32_t v = readRegister(reg);
       std::memcpy(data + i, &v, 4);
-    } else if (trans.is_write()) {
+    } else {
       writeRegister(reg, load<uint32_t>(data + i));
     }
   }
@@ -154,13 +225,15 @@ void CommandProcessor::b_transport(tlm::tlm_generic_payload& trans, sc_time& del
 }
 
 unsigned int CommandProcessor::transport_dbg(tlm::tlm_generic_payload& trans) {
-  // Debuggers may read registers (no side effects); debug writes are refused.
+  // Debuggers may read registers (no side effects, whole aligned registers only); debug writes
+  // are refused (they would ring doorbells and clear interrupts behind the host's back).
   if (!trans.is_read()) return 0;
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
+  if (addr % 4 != 0) return 0;
   unsigned done = 0;
   for (; done + 4 <= len && addr + done + 4 <= mmio::kEnd; done += 4) {
-    const uint32_t v = readRegister(static_cast<uint32_t>(addr + done) & ~3u);
+    const uint32_t v = readRegister(static_cast<uint32_t>(addr + done));
     std::memcpy(trans.get_data_ptr() + done, &v, 4);
   }
   return done;
@@ -176,11 +249,13 @@ void CommandProcessor::driveIrq() {
   irq.write((irqStatus_ & irqEnable_) != 0);
 }
 
-void CommandProcessor::raiseError(mmio::ErrorCode code, const std::string& message) {
+void CommandProcessor::raiseError(uint32_t q, mmio::ErrorCode code, const std::string& message) {
   if (errorCode_ == mmio::kErrorNone) errorCode_ = code;
+  if (queues_[q].errorCode == mmio::kErrorNone) queues_[q].errorCode = code;
   status_ |= mmio::kStatusError;
   irqStatus_ |= mmio::kIrqError;
   lastFault_ = message;
+  queues_[q].fault = message;
   updateIrq();
 }
 
@@ -218,187 +293,269 @@ bool CommandProcessor::writeMemory(uint64_t address, const void* data, uint32_t 
 
 void CommandProcessor::run() {
   while (true) {
-    wait(doorbell_);
-    status_ |= mmio::kStatusBusy;
-    while (queueEnabled_ && queueSize_ != 0 && readIndex_ < doorbellValue_) {
-      const uint64_t slot = readIndex_ & (queueSize_ - 1);
-      processPacket(queueBase_ + slot * aql::kPacketBytes);
-      ++readIndex_;
+    // Passes over the queues, one step each in round-robin order, while any step did something.
+    bool progressed = true;
+    while (progressed) {
+      progressed = false;
+      for (uint32_t i = 0; i < mmio::kQueues; ++i) {
+        const uint32_t q = (nextQueue_ + i) % mmio::kQueues;
+        if (serve(q)) progressed = true;
+      }
+      nextQueue_ = (nextQueue_ + 1) % mmio::kQueues;
     }
-    status_ &= ~mmio::kStatusBusy;
+    // Nothing to do until a doorbell, a dispatch ending, or a waiting barrier's next poll.
+    std::optional<sc_time> poll;
+    for (const Queue& q : queues_)
+      if (q.state == Queue::State::Barrier && (!poll || q.nextPoll < *poll)) poll = q.nextPoll;
+    if (poll)
+      wait(std::max(*poll - sc_time_stamp(), period_), doorbell_ | dispatcher_.finishedEvent());
+    else
+      wait(doorbell_ | dispatcher_.finishedEvent());
   }
 }
 
-void CommandProcessor::processPacket(uint64_t address) {
+bool CommandProcessor::serve(uint32_t q) {
+  Queue& queue = queues_[q];
+  switch (queue.state) {
+    case Queue::State::Running:
+      if (!queue.running->done) return false;
+      finishDispatch(q);
+      return true;
+    case Queue::State::Barrier:
+      if (sc_time_stamp() < queue.nextPoll) return false;
+      if (!pollBarrier(q)) queue.nextPoll = sc_time_stamp() + period_ * kBarrierPollCycles;
+      return true;  // the poll took time: look at the other queues again
+    case Queue::State::Idle:
+      if (!queue.hasWork()) return false;
+      startPacket(q);
+      return true;
+  }
+  return false;
+}
+
+void CommandProcessor::startPacket(uint32_t q) {
+  Queue& queue = queues_[q];
+  const uint64_t slot = queue.readIndex & (queue.size - 1);
+  queue.packetAddress = queue.base + slot * aql::kPacketBytes;
+  const std::string where = "queue " + std::to_string(q) + " packet " +
+                            std::to_string(queue.readIndex) + " at " + hex(queue.packetAddress);
   uint8_t raw[aql::kPacketBytes];
-  if (!readMemory(address, raw, sizeof raw)) {
-    raiseError(mmio::kErrorMemory, "cannot read the AQL packet at its queue slot");
+  if ((queue.size & (queue.size - 1)) != 0) {
+    raiseError(q, mmio::kErrorQueueSetup,
+               "queue " + std::to_string(q) + ": QUEUE_SIZE " + std::to_string(queue.size) +
+                   " is not a power of two");
+    ++queue.readIndex;
+    return;
+  }
+  if (!readMemory(queue.packetAddress, raw, sizeof raw)) {
+    raiseError(q, mmio::kErrorMemory, where + ": cannot read the AQL packet (outside memory)");
+    ++queue.readIndex;
     return;
   }
   const uint16_t header = load<uint16_t>(raw);
   const auto type = static_cast<uint8_t>(header & aql::kHeaderTypeMask);
-  switch (type) {
-    case aql::kKernelDispatch: {
-      aql::KernelDispatchPacket packet;
-      std::memcpy(&packet, raw, sizeof packet);
-      runKernelDispatch(address, packet);
-      break;
-    }
-    case aql::kBarrierAnd:
-    case aql::kBarrierOr: {
-      aql::BarrierPacket packet;
-      std::memcpy(&packet, raw, sizeof packet);
-      if (waitForBarrier(packet, type == aql::kBarrierOr)) completeSignal(packet.completionSignal);
-      break;
-    }
-    default: {
-      std::ostringstream os;
-      os << "AQL packet with invalid type " << unsigned(type) << " at 0x" << std::hex << address;
-      raiseError(mmio::kErrorInvalidPacketType, os.str());
-      break;
-    }
+  const auto acquire = static_cast<aql::FenceScope>((header >> aql::kHeaderAcquireShift) & 3);
+  const auto release = static_cast<aql::FenceScope>((header >> aql::kHeaderReleaseShift) & 3);
+  if (type != aql::kKernelDispatch && type != aql::kBarrierAnd && type != aql::kBarrierOr) {
+    // The layout of other types is unknown here: no completion signal to decrement.
+    raiseError(q, mmio::kErrorInvalidPacketType,
+               where + ": AQL packet with invalid type " + std::to_string(type) +
+                   (type == aql::kInvalid ? " (INVALID: the doorbell was rung before the header "
+                                            "was written)"
+                                          : ""));
+    retirePacket(q, 0);
+    return;
   }
-  // Hand the slot back to the producer: the header becomes INVALID (HSA runtime convention).
-  const uint16_t invalid = aql::kInvalid;
-  writeMemory(address, &invalid, sizeof invalid);
-}
-
-bool CommandProcessor::waitForBarrier(const aql::BarrierPacket& packet, bool any) {
-  // Poll the dependency signals; a signal is satisfied when its value is 0.
-  while (true) {
-    bool allDone = true, anyDone = false, anySignal = false;
-    for (uint64_t s : packet.depSignal) {
-      if (s == 0) continue;
-      anySignal = true;
-      int64_t value = 0;
-      if (!readMemory(s + aql::kSignalValueOffset, &value, sizeof value)) {
-        raiseError(mmio::kErrorMemory, "cannot read a barrier packet's dependency signal");
-        return false;
-      }
-      if (value == 0)
-        anyDone = true;
-      else
-        allDone = false;
-    }
-    if (!anySignal || (any ? anyDone : allDone)) return true;
-    wait(period_ * 100);
+  // Every AQL packet type the CP runs keeps its completion signal at offset 56.
+  const uint64_t completion = load<uint64_t>(raw + 56);
+  if (acquire > aql::kScopeSystem || release > aql::kScopeSystem) {
+    raiseError(q, mmio::kErrorInvalidHeader,
+               where + ": reserved fence scope 3 in the header " + hex(header));
+    retirePacket(q, completion);
+    return;
+  }
+  if (acquire != aql::kScopeNone && onAcquireFence) onAcquireFence(acquire);
+  queue.completionSignal = completion;
+  if (type == aql::kKernelDispatch) {
+    aql::KernelDispatchPacket packet;
+    std::memcpy(&packet, raw, sizeof packet);
+    startKernelDispatch(q, packet);
+  } else {
+    std::memcpy(&queue.barrier, raw, sizeof queue.barrier);
+    queue.barrierAny = type == aql::kBarrierOr;
+    queue.state = Queue::State::Barrier;
+    if (traceProbe)
+      traceProbe->queueState(q, sc_time_stamp(), trace::CommandProcessorProbe::QueueState::Barrier);
+    queue.nextPoll = sc_time_stamp();
   }
 }
 
-void CommandProcessor::completeSignal(uint64_t signal) {
-  irqStatus_ |= mmio::kIrqPacketDone;
+bool CommandProcessor::pollBarrier(uint32_t q) {
+  Queue& queue = queues_[q];
+  // A dependency is satisfied when its signal's value is 0; null handles are ignored. AND waits
+  // for all of them, OR for any (with no signal at all, both complete at once).
+  bool allDone = true, anyDone = false, anySignal = false;
+  for (uint64_t s : queue.barrier.depSignal) {
+    if (s == 0) continue;
+    anySignal = true;
+    int64_t value = 0;
+    if (!readMemory(s + aql::kSignalValueOffset, &value, sizeof value)) {
+      raiseError(q, mmio::kErrorMemory,
+                 "queue " + std::to_string(q) + ": barrier packet at " + hex(queue.packetAddress) +
+                     ": cannot read its dependency signal at " + hex(s));
+      queue.state = Queue::State::Idle;
+      retirePacket(q, queue.completionSignal);
+      return true;
+    }
+    if (value == 0)
+      anyDone = true;
+    else
+      allDone = false;
+  }
+  if (anySignal && !(queue.barrierAny ? anyDone : allDone)) return false;
+  queue.state = Queue::State::Idle;
+  retirePacket(q, queue.completionSignal);
+  return true;
+}
+
+void CommandProcessor::completeSignal(uint32_t q, uint64_t signal) {
   if (signal != 0) {
     int64_t value = 0;
     if (!readMemory(signal + aql::kSignalValueOffset, &value, sizeof value)) {
-      raiseError(mmio::kErrorMemory, "cannot read the completion signal");
+      raiseError(q, mmio::kErrorMemory, "cannot read the completion signal at " + hex(signal));
       return;
     }
     --value;
     if (!writeMemory(signal + aql::kSignalValueOffset, &value, sizeof value)) {
-      raiseError(mmio::kErrorMemory, "cannot write the completion signal");
+      raiseError(q, mmio::kErrorMemory, "cannot write the completion signal at " + hex(signal));
       return;
     }
   }
+}
+
+void CommandProcessor::retirePacket(uint32_t q, uint64_t completionSignal) {
+  Queue& queue = queues_[q];
+  // Hand the slot back to the producer: the header becomes INVALID (HSA runtime convention),
+  // and READ_INDEX counts the packet as consumed.
+  const uint16_t invalid = aql::kInvalid;
+  writeMemory(queue.packetAddress, &invalid, sizeof invalid);
+  ++queue.readIndex;
+  completeSignal(q, completionSignal);
+  // The interrupt comes last: a host woken by it finds READ_INDEX and the signal up to date.
+  irqStatus_ |= mmio::kIrqPacketDone;
   updateIrq();
 }
 
-void CommandProcessor::runKernelDispatch(uint64_t address, const aql::KernelDispatchPacket& pk) {
+void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatchPacket& pk) {
+  Queue& queue = queues_[q];
   const std::string name = code_.kernelName(pk.kernelObject);
   const uint32_t dims = pk.setup & 3;
+  auto reject = [&](mmio::ErrorCode code, const std::string& message) {
+    raiseError(q, code, message);
+    retirePacket(q, pk.completionSignal);
+  };
   if (dims < 1 || pk.workgroupSizeX == 0 || pk.workgroupSizeY == 0 || pk.workgroupSizeZ == 0 ||
       pk.gridSizeX == 0 || pk.gridSizeY == 0 || pk.gridSizeZ == 0) {
-    raiseError(mmio::kErrorInvalidDimensions,
-               "kernel dispatch of '" + name + "' with zero dimensions, grid or workgroup size");
-    completeSignal(pk.completionSignal);
-    return;
+    return reject(mmio::kErrorInvalidDimensions,
+                  "kernel dispatch of '" + name + "' with zero dimensions, grid or workgroup size");
   }
   const uint32_t items = uint32_t{pk.workgroupSizeX} * pk.workgroupSizeY * pk.workgroupSizeZ;
   if (items > 64 * config_.cu.maxWavesPerWorkgroup) {
-    raiseError(mmio::kErrorWorkgroupTooLarge,
-               "kernel dispatch of '" + name + "' with " + std::to_string(items) +
-                   " work-items per workgroup (at most " +
-                   std::to_string(64 * config_.cu.maxWavesPerWorkgroup) + ")");
-    completeSignal(pk.completionSignal);
-    return;
+    return reject(mmio::kErrorWorkgroupTooLarge,
+                  "kernel dispatch of '" + name + "' with " + std::to_string(items) +
+                      " work-items per workgroup (at most " +
+                      std::to_string(64 * config_.cu.maxWavesPerWorkgroup) + ")");
   }
   const isa::Program* program = code_.find(pk.kernelObject);
   uint8_t kd[64];
   if (program == nullptr || !readMemory(pk.kernelObject, kd, sizeof kd)) {
-    std::ostringstream os;
-    os << "kernel object 0x" << std::hex << pk.kernelObject
-       << " is not inside any loaded code object";
-    raiseError(mmio::kErrorInvalidCodeObject, os.str());
-    completeSignal(pk.completionSignal);
-    return;
+    return reject(mmio::kErrorInvalidCodeObject, "kernel object " + hex(pk.kernelObject) +
+                                                     " is not inside any loaded code object");
+  }
+  const uint32_t kernargBytes = load<uint32_t>(kd + kKdKernargSize);
+  if (kernargBytes > 0 && !memoryMap_.covers(pk.kernargAddress, kernargBytes)) {
+    return reject(mmio::kErrorMemory, "kernel '" + name + "': its " + std::to_string(kernargBytes) +
+                                          "-byte kernarg segment at " + hex(pk.kernargAddress) +
+                                          " is outside every allocation");
   }
 
-  KernelDispatch d;
-  d.kernelName = name;
-  d.program = program;
-  d.entryPc = pk.kernelObject + load<int64_t>(kd + kKdEntryOffset);
-  d.packetAddress = address;
-  d.queueAddress = queueBase_;
-  d.kernargAddress = pk.kernargAddress;
-  d.dispatchId = nextDispatchId_++;
-  d.completionSignal = pk.completionSignal;
-  d.gridSize = {pk.gridSizeX, pk.gridSizeY, pk.gridSizeZ};
-  d.workgroupSize = {pk.workgroupSizeX, pk.workgroupSizeY, pk.workgroupSizeZ};
-  d.dimensions = dims;
-  d.computePgmRsrc1 = load<uint32_t>(kd + kKdRsrc1);
-  d.computePgmRsrc2 = load<uint32_t>(kd + kKdRsrc2);
-  d.kernelCodeProperties = load<uint16_t>(kd + kKdProperties);
-  d.groupSegmentBytes = std::max(pk.groupSegmentSize, load<uint32_t>(kd + kKdGroupSegment));
-  d.privateSegmentBytes = std::max(pk.privateSegmentSize, load<uint32_t>(kd + kKdPrivateSegment));
+  auto d = std::make_shared<KernelDispatch>();
+  d->kernelName = name;
+  d->program = program;
+  d->entryPc = pk.kernelObject + load<int64_t>(kd + kKdEntryOffset);
+  d->packetAddress = queue.packetAddress;
+  d->queueAddress = queue.base;
+  d->kernargAddress = pk.kernargAddress;
+  d->dispatchId = nextDispatchId_++;
+  d->completionSignal = pk.completionSignal;
+  d->gridSize = {pk.gridSizeX, pk.gridSizeY, pk.gridSizeZ};
+  d->workgroupSize = {pk.workgroupSizeX, pk.workgroupSizeY, pk.workgroupSizeZ};
+  d->dimensions = dims;
+  d->computePgmRsrc1 = load<uint32_t>(kd + kKdRsrc1);
+  d->computePgmRsrc2 = load<uint32_t>(kd + kKdRsrc2);
+  d->kernelCodeProperties = load<uint16_t>(kd + kKdProperties);
+  d->groupSegmentBytes = std::max(pk.groupSegmentSize, load<uint32_t>(kd + kKdGroupSegment));
+  d->privateSegmentBytes = std::max(pk.privateSegmentSize, load<uint32_t>(kd + kKdPrivateSegment));
   // GFX9 granules: VGPRs in blocks of 4, SGPRs in blocks of 16 (the field counts 8s, even).
-  d.vgprsPerWave = ((d.computePgmRsrc1 & 0x3f) + 1) * 4;
-  d.sgprsPerWave = (((d.computePgmRsrc1 >> 6) & 0xf) / 2 + 1) * 16;
+  d->vgprsPerWave = ((d->computePgmRsrc1 & 0x3f) + 1) * 4;
+  d->sgprsPerWave = (((d->computePgmRsrc1 >> 6) & 0xf) / 2 + 1) * 16;
 
-  if (program->at(d.entryPc) == nullptr) {
-    raiseError(mmio::kErrorInvalidCodeObject,
-               "kernel '" + name + "': its entry point is not an instruction of its code object");
-    completeSignal(pk.completionSignal);
-    return;
+  if (program->at(d->entryPc) == nullptr) {
+    return reject(
+        mmio::kErrorInvalidCodeObject,
+        "kernel '" + name + "': its entry point is not an instruction of its code object");
   }
-  if (d.groupSegmentBytes > config_.lds.sizeBytes || d.vgprsPerWave > config_.cu.vgprsPerSimdLane) {
-    raiseError(mmio::kErrorResources, "kernel '" + name + "' needs " +
-                                          std::to_string(d.groupSegmentBytes) +
-                                          " bytes of LDS and " + std::to_string(d.vgprsPerWave) +
-                                          " VGPRs per wave: more than a compute unit has");
-    completeSignal(pk.completionSignal);
-    return;
+  if (d->groupSegmentBytes > config_.lds.sizeBytes ||
+      d->vgprsPerWave > config_.cu.vgprsPerSimdLane) {
+    return reject(mmio::kErrorResources,
+                  "kernel '" + name + "' needs " + std::to_string(d->groupSegmentBytes) +
+                      " bytes of LDS and " + std::to_string(d->vgprsPerWave) +
+                      " VGPRs per wave: more than a compute unit has");
   }
 
   // Scratch: one slice per wave slot of the GPU, as the SPI hands out per-wave offsets.
-  std::optional<uint64_t> scratch;
-  if (d.privateSegmentBytes > 0) {
-    d.scratchBytesPerWave = (d.privateSegmentBytes * 64 + 1023) / 1024 * 1024;
+  queue.scratch.reset();
+  if (d->privateSegmentBytes > 0) {
+    d->scratchBytesPerWave = (d->privateSegmentBytes * 64 + 1023) / 1024 * 1024;
     const uint64_t slots =
         uint64_t{config_.computeUnits} * config_.cu.simdsPerCu * config_.cu.waveSlotsPerSimd;
-    d.scratchBytes = slots * d.scratchBytesPerWave;
-    scratch = memoryMap_.allocate(d.scratchBytes, 4096, "scratch");
-    if (!scratch) {
-      raiseError(mmio::kErrorResources, "kernel '" + name + "': no device memory for scratch");
-      completeSignal(pk.completionSignal);
-      return;
-    }
-    d.scratchBase = *scratch;
+    d->scratchBytes = slots * d->scratchBytesPerWave;
+    queue.scratch = memoryMap_.allocate(d->scratchBytes, 4096, "scratch");
+    if (!queue.scratch)
+      return reject(mmio::kErrorResources, "kernel '" + name + "': no device memory for scratch");
+    d->scratchBase = *queue.scratch;
   }
 
-  DispatchRecord record;
-  record.kernel = name;
-  record.startCycle = static_cast<uint64_t>(sc_time_stamp() / period_);
-  const uint64_t wgBefore = dispatcher_.workgroupsDispatched;
-  const uint64_t wavesBefore = dispatcher_.wavesDispatched;
-  const bool ok = dispatcher_.execute(d);
-  record.endCycle = static_cast<uint64_t>(sc_time_stamp() / period_);
-  record.workgroups = dispatcher_.workgroupsDispatched - wgBefore;
-  record.waves = dispatcher_.wavesDispatched - wavesBefore;
-  record.faulted = !ok;
-  if (scratch && ok) memoryMap_.release(*scratch);  // a faulted dispatch may still have waves
+  queue.record = DispatchRecord();
+  queue.record.kernel = name;
+  queue.record.queue = q;
+  queue.record.startCycle = static_cast<uint64_t>(sc_time_stamp() / period_);
+  queue.running = dispatcher_.submit(std::move(d));
+  queue.state = Queue::State::Running;
+  if (traceProbe) traceProbe->kernelStarted(q, queue.record.startCycle);
+}
+
+void CommandProcessor::finishDispatch(uint32_t q) {
+  Queue& queue = queues_[q];
+  const DispatchProgress& p = *queue.running;
+  queue.record.endCycle = static_cast<uint64_t>(p.endTime / period_);
+  queue.record.workgroups = p.workgroups;
+  queue.record.waves = p.waves;
+  queue.record.faulted = p.faulted;
+  if (traceProbe)
+    traceProbe->kernelEnded(q, queue.record.kernel, queue.record.startCycle, queue.record.endCycle,
+                            p.workgroups, p.waves, p.faulted);
+  // A faulted dispatch may still have waves running on other CUs: its scratch stays allocated.
+  if (queue.scratch && !p.faulted) memoryMap_.release(*queue.scratch);
+  queue.scratch.reset();
   ++dispatches_;
-  if (!ok) raiseError(mmio::kErrorKernelFault, dispatcher_.faultMessage());
-  if (onDispatchDone) onDispatchDone(record);
-  completeSignal(pk.completionSignal);
+  ++queue.dispatches;
+  if (p.faulted) raiseError(q, mmio::kErrorKernelFault, p.fault);
+  if (onDispatchDone) onDispatchDone(queue.record);
+  // Release fence: nothing to write back in this model (docs/register-map.md, "Fences").
+  queue.running.reset();
+  queue.state = Queue::State::Idle;
+  retirePacket(q, queue.completionSignal);
 }
 
 }  // namespace vgpu

@@ -1,8 +1,15 @@
-// The command processor: takes HSA AQL packets from a user-mode queue in device memory when the
-// host rings the doorbell over MMIO, runs kernel dispatches through the dispatcher, honours
-// barrier-AND/OR packets, decrements completion signals and raises the interrupt line.
+// The command processor: serves several HSA AQL user-mode queues in device memory round-robin
+// when the host rings their doorbells over MMIO. Kernel dispatches go to the dispatcher, where
+// dispatches of different queues run at the same time and share the compute units;
+// barrier-AND/OR packets hold their queue (only theirs) until their dependency signals are
+// satisfied. Completion signals are decremented, the interrupt line is raised on completion and
+// on errors; a malformed packet sets its queue's error status and the other queues go on.
 #pragma once
 
+#include <array>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -19,12 +26,17 @@
 
 namespace vgpu {
 
+namespace trace {
+class CommandProcessorProbe;
+}
+
 // What one kernel dispatch did, for statistics.
 struct DispatchRecord {
   std::string kernel;
   uint64_t startCycle = 0, endCycle = 0;
   uint64_t workgroups = 0, waves = 0;
   bool faulted = false;
+  uint32_t queue = 0;  // the AQL queue it came from
 };
 
 class CommandProcessor : public sc_core::sc_module {
@@ -39,23 +51,59 @@ class CommandProcessor : public sc_core::sc_module {
 
   // Called after each dispatch completes (statistics gathering).
   std::function<void(const DispatchRecord&)> onDispatchDone;
+  // Called for a packet's acquire fence of agent or system scope, before the packet runs: the
+  // GPU invalidates the caches that may hold stale lines (see docs/register-map.md).
+  std::function<void(aql::FenceScope)> onAcquireFence;
+  // The message of the most recent error (any queue), and of queue q's most recent one.
   const std::string& lastFault() const { return lastFault_; }
+  // The VCD and timeline (models/trace), set by the GPU when tracing; null: off.
+  trace::CommandProcessorProbe* traceProbe = nullptr;
+  const std::string& queueFault(uint32_t queue) const { return queues_.at(queue).fault; }
 
  private:
+  struct Queue {
+    uint64_t base = 0, doorbell = 0, readIndex = 0;
+    uint32_t size = 0;
+    bool enabled = false;
+    uint32_t errorCode = mmio::kErrorNone;
+    uint32_t dispatches = 0;
+    std::string fault;
+    enum class State { Idle, Barrier, Running } state = State::Idle;
+    // The head packet while it is a barrier waiting or a dispatch running.
+    uint64_t packetAddress = 0;
+    uint64_t completionSignal = 0;
+    aql::BarrierPacket barrier{};
+    bool barrierAny = false;
+    sc_core::sc_time nextPoll;
+    std::shared_ptr<DispatchProgress> running;
+    DispatchRecord record;
+    std::optional<uint64_t> scratch;
+    bool hasWork() const { return enabled && size != 0 && readIndex < doorbell; }
+  };
+
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
   uint32_t readRegister(uint32_t offset) const;
   void writeRegister(uint32_t offset, uint32_t value);
+  uint32_t readQueueRegister(const Queue& q, uint32_t offset) const;
+  void writeQueueRegister(Queue& q, uint32_t offset, uint32_t value);
   void run();
-  void processPacket(uint64_t address);
-  void runKernelDispatch(uint64_t address, const aql::KernelDispatchPacket& packet);
-  bool waitForBarrier(const aql::BarrierPacket& packet, bool any);
-  void completeSignal(uint64_t signal);
-  void raiseError(mmio::ErrorCode code, const std::string& message);
+  // One step of queue q's work; returns true if it did anything (state change or time spent).
+  bool serve(uint32_t q);
+  void startPacket(uint32_t q);
+  void startKernelDispatch(uint32_t q, const aql::KernelDispatchPacket& packet);
+  bool pollBarrier(uint32_t q);  // true when satisfied (or failed); the packet is then retired
+  void finishDispatch(uint32_t q);
+  // Ends the head packet: header back to INVALID, READ_INDEX, completion signal (if any), and
+  // the interrupt.
+  void retirePacket(uint32_t q, uint64_t completionSignal);
+  void completeSignal(uint32_t q, uint64_t signal);
+  void raiseError(uint32_t q, mmio::ErrorCode code, const std::string& message);
   void updateIrq();
   void driveIrq();
   bool readMemory(uint64_t address, void* data, uint32_t bytes);
   bool writeMemory(uint64_t address, const void* data, uint32_t bytes);
+  bool busy() const;
 
   PlatformConfig config_;
   Dispatcher& dispatcher_;
@@ -67,9 +115,8 @@ class CommandProcessor : public sc_core::sc_module {
 
   uint32_t status_ = 0, errorCode_ = 0, irqStatus_ = 0, irqEnable_ = 0;
   uint32_t dispatches_ = 0;
-  uint64_t queueBase_ = 0, doorbellValue_ = 0, readIndex_ = 0;
-  uint32_t queueSize_ = 0;
-  bool queueEnabled_ = false;
+  std::array<Queue, mmio::kQueues> queues_;
+  uint32_t nextQueue_ = 0;  // round-robin position
   uint64_t nextDispatchId_ = 0;
   std::string lastFault_;
 };

@@ -7,31 +7,74 @@
 namespace vgpu::mmio {
 
 constexpr uint32_t kIdValue = 0x55504756;  // "VGPU"
-constexpr uint32_t kVersionValue = 0x00010000;
+// 2.0: several AQL queues (1.0 had one, at the same offsets as queue 0 now).
+constexpr uint32_t kVersionValue = 0x00020000;
+
+// AQL queues served by the command processor, and their register blocks.
+constexpr uint32_t kQueues = 8;
+constexpr uint32_t kQueueBlockBase = 0x100;
+constexpr uint32_t kQueueStride = 0x40;
 
 enum Register : uint32_t {
-  kId = 0x000,            // RO  "VGPU"
-  kVersion = 0x004,       // RO  major.minor (16.16)
-  kStatus = 0x008,        // RO  bit0 busy, bit1 error (see kErrorCode)
-  kErrorCode = 0x00C,     // RO  ErrorCode of the first error since the last IRQ clear
-  kIrqStatus = 0x010,     // W1C bit0 packet completed, bit1 error
-  kIrqEnable = 0x014,     // RW  same bits
-  kComputeUnits = 0x018,  // RO  number of CUs
-  kDispatches = 0x01C,    // RO  kernel dispatches completed
-  // Queue 0 (one user-mode AQL queue).
+  kId = 0x000,              // RO  "VGPU"
+  kVersion = 0x004,         // RO  major.minor (16.16)
+  kStatus = 0x008,          // RO  bit0 busy, bit1 error (see kErrorCode)
+  kErrorCode = 0x00C,       // RO  ErrorCode of the first error since the last IRQ clear
+  kIrqStatus = 0x010,       // W1C bit0 packet completed, bit1 error
+  kIrqEnable = 0x014,       // RW  same bits
+  kComputeUnits = 0x018,    // RO  number of CUs
+  kDispatches = 0x01C,      // RO  kernel dispatches completed
+  kQueueCount = 0x020,      // RO  number of AQL queues (kQueues)
+  kQueueStrideReg = 0x024,  // RO  bytes between two queues' register blocks (kQueueStride)
+  kQueueErrors = 0x028,     // RO  bit q: queue q has an error (its QUEUE_STATUS bit 1)
+  kCapabilities = 0x02C,    // RO  CapabilityBit
+  // Queue q's block starts at kQueueBlockBase + q * kQueueStride; offsets below are queue 0's.
   kQueueBaseLo = 0x100,  // RW  ring buffer of 64-byte AQL packets
   kQueueBaseHi = 0x104,
   kQueueSize = 0x108,    // RW  packets, power of two
-  kQueueEnable = 0x10C,  // RW  bit0
+  kQueueEnable = 0x10C,  // RW  bit0; 0 -> 1 resets the read and write indices (a fresh queue)
   kDoorbellLo = 0x110,   // WO  write index (packets written); a write rings the doorbell
   kDoorbellHi = 0x114,
-  kReadIndexLo = 0x118,  // RO  packets consumed
+  kReadIndexLo = 0x118,  // RO  packets consumed (processed to completion)
   kReadIndexHi = 0x11C,
-  kEnd = 0x200,
+  kQueueStatus = 0x120,      // bit0 busy (RO), bit1 error (W1C), bit2 waiting at a barrier (RO)
+  kQueueErrorCode = 0x124,   // RO  ErrorCode of the queue's first error since it was cleared
+  kQueueDispatches = 0x128,  // RO  kernel dispatches this queue completed
+  kEnd = kQueueBlockBase + kQueues * kQueueStride,
 };
+
+// Offsets inside a queue's block.
+enum QueueRegister : uint32_t {
+  kQBaseLo = 0x00,
+  kQBaseHi = 0x04,
+  kQSize = 0x08,
+  kQEnable = 0x0C,
+  kQDoorbellLo = 0x10,
+  kQDoorbellHi = 0x14,
+  kQReadIndexLo = 0x18,
+  kQReadIndexHi = 0x1C,
+  kQStatus = 0x20,
+  kQErrorCode = 0x24,
+  kQDispatches = 0x28,
+};
+constexpr uint32_t queueRegister(uint32_t queue, QueueRegister r) {
+  return kQueueBlockBase + queue * kQueueStride + r;
+}
 
 enum IrqBit : uint32_t { kIrqPacketDone = 1u << 0, kIrqError = 1u << 1 };
 enum StatusBit : uint32_t { kStatusBusy = 1u << 0, kStatusError = 1u << 1 };
+enum QueueStatusBit : uint32_t {
+  kQueueBusy = 1u << 0,     // packets written (doorbell) and not yet consumed
+  kQueueError = 1u << 1,    // an error since the bit was last cleared (write 1 to clear)
+  kQueueBarrier = 1u << 2,  // the head packet is a barrier waiting for its dependencies
+};
+enum CapabilityBit : uint32_t {
+  kCapKernelDispatch = 1u << 0,
+  kCapBarrierAnd = 1u << 1,
+  kCapBarrierOr = 1u << 2,
+  kCapFences = 1u << 3,              // acquire/release fence scopes honoured
+  kCapConcurrentDispatch = 1u << 4,  // dispatches of different queues share the CUs
+};
 
 enum ErrorCode : uint32_t {
   kErrorNone = 0,
@@ -42,6 +85,8 @@ enum ErrorCode : uint32_t {
   kErrorMemory = 5,             // a packet, kernarg or signal could not be read/written
   kErrorKernelFault = 6,        // a wave faulted
   kErrorResources = 7,          // the workgroup can never fit on a CU (LDS, registers)
+  kErrorInvalidHeader = 8,      // reserved fence scope (3) in the packet header
+  kErrorQueueSetup = 9,         // QUEUE_SIZE is not a power of two
 };
 
 }  // namespace vgpu::mmio

@@ -9,72 +9,152 @@ namespace vgpu {
 using namespace sc_core;
 
 Dispatcher::Dispatcher(sc_module_name name, const PlatformConfig& config)
-    : sc_module(name), config_(config) {}
+    : sc_module(name), config_(config) {
+  SC_THREAD(run);
+}
 
 void Dispatcher::attach(const std::vector<ComputeUnit*>& cus) {
   cus_ = cus;
 }
 
-bool Dispatcher::execute(const KernelDispatch& d) {
-  faulted_ = false;
-  fault_.clear();
-  const auto groups = d.workgroups();
-  WorkgroupResources res;
-  res.vgprsPerWave = d.vgprsPerWave;
-  res.sgprsPerWave = d.sgprsPerWave;
-  res.ldsBytes = (d.groupSegmentBytes + config_.lds.allocGranuleBytes - 1) /
-                 config_.lds.allocGranuleBytes * config_.lds.allocGranuleBytes;
-
-  for (uint32_t z = 0; z < groups[2] && !faulted_; ++z)
-    for (uint32_t y = 0; y < groups[1] && !faulted_; ++y)
-      for (uint32_t x = 0; x < groups[0] && !faulted_; ++x) {
-        const std::array<uint32_t, 3> id{x, y, z};
-        const auto extent = workgroupExtent(d, id);
-        res.waves = (extent[0] * extent[1] * extent[2] + 63) / 64;
-        ComputeUnit* cu = nullptr;
-        std::vector<uint32_t> slots;
-        while (cu == nullptr && !faulted_) {
-          for (size_t i = 0; i < cus_.size(); ++i) {
-            ComputeUnit* c = cus_[(nextCu_ + i) % cus_.size()];
-            if (auto found = c->findSlots(res)) {
-              cu = c;
-              slots = std::move(*found);
-              nextCu_ = static_cast<uint32_t>((nextCu_ + i + 1) % cus_.size());
-              break;
-            }
-          }
-          if (cu == nullptr) wait(changed_);
-        }
-        if (faulted_) break;
-        WorkgroupLaunch launch;
-        launch.dispatch = &d;
-        launch.groupId = id;
-        launch.resources = res;
-        for (uint32_t w = 0; w < res.waves; ++w) {
-          WavePlacement where;
-          where.groupId = id;
-          where.waveInGroup = w;
-          // Scratch is laid out per wave slot of the GPU (cu * slots per CU + slot).
-          where.scratchSlot = cu->id() * cu->waveSlots() + slots[w];
-          launch.waves.push_back({makeInitialWaveState(d, where), slots[w]});
-        }
-        ++workgroupsDispatched;
-        wavesDispatched += res.waves;
-        ++outstanding_;
-        cu->launch(std::move(launch));
-      }
-  while (outstanding_ > 0 && !faulted_) wait(changed_);
-  return !faulted_;
+std::shared_ptr<DispatchProgress> Dispatcher::submit(std::shared_ptr<const KernelDispatch> d) {
+  auto a = std::make_unique<Active>();
+  a->progress = std::make_shared<DispatchProgress>();
+  a->progress->dispatch = d;
+  a->groups = d->workgroups();
+  a->total = uint64_t{a->groups[0]} * a->groups[1] * a->groups[2];
+  a->perCu.assign(cus_.size(), 0);
+  a->resources.vgprsPerWave = d->vgprsPerWave;
+  a->resources.sgprsPerWave = d->sgprsPerWave;
+  a->resources.ldsBytes = (d->groupSegmentBytes + config_.lds.allocGranuleBytes - 1) /
+                          config_.lds.allocGranuleBytes * config_.lds.allocGranuleBytes;
+  auto progress = a->progress;
+  active_.push_back(std::move(a));
+  changed_.notify(SC_ZERO_TIME);
+  submitted_.notify(SC_ZERO_TIME);
+  if (activity_)
+    activity_->start(
+        static_cast<uint64_t>(sc_time_stamp() / sc_time(config_.clockPeriodNs(), SC_NS)));
+  return progress;
 }
 
-void Dispatcher::workgroupFinished(uint32_t) {
-  --outstanding_;
+size_t Dispatcher::activeDispatches() const {
+  return static_cast<size_t>(std::count_if(active_.begin(), active_.end(),
+                                           [](const auto& a) { return !a->progress->done; }));
+}
+
+bool Dispatcher::placeNext(Active& a) {
+  const KernelDispatch& d = *a.progress->dispatch;
+  const std::array<uint32_t, 3> id{static_cast<uint32_t>(a.next % a.groups[0]),
+                                   static_cast<uint32_t>(a.next / a.groups[0] % a.groups[1]),
+                                   static_cast<uint32_t>(a.next / a.groups[0] / a.groups[1])};
+  const auto extent = workgroupExtent(d, id);
+  WorkgroupResources res = a.resources;
+  res.waves = (extent[0] * extent[1] * extent[2] + 63) / 64;
+  ComputeUnit* cu = nullptr;
+  std::vector<uint32_t> slots;
+  for (size_t i = 0; i < cus_.size(); ++i) {
+    ComputeUnit* c = cus_[(nextCu_ + i) % cus_.size()];
+    if (auto found = c->findSlots(res)) {
+      cu = c;
+      slots = std::move(*found);
+      nextCu_ = static_cast<uint32_t>((nextCu_ + i + 1) % cus_.size());
+      break;
+    }
+  }
+  if (cu == nullptr) return false;
+  WorkgroupLaunch launch;
+  launch.dispatch = &d;
+  launch.groupId = id;
+  launch.resources = res;
+  for (uint32_t w = 0; w < res.waves; ++w) {
+    WavePlacement where;
+    where.groupId = id;
+    where.waveInGroup = w;
+    // Scratch is laid out per wave slot of the GPU (cu * slots per CU + slot).
+    where.scratchSlot = cu->id() * cu->waveSlots() + slots[w];
+    launch.waves.push_back({makeInitialWaveState(d, where), slots[w]});
+  }
+  ++a.next;
+  ++a.outstanding;
+  ++a.perCu[cu->id()];
+  ++a.progress->workgroups;
+  a.progress->waves += res.waves;
+  ++workgroupsDispatched;
+  wavesDispatched += res.waves;
+  cu->launch(std::move(launch));
+  return true;
+}
+
+void Dispatcher::run() {
+  while (true) {
+    // One workgroup per dispatch and turn, until no active dispatch can place one.
+    bool placed = true;
+    while (placed) {
+      placed = false;
+      const size_t n = active_.size();
+      for (size_t i = 0; i < n; ++i) {
+        const size_t k = (nextDispatch_ + i) % n;
+        Active& a = *active_[k];
+        if (a.progress->done || a.next >= a.total) continue;
+        if (placeNext(a)) {
+          placed = true;
+          nextDispatch_ = (k + 1) % n;
+          break;
+        }
+      }
+    }
+    wait(changed_);
+  }
+}
+
+Dispatcher::Active* Dispatcher::find(const KernelDispatch* dispatch) {
+  for (auto& a : active_)
+    if (a->progress->dispatch.get() == dispatch) return a.get();
+  return nullptr;
+}
+
+void Dispatcher::finish(Active& a, bool faulted, const std::string& fault) {
+  a.progress->done = true;
+  a.progress->faulted = faulted;
+  a.progress->fault = fault;
+  a.progress->endTime = sc_time_stamp();
+  finished_.notify(SC_ZERO_TIME);
+}
+
+void Dispatcher::retireIdle() {
+  const size_t before = active_.size();
+  active_.erase(
+      std::remove_if(active_.begin(), active_.end(),
+                     [](const auto& a) { return a->progress->done && a->outstanding == 0; }),
+      active_.end());
+  if (active_.size() != before)
+    nextDispatch_ = active_.empty() ? 0 : nextDispatch_ % active_.size();
+}
+
+void Dispatcher::workgroupFinished(uint32_t cuId, const KernelDispatch* dispatch) {
+  if (Active* a = find(dispatch)) {
+    --a->outstanding;
+    --a->perCu[cuId];
+    if (!a->progress->done && a->next == a->total && a->outstanding == 0) finish(*a, false, {});
+  }
+  retireIdle();
   changed_.notify(SC_ZERO_TIME);
 }
 
-void Dispatcher::kernelFaulted(const std::string& message) {
-  if (!faulted_) fault_ = message;
-  faulted_ = true;
+void Dispatcher::kernelFaulted(uint32_t cuId, const KernelDispatch* dispatch,
+                               const std::string& message) {
+  // The faulting CU halts with every wave on it: the faulted dispatch ends now, and so does every
+  // other dispatch with workgroups on that CU (they could never finish).
+  if (Active* a = find(dispatch); a != nullptr && !a->progress->done) finish(*a, true, message);
+  for (auto& a : active_) {
+    if (a->progress->done || a->perCu[cuId] == 0) continue;
+    finish(*a, true,
+           "kernel '" + a->progress->dispatch->kernelName + "' aborted: compute unit " +
+               std::to_string(cuId) + ", which ran " + std::to_string(a->perCu[cuId]) +
+               " of its workgroups, halted on a fault of kernel '" + dispatch->kernelName + "':\n" +
+               message);
+  }
   changed_.notify(SC_ZERO_TIME);
 }
 

@@ -1,44 +1,86 @@
-// The workgroup dispatcher (SPI): hands the workgroups of a kernel dispatch to compute units
-// in order, each to the next CU (round-robin) with room for it (wave slots, VGPRs, SGPRs, LDS),
-// writes every wave's initial registers, and waits for them to finish.
+// The workgroup dispatcher (SPI): hands the workgroups of every active kernel dispatch to compute
+// units, each to the next CU (round-robin) with room for it (wave slots, VGPRs, SGPRs, LDS),
+// writes every wave's initial registers, and tells the command processor when a dispatch is done.
+//
+// Several dispatches (from different AQL queues) may be active at once: they share the CUs. The
+// dispatcher takes one workgroup from each active dispatch in turn (round-robin over dispatches,
+// in submission order), so a dispatch whose next workgroup does not fit yet does not hold back
+// another one whose workgroups do (the ACE/SPI arbitration between queues, simplified).
 #pragma once
 
+#include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <systemc>
 
+#include "activity/ActivitySampler.h"
 #include "common/PlatformConfig.h"
 #include "cu/ComputeUnit.h"
 #include "dispatcher/KernelDispatch.h"
 
 namespace vgpu {
 
+// What became of a submitted dispatch; owned jointly by the dispatcher and the submitter.
+struct DispatchProgress {
+  std::shared_ptr<const KernelDispatch> dispatch;
+  bool done = false;     // every workgroup finished, or the dispatch faulted
+  bool faulted = false;  // `fault` says why
+  std::string fault;
+  uint64_t workgroups = 0, waves = 0;  // placed on compute units so far
+  sc_core::sc_time endTime;            // when it became done
+};
+
 class Dispatcher : public sc_core::sc_module, public ComputeUnitListener {
  public:
+  SC_HAS_PROCESS(Dispatcher);
   Dispatcher(sc_core::sc_module_name name, const PlatformConfig& config);
 
   void attach(const std::vector<ComputeUnit*>& cus);
 
-  // Runs the dispatch to completion; call from an SC_THREAD (the command processor's).
-  // Returns false if a wave faulted; faultMessage() says why.
-  bool execute(const KernelDispatch& dispatch);
-  const std::string& faultMessage() const { return fault_; }
+  // Starts placing the dispatch's workgroups next to every other active dispatch; returns at
+  // once. finishedEvent() is notified whenever a dispatch becomes done.
+  std::shared_ptr<DispatchProgress> submit(std::shared_ptr<const KernelDispatch> dispatch);
+  const sc_core::sc_event& finishedEvent() const { return finished_; }
+  // Dispatches submitted and not yet done.
+  size_t activeDispatches() const;
+  // Notified whenever a dispatch is submitted (progress reports wake on it).
+  const sc_core::sc_event& submittedEvent() const { return submitted_; }
+  // The report's timeline (vgpu-sim --report) starts with the first dispatch submitted.
+  void attachActivity(ActivitySampler* sampler) { activity_ = sampler; }
 
   // ComputeUnitListener
-  void workgroupFinished(uint32_t cuId) override;
-  void kernelFaulted(const std::string& message) override;
+  void workgroupFinished(uint32_t cuId, const KernelDispatch* dispatch) override;
+  void kernelFaulted(uint32_t cuId, const KernelDispatch* dispatch,
+                     const std::string& message) override;
 
   uint64_t workgroupsDispatched = 0, wavesDispatched = 0;
 
  private:
+  struct Active {
+    std::shared_ptr<DispatchProgress> progress;
+    std::array<uint32_t, 3> groups{};
+    uint64_t total = 0, next = 0;  // workgroups in the grid; the next one to place (linear)
+    uint64_t outstanding = 0;      // placed and not finished
+    std::vector<uint32_t> perCu;   // outstanding workgroups per compute unit
+    WorkgroupResources resources;  // without the wave count (per workgroup, edges differ)
+  };
+  void run();
+  // Places the next workgroup of `a` on a CU with room; false if none has room now.
+  bool placeNext(Active& a);
+  Active* find(const KernelDispatch* dispatch);
+  void finish(Active& a, bool faulted, const std::string& fault);
+  void retireIdle();
+
   PlatformConfig config_;
   std::vector<ComputeUnit*> cus_;
   uint32_t nextCu_ = 0;
-  uint64_t outstanding_ = 0;
-  bool faulted_ = false;
-  std::string fault_;
-  sc_core::sc_event changed_;
+  size_t nextDispatch_ = 0;  // round-robin position among active dispatches
+  // Submission order. A faulted dispatch stays here until its last placed workgroup ends.
+  std::vector<std::unique_ptr<Active>> active_;
+  sc_core::sc_event changed_, finished_, submitted_;
+  ActivitySampler* activity_ = nullptr;
 };
 
 }  // namespace vgpu

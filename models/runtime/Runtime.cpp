@@ -155,6 +155,14 @@ const Module& Runtime::loadModule(loader::CodeObject object, const std::string& 
   return *modules_.back();
 }
 
+void Runtime::enableHazardChecks() {
+  gpu_.enableHazardChecks();
+}
+
+std::vector<isa::HazardFinding> Runtime::hazardFindings() const {
+  return gpu_.hazardFindings();
+}
+
 Kernel Runtime::kernel(const Module& module, const std::string& name) const {
   const loader::KernelInfo* info = module.object.findKernel(name);
   if (info == nullptr) {
@@ -168,23 +176,136 @@ Kernel Runtime::kernel(const Module& module, const std::string& name) const {
 
 // ---- launch ----------------------------------------------------------------------------------
 
-void Runtime::setupQueue() {
-  queueBase_ = malloc(uint64_t{queuePackets_} * aql::kPacketBytes);
+Runtime::QueueState& Runtime::queueState(Queue queue) {
+  if (queues_.empty()) queues_.push_back(QueueState{});  // the default queue, set up lazily
+  for (QueueState& q : queues_)
+    if (q.index == queue.index) {
+      if (q.base == 0) setupQueue(q, 64);
+      return q;
+    }
+  throw InputError("AQL queue " + std::to_string(queue.index) +
+                   " was not created by this runtime (createQueue)");
+}
+
+void Runtime::setupQueue(QueueState& q, uint32_t packets) {
+  if (packets == 0 || (packets & (packets - 1)) != 0)
+    throw InputError("an AQL queue holds a power of two packets, not " + std::to_string(packets));
+  q.packets = packets;
+  q.base = malloc(uint64_t{packets} * aql::kPacketBytes);
   // Every slot starts INVALID so the command processor never takes a half-written packet.
-  std::vector<uint8_t> ring(uint64_t{queuePackets_} * aql::kPacketBytes, 0);
-  for (uint32_t i = 0; i < queuePackets_; ++i) ring[i * aql::kPacketBytes] = aql::kInvalid;
-  copyToDevice(queueBase_, ring.data(), ring.size());
-  signal_ = malloc(aql::kSignalBytes);
-  memset(signal_, 0, aql::kSignalBytes);
-  mmioWrite(mmio::kQueueBaseLo, static_cast<uint32_t>(queueBase_));
-  mmioWrite(mmio::kQueueBaseHi, static_cast<uint32_t>(queueBase_ >> 32));
-  mmioWrite(mmio::kQueueSize, queuePackets_);
-  mmioWrite(mmio::kQueueEnable, 1);
+  std::vector<uint8_t> ring(uint64_t{packets} * aql::kPacketBytes, 0);
+  for (uint32_t i = 0; i < packets; ++i) ring[i * aql::kPacketBytes] = aql::kInvalid;
+  copyToDevice(q.base, ring.data(), ring.size());
+  mmioWrite(mmio::queueRegister(q.index, mmio::kQEnable), 0);
+  mmioWrite(mmio::queueRegister(q.index, mmio::kQBaseLo), static_cast<uint32_t>(q.base));
+  mmioWrite(mmio::queueRegister(q.index, mmio::kQBaseHi), static_cast<uint32_t>(q.base >> 32));
+  mmioWrite(mmio::queueRegister(q.index, mmio::kQSize), packets);
+  mmioWrite(mmio::queueRegister(q.index, mmio::kQEnable), 1);  // read and write index 0
   mmioWrite(mmio::kIrqEnable, mmio::kIrqPacketDone | mmio::kIrqError);
 }
 
+Queue Runtime::createQueue(uint32_t packets) {
+  if (queues_.empty()) queues_.push_back(QueueState{});
+  const uint32_t available = queueCount();
+  const uint32_t index = static_cast<uint32_t>(queues_.size());
+  if (index >= available) {
+    throw InputError("no free AQL queue: the GPU has " + std::to_string(available) +
+                     " (queue 0 is the default queue)");
+  }
+  QueueState q;
+  q.index = index;
+  setupQueue(q, packets);
+  queues_.push_back(std::move(q));
+  return Queue{index};
+}
+
+uint32_t Runtime::queueCount() {
+  return mmioRead(mmio::kQueueCount);
+}
+
+uint64_t Runtime::readIndex(const QueueState& q) {
+  const uint32_t lo = mmioRead(mmio::queueRegister(q.index, mmio::kQReadIndexLo));
+  const uint32_t hi = mmioRead(mmio::queueRegister(q.index, mmio::kQReadIndexHi));
+  return uint64_t{hi} << 32 | lo;
+}
+
+void Runtime::waitForInterrupt() {
+  if (!port_.irq.read()) wait(port_.irq.value_changed_event());
+  mmioWrite(mmio::kIrqStatus, mmio::kIrqPacketDone);
+}
+
+void Runtime::checkQueueError(const QueueState& q) {
+  const uint32_t status = mmioRead(mmio::queueRegister(q.index, mmio::kQStatus));
+  if (!(status & mmio::kQueueError)) return;
+  const uint32_t code = mmioRead(mmio::queueRegister(q.index, mmio::kQErrorCode));
+  mmioWrite(mmio::queueRegister(q.index, mmio::kQStatus), mmio::kQueueError);
+  mmioWrite(mmio::kIrqStatus, mmio::kIrqError | mmio::kIrqPacketDone);
+  const std::string message = gpu_.commandProcessor().queueFault(q.index);
+  if (code == mmio::kErrorKernelFault) throw KernelFault(message);
+  throw InputError("the GPU rejected the dispatch: " + message);
+}
+
+void Runtime::submitPacket(QueueState& q, const void* packet, uint16_t header) {
+  // Wait for a free slot: the CP hands slots back as it consumes packets.
+  while (q.writeIndex - q.knownReadIndex >= q.packets) {
+    q.knownReadIndex = readIndex(q);
+    if (q.writeIndex - q.knownReadIndex < q.packets) break;
+    checkQueueError(q);
+    waitForInterrupt();
+  }
+  const uint64_t slot = q.base + (q.writeIndex % q.packets) * aql::kPacketBytes;
+  copyToDevice(slot + 2, static_cast<const uint8_t*>(packet) + 2, aql::kPacketBytes - 2);
+  copyToDevice(slot, &header, sizeof header);
+  ++q.writeIndex;
+  mmioWrite(mmio::queueRegister(q.index, mmio::kQDoorbellLo), static_cast<uint32_t>(q.writeIndex));
+  if (q.writeIndex >> 32)
+    mmioWrite(mmio::queueRegister(q.index, mmio::kQDoorbellHi),
+              static_cast<uint32_t>(q.writeIndex >> 32));
+}
+
+Signal Runtime::createSignal(int64_t value) {
+  const Signal s{malloc(aql::kSignalBytes)};
+  memset(s.address, 0, aql::kSignalBytes);
+  setSignal(s, value);
+  return s;
+}
+
+void Runtime::destroySignal(Signal signal) {
+  if (signal) free(signal.address);
+}
+
+int64_t Runtime::signalValue(Signal signal) {
+  int64_t value = 0;
+  copyFromDevice(&value, signal.address + aql::kSignalValueOffset, sizeof value);
+  return value;
+}
+
+void Runtime::setSignal(Signal signal, int64_t value) {
+  copyToDevice(signal.address + aql::kSignalValueOffset, &value, sizeof value);
+}
+
+void Runtime::waitSignal(Signal signal, int64_t atMost) {
+  while (signalValue(signal) > atMost) waitForInterrupt();
+}
+
+void Runtime::barrier(Queue queue, BarrierKind kind, const std::vector<Signal>& dependencies,
+                      Signal completion) {
+  aql::BarrierPacket p{};
+  if (dependencies.size() > 5)
+    throw InputError("a barrier packet has at most 5 dependency signals, " +
+                     std::to_string(dependencies.size()) + " given");
+  for (size_t i = 0; i < dependencies.size(); ++i) p.depSignal[i] = dependencies[i].address;
+  p.completionSignal = completion.address;
+  const uint16_t header = (kind == BarrierKind::And ? aql::kBarrierAnd : aql::kBarrierOr) |
+                          (1u << aql::kHeaderBarrierBit) |
+                          (aql::kScopeSystem << aql::kHeaderAcquireShift) |
+                          (aql::kScopeSystem << aql::kHeaderReleaseShift);
+  submitPacket(queueState(queue), &p, header);
+}
+
 std::vector<uint8_t> Runtime::buildKernarg(const Kernel& k, const LaunchConfig& c,
-                                           const std::vector<KernelArg>& args) const {
+                                           const std::vector<KernelArg>& args,
+                                           uint64_t queueBase) const {
   const loader::KernelInfo& info = *k.info;
   const auto explicitArgs = info.explicitArgs();
   if (args.size() != explicitArgs.size()) {
@@ -243,7 +364,7 @@ std::vector<uint8_t> Runtime::buildKernarg(const Kernel& k, const LaunchConfig& 
     else if (v == "hidden_shared_base")
       put(a, kSharedApertureBase >> 32);
     else if (v == "hidden_queue_ptr")
-      put(a, queueBase_);
+      put(a, queueBase);
     else if (v == "hidden_dynamic_lds_size")
       put(a, c.dynamicLdsBytes);
     // Everything else hidden (printf/hostcall buffers, default queue, completion action,
@@ -253,6 +374,11 @@ std::vector<uint8_t> Runtime::buildKernarg(const Kernel& k, const LaunchConfig& 
 }
 
 void Runtime::launch(const Kernel& k, const LaunchConfig& c, const std::vector<KernelArg>& args) {
+  launch(Queue{0}, k, c, args);
+}
+
+void Runtime::launch(Queue queue, const Kernel& k, const LaunchConfig& c,
+                     const std::vector<KernelArg>& args, Signal completion) {
   const loader::KernelInfo& info = *k.info;
   const uint64_t items = uint64_t{c.block.x} * c.block.y * c.block.z;
   if (c.block.x == 0 || c.block.y == 0 || c.block.z == 0 || items > 1024) {
@@ -274,16 +400,13 @@ void Runtime::launch(const Kernel& k, const LaunchConfig& c, const std::vector<K
                      " bytes of LDS (with dynamic LDS); a compute unit has " +
                      std::to_string(gpu_.config().lds.sizeBytes));
   }
-  const std::vector<uint8_t> kernarg = buildKernarg(k, c, args);
-  if (queueBase_ == 0) setupQueue();
-
+  if (c.acquireFence > aql::kScopeSystem || c.releaseFence > aql::kScopeSystem)
+    throw InputError("fence scopes are none (0), agent (1) or system (2)");
+  QueueState& q = queueState(queue);
+  const std::vector<uint8_t> kernarg = buildKernarg(k, c, args, q.base);
   const uint64_t kernargAddress = malloc(kernarg.size());
   copyToDevice(kernargAddress, kernarg.data(), kernarg.size());
-  transientAllocations_.push_back(kernargAddress);
-
-  // The signal counts launches in flight; each completion decrements it.
-  ++launchesInFlight_;
-  copyToDevice(signal_ + aql::kSignalValueOffset, &launchesInFlight_, sizeof launchesInFlight_);
+  q.transientAllocations.push_back(kernargAddress);
 
   aql::KernelDispatchPacket p{};
   p.setup = static_cast<uint16_t>(dimensions(c));
@@ -297,39 +420,27 @@ void Runtime::launch(const Kernel& k, const LaunchConfig& c, const std::vector<K
   p.groupSegmentSize = static_cast<uint32_t>(lds);
   p.kernelObject = k.descriptorAddress;
   p.kernargAddress = kernargAddress;
-  p.completionSignal = signal_;
-  // Body first, header last: the packet becomes valid in one store (HSA publication rule).
-  const uint64_t slot = queueBase_ + (writeIndex_ % queuePackets_) * aql::kPacketBytes;
-  copyToDevice(slot + 2, reinterpret_cast<uint8_t*>(&p) + 2, sizeof p - 2);
+  p.completionSignal = completion.address;
   const uint16_t header = aql::kKernelDispatch | (1u << aql::kHeaderBarrierBit) |
-                          (aql::kScopeSystem << aql::kHeaderAcquireShift) |
-                          (aql::kScopeSystem << aql::kHeaderReleaseShift);
-  copyToDevice(slot, &header, sizeof header);
-  ++writeIndex_;
-  mmioWrite(mmio::kDoorbellLo, static_cast<uint32_t>(writeIndex_));
+                          (c.acquireFence << aql::kHeaderAcquireShift) |
+                          (c.releaseFence << aql::kHeaderReleaseShift);
+  submitPacket(q, &p, header);
 }
 
 void Runtime::synchronize() {
-  if (queueBase_ == 0) return;
+  for (QueueState& q : queues_)
+    if (q.base != 0) synchronize(Queue{q.index});
+}
+
+void Runtime::synchronize(Queue queue) {
+  QueueState& q = queueState(queue);
   while (true) {
-    int64_t value = 0;
-    copyFromDevice(&value, signal_ + aql::kSignalValueOffset, sizeof value);
-    const uint32_t status = mmioRead(mmio::kStatus);
-    if (status & mmio::kStatusError) {
-      const uint32_t code = mmioRead(mmio::kErrorCode);
-      mmioWrite(mmio::kIrqStatus, mmio::kIrqError | mmio::kIrqPacketDone);
-      const std::string message = gpu_.commandProcessor().lastFault();
-      if (code == mmio::kErrorKernelFault) throw KernelFault(message);
-      throw InputError("the GPU rejected the dispatch: " + message);
-    }
-    if (value <= 0) break;
-    // Sleep until the GPU interrupts (completion or error).
-    if (!port_.irq.read()) wait(port_.irq.value_changed_event());
-    mmioWrite(mmio::kIrqStatus, mmio::kIrqPacketDone);
+    checkQueueError(q);
+    if (readIndex(q) >= q.writeIndex) break;
+    waitForInterrupt();  // sleep until the GPU interrupts (a completion or an error)
   }
-  launchesInFlight_ = 0;
-  for (uint64_t a : transientAllocations_) free(a);
-  transientAllocations_.clear();
+  for (uint64_t a : q.transientAllocations) free(a);
+  q.transientAllocations.clear();
 }
 
 // ---- Simulation -------------------------------------------------------------------------------
@@ -340,6 +451,7 @@ struct Simulation::Top : sc_module {
   sc_signal<bool> irq;
   std::function<void(Runtime&)> program;
   std::exception_ptr error;
+  bool finished = false;
 
   SC_HAS_PROCESS(Top);
   Top(sc_module_name name, const PlatformConfig& config)
@@ -357,6 +469,7 @@ struct Simulation::Top : sc_module {
     } catch (...) {
       error = std::current_exception();
     }
+    finished = true;
     sc_stop();
   }
 };
@@ -380,7 +493,14 @@ double Simulation::simulatedSeconds() const {
 void Simulation::run(const std::function<void(Runtime&)>& hostProgram) {
   top_->program = hostProgram;
   sc_start();
+  // Traces are completed even when the host program failed: a faulted kernel's VCD and
+  // timeline are what one looks at next.
+  top_->gpu.finishTraces();
   if (top_->error) std::rethrow_exception(top_->error);
+  // Out of events with the host still waiting (e.g. for a signal nothing will decrement):
+  // report it rather than return as if the program had ended.
+  if (!top_->finished)
+    throw std::runtime_error("the simulation ran out of events while the host program was waiting");
 }
 
 }  // namespace vgpu

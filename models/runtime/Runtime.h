@@ -18,6 +18,8 @@
 #include <tlm>
 
 #include "common/PlatformConfig.h"
+#include "cp/Aql.h"
+#include "isa/HazardChecker.h"
 #include "loader/CodeObject.h"
 
 namespace vgpu {
@@ -33,7 +35,24 @@ struct LaunchConfig {
   Dim3 block;  // work-items per workgroup
   uint32_t dynamicLdsBytes = 0;
   std::array<uint64_t, 3> globalOffset{0, 0, 0};  // OpenCL global work offset
+  // The packet header's fences (HSA defaults of hipModuleLaunchKernel: system scope both).
+  aql::FenceScope acquireFence = aql::kScopeSystem;
+  aql::FenceScope releaseFence = aql::kScopeSystem;
 };
+
+// One of the GPU's AQL queues (its hardware index). Queue 0 is the runtime's default queue.
+struct Queue {
+  uint32_t index = 0;
+};
+
+// An HSA signal in device memory (amd_signal_t layout: the 64-bit value at offset 8). A null
+// signal (address 0) stands for "no signal".
+struct Signal {
+  uint64_t address = 0;
+  explicit operator bool() const { return address != 0; }
+};
+
+enum class BarrierKind { And, Or };
 
 // One explicit kernel argument's bytes, in metadata order.
 struct KernelArg {
@@ -94,30 +113,73 @@ class Runtime {
   // Throws InputError listing the kernels that exist when `name` is not one of them.
   Kernel kernel(const Module& module, const std::string& name) const;
 
-  // Writes an AQL kernel-dispatch packet and rings the doorbell; returns at once. Throws
-  // InputError when the arguments do not match the kernel's metadata or the sizes are bad.
+  // Writes an AQL kernel-dispatch packet into the default queue and rings the doorbell; returns
+  // at once. Throws InputError when the arguments do not match the kernel's metadata or the
+  // sizes are bad.
   void launch(const Kernel& kernel, const LaunchConfig& config, const std::vector<KernelArg>& args);
-  // Waits until every launched dispatch has completed. Throws KernelFault if one faulted.
+  // The same on `queue`; the CP decrements `completion` (if given) when the dispatch is done.
+  void launch(Queue queue, const Kernel& kernel, const LaunchConfig& config,
+              const std::vector<KernelArg>& args, Signal completion = {});
+  // Waits until every launched dispatch has completed. Throws KernelFault if one faulted, and
+  // InputError if the GPU rejected a packet.
   void synchronize();
+  // Waits until every packet written to `queue` has been consumed; throws as synchronize().
+  void synchronize(Queue queue);
+
+  // Several queues: each createQueue() takes one more of the GPU's AQL queues (1, 2, ...; the
+  // register QUEUES says how many there are); their packets run concurrently with the other
+  // queues'. Throws InputError when all are taken.
+  Queue createQueue(uint32_t packets = 64);
+  uint32_t queueCount();  // the GPU's QUEUES register
+  // A barrier-AND (every dependency's value 0) or barrier-OR (any of them 0) packet: the
+  // queue's later packets wait for it, other queues do not. At most 5 dependencies.
+  void barrier(Queue queue, BarrierKind kind, const std::vector<Signal>& dependencies,
+               Signal completion = {});
+  // Signals in device memory.
+  Signal createSignal(int64_t value);
+  void destroySignal(Signal signal);
+  int64_t signalValue(Signal signal);
+  void setSignal(Signal signal, int64_t value);
+  // Sleeps on the interrupt until the signal's value is at most `atMost`.
+  void waitSignal(Signal signal, int64_t atMost = 0);
+
+  // Co-verification: from now on, every instruction a wave issues is checked for missing
+  // software-inserted wait states (seed 004 table 8; isa/HazardChecker.h). Off by default; call
+  // before launching. hazardFindings() lists what was found so far (PCs and code-object
+  // offsets, both instructions, wait states required and present, how often).
+  void enableHazardChecks();
+  std::vector<isa::HazardFinding> hazardFindings() const;
 
   Gpu& gpu() { return gpu_; }
 
  private:
+  struct QueueState {
+    uint32_t index = 0;
+    uint64_t base = 0;  // 0: not set up yet
+    uint32_t packets = 0;
+    uint64_t writeIndex = 0;
+    uint64_t knownReadIndex = 0;                 // READ_INDEX as last read (it only grows)
+    std::vector<uint64_t> transientAllocations;  // kernargs of in-flight launches
+  };
   void mmioWrite(uint32_t reg, uint32_t value);
   uint32_t mmioRead(uint32_t reg);
   void transfer(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint64_t bytes);
-  void setupQueue();
+  QueueState& queueState(Queue queue);
+  void setupQueue(QueueState& q, uint32_t packets);
+  uint64_t readIndex(const QueueState& q);
+  // Sleeps until the interrupt line is (or was) raised, then acknowledges a packet completion.
+  void waitForInterrupt();
+  // Throws if the queue reports an error (and clears it).
+  void checkQueueError(const QueueState& q);
+  // Writes the packet's body, then its header (HSA publication rule), and rings the doorbell.
+  void submitPacket(QueueState& q, const void* packet, uint16_t header);
   std::vector<uint8_t> buildKernarg(const Kernel& k, const LaunchConfig& c,
-                                    const std::vector<KernelArg>& args) const;
+                                    const std::vector<KernelArg>& args, uint64_t queueBase) const;
 
   HostPort& port_;
   Gpu& gpu_;
   std::vector<std::unique_ptr<Module>> modules_;
-  uint64_t queueBase_ = 0, signal_ = 0;
-  uint32_t queuePackets_ = 64;
-  uint64_t writeIndex_ = 0;
-  int64_t launchesInFlight_ = 0;
-  std::vector<uint64_t> transientAllocations_;  // kernargs of in-flight launches
+  std::vector<QueueState> queues_;  // [0] the default queue, then createQueue()'s
 };
 
 // A complete simulated system: the GPU, the host port wired to its MMIO, memory and interrupt,
