@@ -1,0 +1,292 @@
+// Hand-written kernels that fault or hang, one per kind the simulator must stop cleanly
+// (tests/reliability/FaultTest.cpp runs each through vgpu-sim).
+.amdgcn_target "amdgcn-amd-amdhsa--gfx906"
+.text
+
+.globl illegal_encoding
+.p2align 8
+.type illegal_encoding,@function
+illegal_encoding:
+  // An SOP1 word whose opcode (0xff) no gfx9 instruction has: llvm-objdump prints .long.
+  s_mov_b32 s4, 1
+  .long 0xbe80ff00
+  s_endpgm
+.Lillegal_encoding_end:
+.size illegal_encoding, .Lillegal_encoding_end-illegal_encoding
+
+.globl memory_violation
+.p2align 8
+.type memory_violation,@function
+memory_violation:
+  // A store to address 0x10, below every allocation the runtime makes.
+  v_mov_b32 v4, 0x10
+  v_mov_b32 v5, 0
+  global_store_dword v[4:5], v0, off
+  s_waitcnt vmcnt(0)
+  s_endpgm
+.Lmemory_violation_end:
+.size memory_violation, .Lmemory_violation_end-memory_violation
+
+.globl misaligned_buffer_atomic
+.p2align 8
+.type misaligned_buffer_atomic,@function
+misaligned_buffer_atomic:
+  // A raw buffer V# over the argument buffer (4 KiB of records, 32-bit dwords), and an atomic
+  // two bytes into it: atomics must be aligned to their size whatever the alignment mode.
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_mov_b32 s6, 0x1000
+  s_mov_b32 s7, 0x27000
+  v_mov_b32 v1, 2
+  v_mov_b32 v2, 1
+  buffer_atomic_add v2, v1, s[4:7], 0 offen
+  s_waitcnt vmcnt(0)
+  s_endpgm
+.Lmisaligned_buffer_atomic_end:
+.size misaligned_buffer_atomic, .Lmisaligned_buffer_atomic_end-misaligned_buffer_atomic
+
+.globl lds_out_of_range
+.p2align 8
+.type lds_out_of_range,@function
+lds_out_of_range:
+  // The workgroup allocates 256 bytes of LDS; this writes at byte 4096 and reads it back into
+  // the argument buffer.
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  v_mov_b32 v1, 4096
+  v_mov_b32 v2, 0x1234
+  ds_write_b32 v1, v2
+  ds_read_b32 v3, v1
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v4, s2
+  v_mov_b32 v5, s3
+  global_store_dword v[4:5], v3, off
+  s_waitcnt vmcnt(0)
+  s_endpgm
+.Llds_out_of_range_end:
+.size lds_out_of_range, .Llds_out_of_range_end-lds_out_of_range
+
+.globl trap_without_handler
+.p2align 8
+.type trap_without_handler,@function
+trap_without_handler:
+  s_mov_b32 s4, 1
+  s_trap 2
+  s_endpgm
+.Ltrap_without_handler_end:
+.size trap_without_handler, .Ltrap_without_handler_end-trap_without_handler
+
+.globl barrier_never_reached
+.p2align 8
+.type barrier_never_reached,@function
+barrier_never_reached:
+  // Two waves. Wave 1 waits at the barrier and would then set a flag in LDS; wave 0 spins on
+  // that flag before it would reach the barrier. Neither can go on: a deadlock that only the
+  // watchdog can see, since wave 0 keeps issuing.
+  v_readfirstlane_b32 s8, v0
+  s_lshr_b32 s8, s8, 6
+  v_mov_b32 v1, 0
+  s_cmp_eq_u32 s8, 0
+  s_cbranch_scc1 .Lspin
+  s_barrier
+  v_mov_b32 v2, 1
+  ds_write_b32 v1, v2
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+.Lspin:
+  ds_read_b32 v2, v1
+  s_waitcnt lgkmcnt(0)
+  v_cmp_eq_u32 vcc, 0, v2
+  s_cbranch_vccnz .Lspin
+  s_barrier
+  s_endpgm
+.Lbarrier_never_reached_end:
+.size barrier_never_reached, .Lbarrier_never_reached_end-barrier_never_reached
+
+.globl waitcnt_on_load
+.p2align 8
+.type waitcnt_on_load,@function
+waitcnt_on_load:
+  // One load and a wait for it: longer than a tiny --watchdog-cycles, so the watchdog reports
+  // the wave waiting in s_waitcnt with its counters.
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v4, s2
+  v_mov_b32 v5, s3
+  global_load_dword v1, v[4:5], off
+  s_waitcnt vmcnt(0)
+  s_endpgm
+.Lwaitcnt_on_load_end:
+.size waitcnt_on_load, .Lwaitcnt_on_load_end-waitcnt_on_load
+
+.globl runaway_loop
+.p2align 8
+.type runaway_loop,@function
+runaway_loop:
+  s_mov_b32 s4, 0
+.Lforever:
+  s_add_u32 s4, s4, 1
+  s_branch .Lforever
+  s_endpgm
+.Lrunaway_loop_end:
+.size runaway_loop, .Lrunaway_loop_end-runaway_loop
+
+.rodata
+.p2align 6
+.amdhsa_kernel illegal_encoding
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdhsa_kernel memory_violation
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdhsa_kernel misaligned_buffer_atomic
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdhsa_kernel lds_out_of_range
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 256
+.end_amdhsa_kernel
+
+.amdhsa_kernel trap_without_handler
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdhsa_kernel barrier_never_reached
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 256
+.end_amdhsa_kernel
+
+.amdhsa_kernel waitcnt_on_load
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdhsa_kernel runaway_loop
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 1 ]
+amdhsa.kernels:
+  - .name: illegal_encoding
+    .symbol: illegal_encoding.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: memory_violation
+    .symbol: memory_violation.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: misaligned_buffer_atomic
+    .symbol: misaligned_buffer_atomic.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: lds_out_of_range
+    .symbol: lds_out_of_range.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 256
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: trap_without_handler
+    .symbol: trap_without_handler.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: barrier_never_reached
+    .symbol: barrier_never_reached.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 256
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: waitcnt_on_load
+    .symbol: waitcnt_on_load.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: runaway_loop
+    .symbol: runaway_loop.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+...
+.end_amdgpu_metadata
