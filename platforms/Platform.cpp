@@ -48,7 +48,10 @@ class Reader {
     if (d < 0 || (std::is_integral_v<T> && d != std::floor(d)))
       fail(std::string(key) + " must be a non-negative " +
            (std::is_integral_v<T> ? "integer" : "number"));
-    if (d > static_cast<double>(std::numeric_limits<T>::max()))
+    // 2^digits, not max(): max() of a 64-bit type rounds up to 2^64 as a double, and converting
+    // 2^64 back is undefined.
+    if (std::is_integral_v<T> ? d >= std::ldexp(1.0, std::numeric_limits<T>::digits)
+                              : d > static_cast<double>(std::numeric_limits<T>::max()))
       fail(std::string(key) + " is too large (at most " +
            std::to_string(std::numeric_limits<T>::max()) + ")");
     out = static_cast<T>(d);
@@ -103,7 +106,7 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, and numbers too large (out_of_range)
     throw InputError(origin + ": not valid JSON (" + e.what() + ")");
   }
   PlatformConfig p;
@@ -116,6 +119,7 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
   r.number("cus_per_sqc", p.cusPerSqc);
   r.number("quantum", p.quantumCycles);
   r.number("max_cycles", p.maxCycles);
+  r.number("watchdog_cycles", p.watchdogCycles);
   r.number("mmio_latency", p.mmioLatencyCycles);
   r.section("cu", [&](Reader& s) {
     s.number("simds", p.cu.simdsPerCu);
@@ -133,7 +137,10 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
     s.number("size", p.lds.sizeBytes);
     s.number("banks", p.lds.banks);
     s.number("latency", p.lds.latencyCycles);
+    s.number("port_bandwidth", p.lds.portBytesPerCycle);
+    s.number("simds_per_port", p.lds.simdsPerPort);
     s.number("alloc_granule", p.lds.allocGranuleBytes);
+    s.number("gds_size", p.lds.gdsSizeBytes);
     s.string("arbiter", p.lds.arbiter);
   });
   r.section("vector_l1", [&](Reader& s) { readCache(s, p.vectorL1); });
@@ -183,6 +190,8 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
   check(p.cu.vgprsPerSimdLane >= 4 && p.cu.sgprsPerSimd >= 16, origin, "register files too small");
   check(p.lds.sizeBytes >= 1024 && p.lds.banks >= 1, origin, "lds too small");
   check(p.lds.allocGranuleBytes >= 4, origin, "lds.alloc_granule must be at least 4");
+  check(p.lds.portBytesPerCycle >= 4 && p.lds.simdsPerPort >= 1, origin,
+        "lds.port_bandwidth must be at least 4 and lds.simds_per_port at least 1");
   check(p.lds.arbiter == "cpp" || p.lds.arbiter == "rtl", origin,
         "lds.arbiter must be \"cpp\" or \"rtl\" (not \"" + p.lds.arbiter + "\")");
   for (const CacheConfig* c : {&p.vectorL1, &p.scalarCache, &p.instructionCache})

@@ -17,8 +17,12 @@ const char* usage() {
   return R"(usage:
   vgpu-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...
            [--platform NAME|FILE.json] [--dynamic-lds BYTES] [--global-offset X[,Y[,Z]]]
-           [--stats FILE.json] [--max-cycles N] [--mode timing|functional] [--quiet]
-           [--lds-arbiter cpp|rtl] [--vcd FILE.vcd [--vcd-window START:END]]
+           [--stats FILE.json] [--max-cycles N] [--watchdog-cycles N]
+           [--mode timing|functional] [--quiet]
+           [--lds-arbiter cpp|rtl] [--rtl-vcd FILE.vcd]
+           [--vcd FILE.vcd] [--vcd-window START:END] [--vcd-scope BLOCK,...]
+           [--timeline FILE.json [--timeline-window START:END] [--timeline-scope BLOCK,...]]
+           [--report FILE.html] [--progress] [--check-hazards]
   vgpu-sim list CODE_OBJECT            kernels, with each argument's name, kind and size
   vgpu-sim disasm CODE_OBJECT [KERNEL] disassembly, as llvm-objdump prints it
   vgpu-sim platforms                   built-in platforms
@@ -29,8 +33,23 @@ One --arg per explicit kernel argument, in order:
   zeros:BYTES[,out=PATH] zeroed global buffer
   i32:V u32:V i64:V u64:V f32:V f64:V   scalars
 --lds-arbiter picks the LDS bank-conflict arbiter: cpp (default) or rtl (the Verilated RTL,
-when built with VGPU_RTL_COSIM). --vcd writes the RTL arbiter's waveform (compute unit 0), for
-the GPU cycles START..END of --vcd-window.
+when built with VGPU_RTL_COSIM). --rtl-vcd writes the RTL arbiter's waveform (compute unit 0).
+--vcd writes the model's activity as a VCD (waves, VALU busy, issue, LDS banks and conflicts,
+cache hits/misses/MSHRs, L2 and DRAM channels, command processor); --timeline writes a
+trace-event JSON for ui.perfetto.dev (a slice per instruction per wave slot, unit tracks,
+memory transactions as flows). --vcd-window and --timeline-window keep the GPU cycles
+START..END (--vcd-window also for --rtl-vcd); --vcd-scope and --timeline-scope keep the named
+blocks (comma-separated): cuN (with its ldsN and tcN), sqcN, l2, dram, cp.
+--report writes one self-contained HTML page with the run's charts (occupancy, bandwidth,
+stalls, LDS conflicts over time). A summary of the run goes to stderr at the end, and a progress
+line while a run takes longer than a second on a terminal (--progress: also when stderr is not
+a terminal; --quiet: neither).
+--max-cycles stops a kernel still running after N cycles (a runaway loop). --watchdog-cycles
+reports a deadlock when a wave waits at one s_barrier or s_waitcnt for more than N cycles
+(default 10000000; 0: never); either prints the state of every wave.
+--check-hazards reports every place a wave issued two instructions with fewer wait states
+between them than the ISA requires (seed 004 table 8; the hardware does not check these):
+PC, both instructions, wait states required and present, on stderr and in --stats "hazards".
 Exit codes: 0 success, 2 bad input, 3 the kernel faulted.
 )";
 }
@@ -191,7 +210,7 @@ Options parse(const std::vector<std::string>& argv) {
     return o;
   }
   std::vector<std::string> positional;
-  bool windowGiven = false;
+  bool windowGiven = false, vcdScopeGiven = false, timelineFilterGiven = false;
   for (size_t i = 1; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     auto next = [&](const char* opt) -> const std::string& {
@@ -215,21 +234,43 @@ Options parse(const std::vector<std::string>& argv) {
       o.statsPath = next("--stats");
     else if (a == "--max-cycles")
       o.maxCycles = parseUnsigned(next("--max-cycles"), "--max-cycles", ~uint64_t{0});
+    else if (a == "--watchdog-cycles")
+      o.watchdogCycles =
+          parseUnsigned(next("--watchdog-cycles"), "--watchdog-cycles", ~uint64_t{0});
     else if (a == "--lds-arbiter") {
       o.ldsArbiter = next("--lds-arbiter");
       if (o.ldsArbiter != "cpp" && o.ldsArbiter != "rtl")
         bad("--lds-arbiter: '" + o.ldsArbiter + "' is not an arbiter (cpp or rtl)");
-    } else if (a == "--vcd") {
-      o.vcdPath = next("--vcd");
-      if (o.vcdPath.empty()) bad("--vcd needs a file name");
-    } else if (a == "--vcd-window") {
-      const std::string w = next("--vcd-window");
+    } else if (a == "--vcd" || a == "--rtl-vcd" || a == "--timeline") {
+      std::string& path = a == "--vcd"       ? o.vcdPath
+                          : a == "--rtl-vcd" ? o.rtlVcdPath
+                                             : o.timelinePath;
+      path = next(a.c_str());
+      if (path.empty()) bad(a + " needs a file name");
+    } else if (a == "--vcd-window" || a == "--timeline-window") {
+      const std::string w = next(a.c_str());
       const size_t colon = w.find(':');
-      if (colon == std::string::npos) bad("--vcd-window: expected START:END ('" + w + "')");
-      o.vcdStart = parseUnsigned(w.substr(0, colon), "--vcd-window START", ~uint64_t{0});
-      o.vcdEnd = parseUnsigned(w.substr(colon + 1), "--vcd-window END", ~uint64_t{0});
-      if (o.vcdEnd < o.vcdStart) bad("--vcd-window: END is before START ('" + w + "')");
-      windowGiven = true;
+      if (colon == std::string::npos) bad(a + ": expected START:END ('" + w + "')");
+      const uint64_t start = parseUnsigned(w.substr(0, colon), a + " START", ~uint64_t{0});
+      const uint64_t end = parseUnsigned(w.substr(colon + 1), a + " END", ~uint64_t{0});
+      if (end < start) bad(a + ": END is before START ('" + w + "')");
+      if (a == "--vcd-window")
+        o.vcdStart = start, o.vcdEnd = end, windowGiven = true;
+      else
+        o.timelineStart = start, o.timelineEnd = end, timelineFilterGiven = true;
+    } else if (a == "--vcd-scope" || a == "--timeline-scope") {
+      const std::string list = next(a.c_str());
+      std::vector<std::string>& scope = a == "--vcd-scope" ? o.vcdScope : o.timelineScope;
+      for (size_t start = 0;;) {
+        const size_t comma = list.find(',', start);
+        const std::string block =
+            list.substr(start, comma == std::string::npos ? comma : comma - start);
+        if (block.empty()) bad(a + ": empty block name in '" + list + "' (e.g. cu0,l2,dram)");
+        scope.push_back(block);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      (a == "--vcd-scope" ? vcdScopeGiven : timelineFilterGiven) = true;
     } else if (a == "--mode") {
       const std::string& m = next("--mode");
       if (m != "timing" && m != "functional")
@@ -237,7 +278,14 @@ Options parse(const std::vector<std::string>& argv) {
       o.functionalMode = m == "functional";
     } else if (a == "--quiet" || a == "-q")
       o.quiet = true;
-    else if (a.size() > 1 && a[0] == '-')
+    else if (a == "--check-hazards")
+      o.checkHazards = true;
+    else if (a == "--progress")
+      o.progress = true;
+    else if (a == "--report") {
+      o.reportPath = next("--report");
+      if (o.reportPath.empty()) bad("--report needs a file name");
+    } else if (a.size() > 1 && a[0] == '-')
       bad("unknown option '" + a + "'\n" + usage());
     else
       positional.push_back(a);
@@ -247,7 +295,11 @@ Options parse(const std::vector<std::string>& argv) {
     if (positional.size() < min || positional.size() > max)
       bad(std::string("usage: vgpu-sim ") + form);
   };
-  if (windowGiven && o.vcdPath.empty()) bad("--vcd-window needs --vcd FILE");
+  if (windowGiven && o.vcdPath.empty() && o.rtlVcdPath.empty())
+    bad("--vcd-window needs --vcd FILE or --rtl-vcd FILE");
+  if (vcdScopeGiven && o.vcdPath.empty()) bad("--vcd-scope needs --vcd FILE");
+  if (timelineFilterGiven && o.timelinePath.empty())
+    bad("--timeline-window and --timeline-scope need --timeline FILE");
   if (o.command == "run") {
     wantPositional(2, 2,
                    "run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...");

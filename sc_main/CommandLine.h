@@ -31,11 +31,22 @@ struct Options {
   uint64_t globalOffset[3] = {0, 0, 0};
   std::string statsPath;
   uint64_t maxCycles = 0;
-  bool functionalMode = false;  // --mode functional
+  std::optional<uint64_t> watchdogCycles;  // --watchdog-cycles; unset: the platform's
+  bool functionalMode = false;             // --mode functional
   bool quiet = false;
+  // --check-hazards: report missing software-inserted wait states (isa/HazardChecker.h)
+  bool checkHazards = false;
+  bool progress = false;   // --progress: progress on stderr even when it is not a terminal
+  std::string reportPath;  // --report: the HTML report
   std::string ldsArbiter;  // --lds-arbiter rtl|cpp; empty: the platform's lds.arbiter
-  std::string vcdPath;     // --vcd: waveform of the RTL LDS arbiter
-  uint64_t vcdStart = 0, vcdEnd = ~uint64_t{0};  // --vcd-window START:END, in GPU cycles
+  std::string vcdPath;     // --vcd: the model's activity (models/trace)
+  std::string rtlVcdPath;  // --rtl-vcd: waveform of the RTL LDS arbiter of compute unit 0
+  // --vcd-window START:END, in GPU cycles: the window of both VCDs.
+  uint64_t vcdStart = 0, vcdEnd = ~uint64_t{0};
+  std::vector<std::string> vcdScope;  // --vcd-scope cu0,l2,...: blocks in --vcd; empty: all
+  std::string timelinePath;           // --timeline: Chrome/Perfetto trace-event JSON
+  uint64_t timelineStart = 0, timelineEnd = ~uint64_t{0};  // --timeline-window START:END
+  std::vector<std::string> timelineScope;                  // --timeline-scope
 };
 
 // Throws vgpu::InputError with a message naming the problem.

@@ -7,9 +7,14 @@
 #include <iostream>
 #include <sstream>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "activity/ProgressMeter.h"
+#include "activity/RunSummary.h"
 #include "common/AtomicFile.h"
 #include "common/Error.h"
 #include "gpu/Gpu.h"
@@ -19,10 +24,23 @@
 #include "platforms/Platform.h"
 #include "runtime/Runtime.h"
 #include "sc_main/CommandLine.h"
+#include "sc_main/HtmlReport.h"
 
 namespace {
 
 using namespace vgpu;
+
+// An output file's directory must exist and be writable before anything is simulated, so a
+// typo in a path costs no simulation time and leaves no other output behind.
+void checkOutputPath(const std::string& path, const std::string& option) {
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw InputError(option + " '" + path + "': directory '" + dir + "' does not exist");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw InputError(option + " '" + path + "': directory '" + dir + "' is not writable");
+}
 
 std::vector<uint8_t> readFile(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
@@ -89,6 +107,31 @@ struct RunOutcome {
   std::string fault;
 };
 
+// --check-hazards: what the hazard checker found (schema in README, "Statistics").
+nlohmann::json hazardsJson(const Gpu& gpu) {
+  const std::vector<isa::HazardFinding> findings = gpu.hazardFindings();
+  nlohmann::json list = nlohmann::json::array();
+  uint64_t occurrences = 0;
+  auto where = [](uint64_t pc, uint64_t offset, const std::string& text) {
+    return nlohmann::json{{"pc", pc}, {"offset", offset}, {"instruction", text}};
+  };
+  for (const auto& f : findings) {
+    occurrences += f.occurrences;
+    const isa::HazardRuleInfo& rule = isa::hazardRuleInfo(f.rule);
+    list.push_back({{"rule", rule.id},
+                    {"description", rule.description},
+                    {"required_wait_states", f.required},
+                    {"present_wait_states", f.present},
+                    {"occurrences", f.occurrences},
+                    {"first", where(f.firstPc, f.firstOffset, f.first)},
+                    {"second", where(f.secondPc, f.secondOffset, f.second)}});
+  }
+  return {{"instructions_checked", gpu.hazardChecker()->instructionsChecked()},
+          {"findings", findings.size()},
+          {"occurrences", occurrences},
+          {"list", list}};
+}
+
 nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platform, Gpu& gpu,
                               double hostSeconds, const RunOutcome& outcome) {
   nlohmann::json j;
@@ -99,6 +142,7 @@ nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platf
   j["platform"] = platform.name;
   j["clock_mhz"] = platform.clockMHz;
   j["compute_units"] = platform.computeUnits;
+  j["wave_slots_per_cu"] = platform.cu.simdsPerCu * platform.cu.waveSlotsPerSimd;
   j["cycles"] = cycles;
   // The GPU cycle (SystemC time / clock period) the first dispatch started at: waveform windows
   // (--vcd-window) are in these absolute cycles.
@@ -113,6 +157,18 @@ nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platf
   nlohmann::json counters = nlohmann::json::object();
   for (const auto& [name, value] : gpu.statistics().counters()) counters[name] = *value;
   j["counters"] = counters;
+  nlohmann::json dispatches = nlohmann::json::array();
+  for (const auto& d : gpu.dispatches())
+    dispatches.push_back({{"kernel", d.kernel},
+                          {"start_cycle", d.startCycle},
+                          {"end_cycle", d.endCycle},
+                          {"workgroups", d.workgroups},
+                          {"waves", d.waves},
+                          {"faulted", d.faulted}});
+  j["dispatches"] = dispatches;
+  // The time series, when they were recorded (--report).
+  if (gpu.activity()) j["activity"] = activityJson(*gpu.activity());
+  if (gpu.hazardChecker()) j["hazards"] = hazardsJson(gpu);
   return j;
 }
 
@@ -137,6 +193,7 @@ void printSummary(const nlohmann::json& s) {
 int runCommand(const cli::Options& o) {
   PlatformConfig platform = loadPlatform(o.platform);
   if (o.maxCycles) platform.maxCycles = o.maxCycles;
+  if (o.watchdogCycles) platform.watchdogCycles = *o.watchdogCycles;
   platform.functionalMode = o.functionalMode;
   if (!o.ldsArbiter.empty()) platform.lds.arbiter = o.ldsArbiter;
   if (platform.lds.arbiter == "rtl" && !Gpu::rtlLdsArbiterBuilt())
@@ -145,13 +202,18 @@ int runCommand(const cli::Options& o) {
         "available: this vgpu-sim was built without RTL co-simulation (Verilator was not found "
         "when it was configured, or VGPU_RTL_COSIM=OFF). Install verilator (scripts/setup) and "
         "reconfigure, or use --lds-arbiter cpp.");
-  if (!o.vcdPath.empty()) {
+  if (!o.rtlVcdPath.empty()) {
     if (platform.lds.arbiter != "rtl")
-      throw InputError("--vcd records the RTL LDS arbiter: add --lds-arbiter rtl");
-    platform.lds.arbiterVcdPath = o.vcdPath;
+      throw InputError("--rtl-vcd records the RTL LDS arbiter: add --lds-arbiter rtl");
+    platform.lds.arbiterVcdPath = o.rtlVcdPath;
     platform.lds.vcdStartCycle = o.vcdStart;
     platform.lds.vcdEndCycle = o.vcdEnd;
   }
+  // The model's activity (models/trace): the files open when the GPU is built.
+  platform.trace.vcdPath = o.vcdPath;
+  platform.trace.vcd = {o.vcdStart, o.vcdEnd, o.vcdScope};
+  platform.trace.timelinePath = o.timelinePath;
+  platform.trace.timeline = {o.timelineStart, o.timelineEnd, o.timelineScope};
   auto object = loader::CodeObject::loadFile(o.codeObject);
   const loader::KernelInfo* info = object.findKernel(o.kernel);
   if (info == nullptr) {
@@ -168,8 +230,26 @@ int runCommand(const cli::Options& o) {
       inputs[i] = readFile(o.args[i].path, "--arg file");
       if (inputs[i].empty()) throw InputError("--arg file '" + o.args[i].path + "' is empty");
     }
+  if (!o.statsPath.empty()) checkOutputPath(o.statsPath, "--stats");
+  if (!o.reportPath.empty()) checkOutputPath(o.reportPath, "--report");
+  if (!o.vcdPath.empty()) checkOutputPath(o.vcdPath, "--vcd");
+  if (!o.rtlVcdPath.empty()) checkOutputPath(o.rtlVcdPath, "--rtl-vcd");
+  if (!o.timelinePath.empty()) checkOutputPath(o.timelinePath, "--timeline");
+  for (size_t i = 0; i < o.args.size(); ++i)
+    if (!o.args[i].outPath.empty())
+      checkOutputPath(o.args[i].outPath, "--arg " + std::to_string(i + 1) + " out=");
 
   Simulation sim(platform);
+  if (!o.reportPath.empty()) sim.gpu().enableActivitySampling();
+  if (o.checkHazards) sim.gpu().enableHazardChecks();
+  // Progress only where someone watches: a terminal, or asked for with --progress.
+  std::unique_ptr<ProgressMeter> progress;
+  const bool terminal = ::isatty(::fileno(stderr)) != 0;
+  if (!o.quiet && (terminal || o.progress)) {
+    ProgressOptions po;
+    po.inPlace = terminal;
+    progress = std::make_unique<ProgressMeter>("progress", sim.gpu(), po);
+  }
   RunOutcome outcome;
   std::vector<std::vector<uint8_t>> outputs(o.args.size());
   const auto start = std::chrono::steady_clock::now();
@@ -217,11 +297,32 @@ int runCommand(const cli::Options& o) {
   }
   const double hostSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress) progress->finish();
 
   const nlohmann::json stats = statisticsJson(o, platform, sim.gpu(), hostSeconds, outcome);
   // Statistics are written even for a faulted kernel: they show how far it got.
   if (!o.statsPath.empty()) writeFileAtomically(o.statsPath, stats.dump(2) + "\n");
+  if (!o.reportPath.empty()) writeFileAtomically(o.reportPath, renderHtmlReport(stats));
+  // --check-hazards: every finding on stderr, faulted or not (a missing wait state may be why).
+  if (o.checkHazards) {
+    const auto findings = sim.gpu().hazardFindings();
+    for (const auto& f : findings)
+      std::fprintf(stderr, "vgpu-sim: %s\n", isa::describeHazard(f).c_str());
+    if (findings.empty() && !o.quiet)
+      std::fprintf(
+          stderr, "vgpu-sim: hazard check: all required wait states present (%llu instructions)\n",
+          static_cast<unsigned long long>(sim.gpu().hazardChecker()->instructionsChecked()));
+  }
+  // The summary goes to stderr, after the one-line result on stdout.
+  auto summary = [&] {
+    if (o.quiet) return;
+    std::fflush(stdout);
+    std::string text = formatRunSummary(summarizeRun(stats));
+    if (!o.reportPath.empty()) text += "  report     " + o.reportPath + "\n";
+    std::fputs(text.c_str(), stderr);
+  };
   if (outcome.faulted) {
+    summary();
     std::fprintf(stderr, "vgpu-sim: %s\n", outcome.fault.c_str());
     return 3;
   }
@@ -229,13 +330,19 @@ int runCommand(const cli::Options& o) {
     if (!o.args[i].outPath.empty())
       writeFileAtomically(o.args[i].outPath, outputs[i].data(), outputs[i].size());
   if (!o.quiet) printSummary(stats);
-  if (!o.quiet && !o.vcdPath.empty()) {
+  summary();
+  if (!o.quiet && (!o.vcdPath.empty() || !o.rtlVcdPath.empty() || !o.timelinePath.empty())) {
     const uint64_t start = stats["start_cycle"], end = start + cycles(stats);
+    auto written = [&](const std::string& path, const char* what) {
+      if (!path.empty()) std::printf("%s: %s\n", what, path.c_str());
+    };
+    written(o.vcdPath, "model activity (VCD)");
+    written(o.timelinePath, "timeline (trace-event JSON, ui.perfetto.dev)");
+    written(o.rtlVcdPath, "waveform of compute unit 0's LDS arbiter");
     std::printf(
-        "waveform of compute unit 0's LDS arbiter: %s (the kernel ran in GPU cycles %llu"
-        "..%llu, the cycles --vcd-window takes)\n",
-        o.vcdPath.c_str(), static_cast<unsigned long long>(start),
-        static_cast<unsigned long long>(end));
+        "the kernel ran in GPU cycles %llu..%llu, the cycles --vcd-window and "
+        "--timeline-window take\n",
+        static_cast<unsigned long long>(start), static_cast<unsigned long long>(end));
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "common/Cache.h"
 
 #include "common/MemoryExtensions.h"
+#include "trace/Probes.h"
 
 namespace vgpu {
 
@@ -72,8 +73,14 @@ void Cache::writeBack(uint64_t address, const sc_time& at) {
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   p.set_extension(&timingOnly_);
   sc_time delay = at - sc_time_stamp();
+  if (traceProbe) traceProbe->writeBack(true);
   memory->b_transport(p, delay);
+  if (traceProbe) traceProbe->writeBack(false);
   p.clear_extension(&timingOnly_);
+  bytesDownstream += p.get_data_length();
+  if (activity_)
+    activity_->add(downstreamChannel_, static_cast<uint64_t>((sc_time_stamp() + delay) / period_),
+                   p.get_data_length());
 }
 
 void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -102,11 +109,21 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time transfer =
       period_ * static_cast<double>((len + config_.bytesPerCycle - 1) / config_.bytesPerCycle);
   const sc_time portStart = ch.port.reserve(arrival, transfer);
+  using TraceAccess = trace::CacheProbe::Access;
+  auto traceAccess = [&](TraceAccess kind) {
+    if (traceProbe)
+      traceProbe->access(static_cast<size_t>(&ch - channels_.data()), arrival, portStart,
+                         portStart + transfer, kind, addr, len);
+  };
+  if (activity_) activity_->add(bytesChannel_, static_cast<uint64_t>(portStart / period_), len);
 
   // Sends the transaction downstream at `at`; returns when its response is complete.
   auto downstream = [&](const sc_time& at) {
     sc_time d = at - now;
     memory->b_transport(trans, d);
+    bytesDownstream += len;
+    if (activity_)
+      activity_->add(downstreamChannel_, static_cast<uint64_t>((now + d) / period_), len);
     return now + d;
   };
 
@@ -114,6 +131,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     // Atomics execute at the memory side; an upper level drops its copy of the line.
     ++atomics;
     if (policy_ == WritePolicy::WriteThroughNoAllocate) ch.tags.invalidate(channelLocal(addr));
+    traceAccess(TraceAccess::Atomic);
     delay = downstream(portStart + hitLatency_) - now;
     return;
   }
@@ -123,6 +141,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
 
   if (isWrite && policy_ == WritePolicy::WriteThroughNoAllocate) {
     for (uint64_t l = first; l <= last; ++l) ch.tags.lookup(channelLocal(l * line), false);
+    traceAccess(TraceAccess::Write);
     delay = downstream(portStart + transfer) - now;
     return;
   }
@@ -142,6 +161,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
                 portStart + hitLatency_);
   }
   allHit ? ++hits : ++misses;
+  traceAccess(allHit ? TraceAccess::Hit : TraceAccess::Miss);
 
   if (allHit || writeBackWrite) {
     // Served here (a write-back cache absorbs stores): data still goes to DRAM, untimed. A hit
@@ -155,6 +175,8 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   const auto [mshrStart, slot] = ch.mshrs.acquire(portStart + hitLatency_);
   const sc_time done = downstream(mshrStart) + transfer;
   ch.mshrs.hold(slot, mshrStart, done);
+  if (traceProbe)
+    traceProbe->mshrHeld(static_cast<size_t>(&ch - channels_.data()), mshrStart, done);
   for (size_t k = 0; k < touched; ++k)
     if (ways[k] != CacheTags::kNoWay) ch.tags.setReadyAt(ways[k], done.value());
   delay = done - now;

@@ -16,12 +16,17 @@
 #include <systemc>
 #include <tlm>
 
+#include "activity/ActivitySampler.h"
 #include "common/CacheTags.h"
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
 
 namespace vgpu {
+
+namespace trace {
+class CacheProbe;
+}
 
 class Cache : public sc_core::sc_module {
  public:
@@ -38,8 +43,25 @@ class Cache : public sc_core::sc_module {
 
   uint64_t hits = 0, misses = 0, reads = 0, writes = 0, atomics = 0, writebacks = 0;
   uint64_t bytesIn = 0;  // bytes requested of this level (reads and writes)
+  // Bytes this level moved to or from the next one (misses, write-throughs, atomics,
+  // write-backs): for L2, the kernel's DRAM traffic (host copies reach DRAM directly).
+  uint64_t bytesDownstream = 0;
+  // The VCD and timeline (models/trace), set by the GPU when tracing; null: off.
+  trace::CacheProbe* traceProbe = nullptr;
+  // Time series of bytesIn and bytesDownstream for the report (vgpu-sim --report).
+  void attachActivity(ActivitySampler* sampler, ActivitySampler::Channel bytes,
+                      ActivitySampler::Channel downstreamBytes) {
+    activity_ = sampler;
+    bytesChannel_ = bytes;
+    downstreamChannel_ = downstreamBytes;
+  }
   // Cycles the busiest channel's port was occupied (bandwidth utilisation).
   uint64_t portBusyCycles() const;
+  // Drops every tag (an acquire fence's invalidation, command processor): the next accesses
+  // miss. No data is lost: DRAM holds the only copy.
+  void invalidateAll() {
+    for (auto& c : channels_) c.tags.invalidateAll();
+  }
 
  private:
   struct Channel {
@@ -65,6 +87,8 @@ class Cache : public sc_core::sc_module {
   sc_core::sc_time hitLatency_;
   std::vector<Channel> channels_;
   ServedAboveExtension servedAbove_;
+  ActivitySampler* activity_ = nullptr;
+  ActivitySampler::Channel bytesChannel_ = 0, downstreamChannel_ = 0;
   TimingOnlyExtension timingOnly_;
 };
 

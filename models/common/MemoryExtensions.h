@@ -17,6 +17,7 @@ struct WaveAccessExtension : tlm::tlm_extension<WaveAccessExtension> {
   isa::MemRequest* request = nullptr;
   uint32_t cuId = 0;
   uint32_t waveSlot = 0;
+  uint32_t simd = 0;  // the wave's SIMD (the LDS port it uses)
   // LDS only: where the workgroup's allocation starts in the CU's LDS and how large it is.
   uint32_t ldsBase = 0;
   uint32_t ldsSize = 0;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "isa/WaveState.h"
+#include "trace/TraceOptions.h"
 
 namespace vgpu {
 
@@ -30,9 +31,14 @@ struct LdsConfig {
   uint32_t banks = 32;
   uint32_t bankWidthBytes = 4;
   uint32_t latencyCycles = 20;  // LLVM SISchedule.td: LDS ~20 cycles
+  // The SIMDs reach the LDS through ports shared by simdsPerPort SIMDs, each moving
+  // portBytesPerCycle per cycle and direction (rocprofiler-compute, LDS performance model).
+  uint32_t portBytesPerCycle = 64;
+  uint32_t simdsPerPort = 2;
   uint32_t allocGranuleBytes = 512;
-  std::string arbiter = "cpp";  // bank-conflict arbiter: "cpp", or "rtl" (Verilated, rtl_cosim/)
-  // Run options (vgpu-sim --vcd, --vcd-window), not platform parameters: a VCD of the RTL
+  uint32_t gdsSizeBytes = 65536;  // the device-wide global data share (GDS), DS gds=1
+  std::string arbiter = "cpp";    // bank-conflict arbiter: "cpp", or "rtl" (Verilated, rtl_cosim/)
+  // Run options (vgpu-sim --rtl-vcd, --vcd-window), not platform parameters: a VCD of the RTL
   // arbiter of compute unit 0, for the clock cycles in [vcdStartCycle, vcdEndCycle].
   std::string arbiterVcdPath;
   uint64_t vcdStartCycle = 0, vcdEndCycle = ~uint64_t{0};
@@ -94,9 +100,16 @@ struct PlatformConfig {
   DramConfig dram;
   uint32_t mmioLatencyCycles = 10;
   uint64_t maxCycles = 0;  // 0: no limit
+  // A wave that waits at one s_barrier or one s_waitcnt for more cycles than this is reported
+  // as a deadlock with the state of every wave (0: never). Ten million cycles is milliseconds of
+  // GPU time, far beyond any memory latency or barrier wait of a working kernel.
+  uint64_t watchdogCycles = 10'000'000;
   // Functional mode: instructions execute in order with unit latencies, no cache or DRAM
   // timing; results are the same, cycles are not meaningful. The fast path.
   bool functionalMode = false;
+  // Run options, not platform parameters: the model-activity VCD and the timeline
+  // (vgpu-sim --vcd, --timeline; models/trace).
+  trace::TraceOptions trace;
 
   double clockPeriodNs() const { return 1000.0 / clockMHz; }
 };

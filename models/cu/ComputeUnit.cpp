@@ -7,6 +7,7 @@
 
 #include "common/Apertures.h"
 #include "common/MemoryExtensions.h"
+#include "trace/Probes.h"
 
 namespace vgpu {
 
@@ -40,6 +41,8 @@ struct ComputeUnit::Wave {
   uint64_t prefetchDoneCycle = 0;  // when the latest of those requests completes
   uint64_t waitStart = 0;
   bool waitingOnVm = false;  // which counter blocked the current s_waitcnt
+  uint64_t blockedPc = 0;    // the s_waitcnt or s_barrier the wave waits in (PC is past it)
+  isa::HazardChecker::WaveHistory hazardHistory;  // --check-hazards: recent instructions
 };
 
 struct ComputeUnit::PendingAccess {
@@ -156,6 +159,7 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
     vgprsUsed_[simd] += launch.resources.vgprsPerWave;
     sgprsUsed_[simd] += launch.resources.sgprsPerWave;
     slots_[wl.slot] = std::move(w);
+    if (traceProbe) traceProbe->waveStarted(wl.slot, start);
     ++wavesResident_;
     ++wavesLaunched;
     nextSimd_ = (simd + 1) % simds;
@@ -165,6 +169,9 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
 }
 
 void ComputeUnit::advance(uint64_t cycles) {
+  residentWaveCycles += wavesResident_ * cycles;
+  if (activity_)
+    activity_->addSpan(activityChannels_.activeWaves, now_, now_ + cycles, wavesResident_);
   now_ += cycles;
   qk_.inc(period_ * static_cast<double>(cycles));
   if (qk_.need_sync()) qk_.sync();
@@ -187,10 +194,14 @@ void ComputeUnit::run() {
         if (w) {
           fault(*w, nullptr,
                 "the kernel ran past the cycle limit (" + std::to_string(config_.maxCycles) +
-                    " cycles); a runaway loop?");
+                    " cycles, --max-cycles); a runaway loop?\n" + describeEveryWave());
           break;
         }
       continue;
+    }
+    if (config_.watchdogCycles != 0 && now_ >= nextWatchdogCheck_) {
+      checkWatchdog();
+      if (halted_) continue;
     }
     const unsigned issued = issueCycle();
     if (halted_) continue;
@@ -202,13 +213,9 @@ void ComputeUnit::run() {
     // Nothing could issue: jump to the next cycle at which something changes.
     const uint64_t next = nextEventCycle();
     if (next == kNever) {
-      for (auto& w : slots_)
-        if (w) {
-          fault(*w, nullptr,
-                "deadlock: no wave can make progress (every wave waits at a barrier or for a "
-                "counter that nothing will decrement)");
-          break;
-        }
+      faultDeadlock(
+          "deadlock: no wave can make progress (every wave waits at a barrier or for a "
+          "counter that nothing will decrement)");
       continue;
     }
     advance(next > now_ ? next - now_ : 1);
@@ -230,7 +237,9 @@ void ComputeUnit::retireCompleted() {
     pending_.pop();
     Wave& w = *p->wave;
     const isa::MemRequest& req = *p->request;
-    if (req.writeback.kind != 0) isa::completeMemory(*w.s, req);
+    if (req.writeback.kind != 0)
+      isa::completeMemory(*w.s, req, ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr,
+                          w.group->resources.ldsBytes);
     switch (p->counter) {
       case isa::WaitCounter::Vm:
         --w.vmcnt;
@@ -248,7 +257,12 @@ void ComputeUnit::retireCompleted() {
     if (w.state == Wave::State::Waitcnt && waitSatisfied(w)) {
       w.state = Wave::State::Ready;
       (w.waitingOnVm ? waitcntVmStallCycles : waitcntLgkmStallCycles) += now_ - w.waitStart;
+      if (activity_)
+        activity_->addSpan(
+            w.waitingOnVm ? activityChannels_.stallWaitcntVm : activityChannels_.stallWaitcntLgkm,
+            w.waitStart, now_, 1);
       w.readyCycle = std::max(w.readyCycle, now_);
+      if (traceProbe) traceProbe->released(w.slot, w.readyCycle);
     }
     --w.outstanding;
     if (w.state == Wave::State::Draining && w.outstanding == 0) endWave(w);
@@ -322,11 +336,13 @@ unsigned ComputeUnit::issueCycle() {
     const auto type = static_cast<size_t>(inst->issue);
     if (typeUsed[type]) {
       ++issueConflictCycles;
+      if (activity_) activity_->add(activityChannels_.stallIssueConflict, now_, 1);
       continue;
     }
     // A VALU instruction also needs the SIMD's VALU free (FP64 and transcendentals hold it).
     if (inst->issue == isa::IssueType::Valu && simdValuFree_[simd] > now_) {
       ++valuBusyCycles;
+      if (activity_) activity_->add(activityChannels_.stallValuBusy, now_, 1);
       continue;
     }
     // The instruction's line must be fetched before it issues; a miss stalls the wave.
@@ -398,7 +414,11 @@ void ComputeUnit::fetch(Wave& w) {
   const uint64_t cycles = static_cast<uint64_t>(latency / period_);
   if (cycles > hidden) {
     const uint64_t until = now_ + cycles - hidden;
-    if (until > w.readyCycle) fetchStallCycles += until - std::max(w.readyCycle, now_);
+    if (until > w.readyCycle) {
+      fetchStallCycles += until - std::max(w.readyCycle, now_);
+      if (activity_)
+        activity_->addSpan(activityChannels_.stallFetch, std::max(w.readyCycle, now_), until, 1);
+    }
     w.readyCycle = std::max(w.readyCycle, until);
   }
 }
@@ -414,10 +434,14 @@ void ComputeUnit::issue(Wave& w) {
   ctx.privateApertureBase = kPrivateApertureBase;
   ctx.ldsSize = w.group->resources.ldsBytes;
   ctx.ldsData = ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr;
+  ctx.gdsData = gds_;
+  ctx.gdsSize = gdsSize_;
 
+  if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   auto req = newRequest();
   const isa::StepResult r = isa::execute(inst, *w.s, *req, ctx);
   ++waveInstructions;
+  if (activity_) activity_->add(activityChannels_.instructions, now_, 1);
   uint32_t busy = 1;
   switch (inst.issue) {
     case isa::IssueType::Valu:
@@ -446,7 +470,10 @@ void ComputeUnit::issue(Wave& w) {
       break;
   }
   w.readyCycle = now_ + (config_.functionalMode ? 1 : busy);
+  if (traceProbe)
+    traceProbe->issued(w.slot, w.simd, inst, now_, busy, r.kind == isa::StepKind::Memory);
 
+  const uint32_t slot = w.slot;  // the wave may end inside the switch (s_endpgm)
   switch (r.kind) {
     case isa::StepKind::Continue:
       break;
@@ -459,9 +486,11 @@ void ComputeUnit::issue(Wave& w) {
         w.state = Wave::State::Waitcnt;
         w.waitStart = now_;
         w.waitingOnVm = w.vmcnt > w.waitVm;
+        w.blockedPc = inst.pc;
       }
       break;
     case isa::StepKind::Barrier:
+      w.blockedPc = inst.pc;
       arriveAtBarrier(w);
       break;
     case isa::StepKind::EndProgram:
@@ -483,6 +512,16 @@ void ComputeUnit::issue(Wave& w) {
       fault(w, &inst, r.fault);
       break;
   }
+  if (traceProbe && slots_[slot]) {
+    const Wave& after = *slots_[slot];
+    using Block = trace::CuProbe::Block;
+    traceProbe->settled(slot,
+                        after.state == Wave::State::Waitcnt    ? Block::Waitcnt
+                        : after.state == Wave::State::Barrier  ? Block::Barrier
+                        : after.state == Wave::State::Draining ? Block::Draining
+                                                               : Block::None,
+                        after.readyCycle);
+  }
   if (req) requestPool_.push_back(std::move(req));
 }
 
@@ -493,6 +532,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   ext.request = req.get();
   ext.cuId = id_;
   ext.waveSlot = w.slot;
+  ext.simd = w.slot / config_.cu.waveSlotsPerSimd;
   ext.ldsBase = w.group->ldsBase;
   ext.ldsSize = w.group->resources.ldsBytes;
 
@@ -583,6 +623,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   }
   ++w.outstanding;
   pa->request = std::move(req);
+  if (traceProbe) traceProbe->memoryDone(w.slot, pa->completion);
   pending_.push(pa);
 }
 
@@ -601,8 +642,10 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
   for (auto& w : slots_)
     if (w && w->group == &g && w->state == Wave::State::Barrier) {
       barrierStallCycles += now_ - w->waitStart;
+      if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
       w->state = Wave::State::Ready;
       w->readyCycle = std::max(w->readyCycle, now_ + 1);
+      if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
     }
 }
 
@@ -612,6 +655,7 @@ void ComputeUnit::endWave(Wave& w) {
   sgprsUsed_[w.simd] -= g->resources.sgprsPerWave;
   ++g->wavesEnded;
   --wavesResident_;
+  if (traceProbe) traceProbe->waveEnded(w.slot, now_);
   slots_[w.slot].reset();  // w is gone from here on
   releaseBarrierIfComplete(*g);
   if (g->wavesEnded < g->wavesTotal) return;
@@ -620,11 +664,12 @@ void ComputeUnit::endWave(Wave& w) {
     ldsAllocations_.erase(std::find_if(ldsAllocations_.begin(), ldsAllocations_.end(),
                                        [&](const auto& a) { return a.first == g->ldsBase; }));
   ++workgroupsFinished;
+  const KernelDispatch* dispatch = g->dispatch;
   groups_.erase(
       std::find_if(groups_.begin(), groups_.end(), [&](const auto& p) { return p.get() == g; }));
   // The dispatcher lives at SystemC time: catch up before telling it.
   qk_.sync();
-  listener_.workgroupFinished(id_);
+  listener_.workgroupFinished(id_, dispatch);
 }
 
 std::string ComputeUnit::describeWave(const Wave& w) const {
@@ -633,6 +678,91 @@ std::string ComputeUnit::describeWave(const Wave& w) const {
   os << "wave " << w.indexInGroup << " of workgroup (" << g.groupId[0] << "," << g.groupId[1] << ","
      << g.groupId[2] << ") on CU " << id_ << " (SIMD " << w.simd << ", slot " << w.slot << ")";
   return os.str();
+}
+
+std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
+  const bool blocked = w.state == Wave::State::Waitcnt || w.state == Wave::State::Barrier;
+  const uint64_t pc = blocked ? w.blockedPc : w.s->pc;
+  const isa::Instruction* inst = w.group->dispatch->program->at(pc);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "PC 0x%llx", static_cast<unsigned long long>(pc));
+  std::ostringstream os;
+  os << describeWave(w) << ": " << buf << " "
+     << (inst ? isa::disassemble(*inst, config_.target) : std::string("(outside the code)"))
+     << ": ";
+  switch (w.state) {
+    case Wave::State::Barrier: {
+      const Workgroup& g = *w.group;
+      os << "waits at the barrier since cycle " << w.waitStart << " (" << g.wavesAtBarrier << " of "
+         << g.wavesTotal << " waves arrived, " << g.wavesEnded << " ended)";
+      break;
+    }
+    case Wave::State::Waitcnt:
+      os << "waits in s_waitcnt since cycle " << w.waitStart << " for vmcnt <= " << w.waitVm
+         << " (outstanding " << w.vmcnt << "), lgkmcnt <= " << w.waitLgkm << " (outstanding "
+         << w.lgkmcnt << "), expcnt <= " << w.waitExp << " (outstanding " << w.expcnt << ")";
+      break;
+    case Wave::State::Draining:
+      os << "ended; " << w.outstanding << " memory accesses still outstanding";
+      break;
+    case Wave::State::Ready:
+      if (w.readyCycle > now_)
+        os << "issues next at cycle " << w.readyCycle
+           << " (instruction fetch, s_sleep or a busy pipeline)";
+      else
+        os << "ready to issue";
+      if (w.outstanding) os << "; " << w.outstanding << " memory accesses outstanding";
+      break;
+  }
+  return os.str();
+}
+
+std::string ComputeUnit::describeEveryWave() const {
+  std::ostringstream os;
+  os << "  waves on CU " << id_ << " at cycle " << now_ << ":";
+  for (const auto& w : slots_)
+    if (w) os << "\n    " << describeWaveProgress(*w);
+  return os.str();
+}
+
+void ComputeUnit::faultDeadlock(const std::string& reason) {
+  // The report points at the wave that has waited longest, at the instruction it waits in.
+  const Wave* oldest = nullptr;
+  for (const auto& w : slots_)
+    if (w && (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier) &&
+        (!oldest || w->waitStart < oldest->waitStart))
+      oldest = w.get();
+  for (const auto& w : slots_)
+    if (!oldest && w) oldest = w.get();
+  if (!oldest) return;
+  const bool blocked =
+      oldest->state == Wave::State::Waitcnt || oldest->state == Wave::State::Barrier;
+  fault(*oldest, blocked ? oldest->group->dispatch->program->at(oldest->blockedPc) : nullptr,
+        reason + "\n" + describeEveryWave());
+}
+
+void ComputeUnit::checkWatchdog() {
+  // Only waits count: a wave that keeps issuing (a spin loop) is the cycle limit's business,
+  // but the barrier its workgroup's other waves wait at shows up here.
+  const Wave* oldest = nullptr;
+  for (const auto& w : slots_)
+    if (w && (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier) &&
+        (!oldest || w->waitStart < oldest->waitStart))
+      oldest = w.get();
+  if (oldest == nullptr) {
+    nextWatchdogCheck_ = now_ + config_.watchdogCycles;
+    return;
+  }
+  if (now_ - oldest->waitStart <= config_.watchdogCycles) {
+    nextWatchdogCheck_ = oldest->waitStart + config_.watchdogCycles + 1;
+    return;
+  }
+  faultDeadlock("deadlock: no forward progress for " + std::to_string(config_.watchdogCycles) +
+                " cycles (--watchdog-cycles): a wave has waited " +
+                (oldest->state == Wave::State::Barrier
+                     ? std::string("at a barrier that the rest of its workgroup does not reach")
+                     : std::string("for memory counters that have not come down")) +
+                " since cycle " + std::to_string(oldest->waitStart));
 }
 
 void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::string& reason) {
@@ -657,8 +787,9 @@ void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::
     os << ": " << isa::disassemble(*shown, config_.target);
   }
   halted_ = true;
+  if (traceProbe) traceProbe->faulted();
   qk_.sync();
-  listener_.kernelFaulted(os.str());
+  listener_.kernelFaulted(id_, w.group->dispatch, os.str());
 }
 
 }  // namespace vgpu

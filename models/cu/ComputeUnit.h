@@ -21,11 +21,17 @@
 #include <systemc>
 #include <tlm>
 
+#include "activity/ActivitySampler.h"
 #include "common/PlatformConfig.h"
 #include "dispatcher/KernelDispatch.h"
+#include "isa/HazardChecker.h"
 #include "isa/Isa.h"
 
 namespace vgpu {
+
+namespace trace {
+class CuProbe;
+}
 
 // What a workgroup needs from a CU.
 struct WorkgroupResources {
@@ -51,8 +57,9 @@ struct WorkgroupLaunch {
 class ComputeUnitListener {
  public:
   virtual ~ComputeUnitListener() = default;
-  virtual void workgroupFinished(uint32_t cuId) = 0;
-  virtual void kernelFaulted(const std::string& message) = 0;
+  virtual void workgroupFinished(uint32_t cuId, const KernelDispatch* dispatch) = 0;
+  virtual void kernelFaulted(uint32_t cuId, const KernelDispatch* dispatch,
+                             const std::string& message) = 0;
 };
 
 class ComputeUnit : public sc_core::sc_module {
@@ -78,7 +85,24 @@ class ComputeUnit : public sc_core::sc_module {
   bool idle() const { return wavesResident_ == 0; }
   // The CU's LDS array, for instructions that read the LDS as an operand at issue
   // (LDS_DIRECT, interpolation, DS src2 forms). Set once by the GPU when it wires the LDS.
-  void attachLdsStorage(const uint8_t* storage) { ldsStorage_ = storage; }
+  void attachLdsStorage(uint8_t* storage) { ldsStorage_ = storage; }
+  // The device's global data share, which DS instructions with gds=1 access (isa/Ds.cpp).
+  void attachGds(uint8_t* data, uint32_t size) {
+    gds_ = data;
+    gdsSize_ = size;
+  }
+  // Co-verification (--check-hazards): every instruction a wave issues goes to `checker`, in
+  // the wave's program order; nullptr (the default) checks nothing and costs nothing.
+  void setHazardChecker(isa::HazardChecker* checker) { hazardChecker_ = checker; }
+  // Time series for the report (vgpu-sim --report); without it the hooks cost a null test.
+  void attachActivity(ActivitySampler* sampler, const CuActivityChannels& channels) {
+    activity_ = sampler;
+    activityChannels_ = channels;
+  }
+
+  // The VCD and timeline (models/trace), set by the GPU when tracing; null: off (one test per
+  // hook).
+  trace::CuProbe* traceProbe = nullptr;
 
   // Statistics.
   uint64_t waveInstructions = 0, valuInstructions = 0, saluInstructions = 0, vmemInstructions = 0,
@@ -88,6 +112,8 @@ class ComputeUnit : public sc_core::sc_module {
   // Stall cycles by reason, summed over waves (a wave waiting 10 cycles adds 10).
   uint64_t waitcntVmStallCycles = 0, waitcntLgkmStallCycles = 0, barrierStallCycles = 0,
            fetchStallCycles = 0, issueConflictCycles = 0, valuBusyCycles = 0;
+  // Waves resident x cycles: divided by the cycles, the CU's average occupancy.
+  uint64_t residentWaveCycles = 0;
 
  private:
   struct Wave;
@@ -106,6 +132,13 @@ class ComputeUnit : public sc_core::sc_module {
   void endWave(Wave& w);
   void fault(const Wave& w, const isa::Instruction* inst, const std::string& reason);
   std::string describeWave(const Wave& w) const;
+  // Deadlock and runaway reports: what one wave is doing (PC, the instruction it waits in or
+  // issues next, what it waits for), and that for every wave on the CU.
+  std::string describeWaveProgress(const Wave& w) const;
+  std::string describeEveryWave() const;
+  // Stops the kernel when no wave can issue again, or one has waited longer than the watchdog.
+  void faultDeadlock(const std::string& reason);
+  void checkWatchdog();
   uint64_t nextEventCycle() const;
   void advance(uint64_t cycles);
   void fetch(Wave& w);
@@ -129,10 +162,16 @@ class ComputeUnit : public sc_core::sc_module {
   std::vector<uint32_t> vgprsUsed_, sgprsUsed_;                // per SIMD
   std::vector<std::pair<uint32_t, uint32_t>> ldsAllocations_;  // (base, size), sorted by base
   uint32_t nextSimd_ = 0;
-  const uint8_t* ldsStorage_ = nullptr;
+  uint8_t* ldsStorage_ = nullptr;  // written by buffer loads with lds=1
+  uint8_t* gds_ = nullptr;
+  uint32_t gdsSize_ = 0;
+  isa::HazardChecker* hazardChecker_ = nullptr;
+  ActivitySampler* activity_ = nullptr;
+  CuActivityChannels activityChannels_;
   std::vector<uint64_t> simdValuFree_;  // per SIMD: cycle its VALU accepts the next instruction
   std::unordered_map<const isa::Program*, std::vector<uint16_t>> valuCost_;
   uint64_t issueSequence_ = 0;
+  uint64_t nextWatchdogCheck_ = 0;  // cycle at which the oldest wait could pass the watchdog
 
   struct PendingOrder {
     bool operator()(const PendingAccess* a, const PendingAccess* b) const;

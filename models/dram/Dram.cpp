@@ -5,6 +5,7 @@
 
 #include "common/MemoryExtensions.h"
 #include "isa/Atomics.h"
+#include "trace/Probes.h"
 
 namespace vgpu {
 
@@ -139,6 +140,7 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
   // The bank is occupied from the first command it takes for this access until it can take
   // the next: tCCD for a row hit; activate (after precharge on a conflict) plus tRCD otherwise.
   sc_time ready;
+  auto rowOutcome = trace::DramProbe::Row::Hit;  // for the trace
   if (bank.openRow == row) {
     ++rowHits;
     const sc_time start = bank.commands.reserve(at + latency_, tCCD_);
@@ -146,6 +148,7 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
   } else {
     const bool conflict = bank.openRow >= 0;
     conflict ? ++rowConflicts : ++rowMisses;
+    rowOutcome = conflict ? trace::DramProbe::Row::Conflict : trace::DramProbe::Row::Miss;
     // Precharge may not begin before tRAS after the previous activate.
     const sc_time earliest =
         conflict ? std::max(at + latency_, bank.activatedAt + tRAS_) : at + latency_;
@@ -156,7 +159,11 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
     ready = bank.activatedAt + tRCD_ + tCL_;
   }
   const sc_time burst(static_cast<double>(bytes) * nsPerByte_, SC_NS);
-  return ch.bus.reserve(ready, burst) + burst;
+  const sc_time busStart = ch.bus.reserve(ready, burst);
+  if (traceProbe)
+    traceProbe->access(static_cast<uint32_t>(&ch - channels_.data()), at, busStart,
+                       busStart + burst, rowOutcome, address, bytes);
+  return busStart + burst;
 }
 
 void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {

@@ -19,6 +19,10 @@
 
 namespace vgpu {
 
+namespace trace {
+class DramProbe;
+}
+
 class Dram : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<Dram> socket;
@@ -32,6 +36,8 @@ class Dram : public sc_core::sc_module {
 
   uint64_t reads = 0, writes = 0, atomics = 0, bytesRead = 0, bytesWritten = 0, addressErrors = 0;
   uint64_t rowHits = 0, rowMisses = 0, rowConflicts = 0, writebacks = 0;
+  // The VCD and timeline (models/trace), set by the GPU when tracing; null: off.
+  trace::DramProbe* traceProbe = nullptr;
   // Cycles the busiest channel's data bus was occupied.
   uint64_t busiestChannelBusyCycles() const;
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/Error.h"
+#include "trace/Probes.h"
 #ifdef VGPU_RTL_COSIM
 #include "rtl_cosim/adapter/RtlLdsBankArbiter.h"
 #endif
@@ -47,8 +48,20 @@ bool Gpu::rtlLdsArbiterBuilt() {
 #endif
 }
 
-Gpu::Gpu(sc_module_name name, const PlatformConfig& config)
-    : sc_module(name), irq("irq"), config_(config), period_(config.clockPeriodNs(), SC_NS) {
+void Gpu::bind(tlm::tlm_initiator_socket<>& from, tlm::tlm_base_target_socket_b<>& to,
+               const std::string& where) {
+  if (binder_)
+    binder_(from, to, where);
+  else
+    from.bind(to);
+}
+
+Gpu::Gpu(sc_module_name name, const PlatformConfig& config, SocketBinder binder)
+    : sc_module(name),
+      irq("irq"),
+      config_(config),
+      period_(config.clockPeriodNs(), SC_NS),
+      binder_(std::move(binder)) {
   // Temporal decoupling: each CU runs ahead of SystemC time by at most one quantum.
   tlm::tlm_global_quantum::instance().set(period_ * static_cast<double>(config.quantumCycles));
 
@@ -59,22 +72,32 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config)
   }
   dram_ = std::make_unique<Dram>("dram", config_.dram, period_);
   l2_ = std::make_unique<L2Cache>("l2", config_.l2, period_);
-  l2_->memory.bind(dram_->socket);
+  bind(l2_->memory, dram_->socket, "l2->dram");
 
   dispatcher_ = std::make_unique<Dispatcher>("dispatcher", config);
   cp_ = std::make_unique<CommandProcessor>("cp", config, *dispatcher_, code_, dram_->memoryMap());
-  cp_->memory.bind(l2_->socket);
+  bind(cp_->memory, l2_->socket, "cp->l2");
   cp_->irq.bind(irq);
   cp_->onDispatchDone = [this](const DispatchRecord& r) { dispatches_.push_back(r); };
+  // Acquire fences (agent and system scope alike on GFX9: LLVM AMDGPUUsage, memory model
+  // GFX6-GFX9, "buffer_wbinvl1_vol" for acquire at agent/system scope) invalidate the vector L1s;
+  // the CP's acquire also drops the scalar caches' lines (kernargs and constants written by the
+  // host). L2 is the coherence point for both scopes and stays; see docs/register-map.md.
+  cp_->onAcquireFence = [this](aql::FenceScope) {
+    for (auto& tc : tcs_) tc->vectorL1.invalidateAll();
+    for (auto& sqc : sqcs_) sqc->scalarCache.invalidateAll();
+  };
 
   const uint32_t groups = (config.computeUnits + config.cusPerSqc - 1) / config.cusPerSqc;
   for (uint32_t g = 0; g < groups; ++g) {
     sqcs_.push_back(std::make_unique<Sqc>(("sqc" + std::to_string(g)).c_str(), config_, period_));
-    sqcs_.back()->scalarCache.memory.bind(l2_->socket);
-    sqcs_.back()->instructionCache.memory.bind(l2_->socket);
+    bind(sqcs_.back()->scalarCache.memory, l2_->socket, "sqc" + std::to_string(g) + ".scalar->l2");
+    bind(sqcs_.back()->instructionCache.memory, l2_->socket,
+         "sqc" + std::to_string(g) + ".instruction->l2");
   }
 
   std::vector<ComputeUnit*> cuPointers;
+  gds_.assign(config_.lds.gdsSizeBytes, 0);
   for (uint32_t i = 0; i < config.computeUnits; ++i) {
     const std::string n = std::to_string(i);
     cus_.push_back(std::make_unique<ComputeUnit>(("cu" + n).c_str(), i, config, *dispatcher_));
@@ -82,23 +105,106 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config)
                                          makeLdsBankArbiter(config, i, period_)));
     tcs_.push_back(std::make_unique<TexturePath>(("tc" + n).c_str(), config_.vectorL1, period_));
     ComputeUnit& cu = *cus_.back();
-    cu.ldsSocket.bind(lds_.back()->socket);
+    bind(cu.ldsSocket, lds_.back()->socket, "cu" + n + "->lds");
     cu.attachLdsStorage(lds_.back()->storage());
-    cu.vectorMemorySocket.bind(tcs_.back()->socket);
-    tcs_.back()->vectorL1.memory.bind(l2_->socket);
+    cu.attachGds(gds_.data(), static_cast<uint32_t>(gds_.size()));
+    bind(cu.vectorMemorySocket, tcs_.back()->socket, "cu" + n + "->tc");
+    bind(tcs_.back()->vectorL1.memory, l2_->socket, "tc" + n + ".vector_l1->l2");
     Sqc& sqc = *sqcs_[i / config.cusPerSqc];
-    cu.scalarMemorySocket.bind(sqc.scalarCache.socket);
-    cu.instructionSocket.bind(sqc.instructionCache.socket);
+    bind(cu.scalarMemorySocket, sqc.scalarCache.socket, "cu" + n + "->scalar_cache");
+    bind(cu.instructionSocket, sqc.instructionCache.socket, "cu" + n + "->instruction_cache");
     cuPointers.push_back(&cu);
   }
   dispatcher_->attach(cuPointers);
   registerStatistics();
+  if (config_.trace.enabled()) attachTraces();
+}
+
+void Gpu::attachTraces() {
+  trace_ = std::make_unique<trace::TraceRecorder>(config_.trace, period_, config_.clockMHz, name());
+  trace::TraceRecorder& r = *trace_;
+  cp_->traceProbe = r.make<trace::CommandProcessorProbe>(r.pathOf(*cp_), mmio::kQueues);
+  for (size_t i = 0; i < cus_.size(); ++i) {
+    // A CU's LDS, texture-address unit and vector L1 share its group of timeline tracks.
+    const std::string cu = r.pathOf(*cus_[i]);
+    cus_[i]->traceProbe = r.make<trace::CuProbe>(cu, config_.cu.simdsPerCu,
+                                                 config_.cu.waveSlotsPerSimd, config_.target);
+    lds_[i]->traceProbe = r.make<trace::LdsProbe>(r.pathOf(*lds_[i]), cu, config_.lds.banks);
+    tcs_[i]->traceProbe = r.make<trace::TextureAddressProbe>(r.pathOf(*tcs_[i]), cu);
+    Cache& l1 = tcs_[i]->vectorL1;
+    l1.traceProbe = r.make<trace::CacheProbe>(r.pathOf(l1), cu, config_.vectorL1.channels,
+                                              config_.vectorL1.mshrs);
+  }
+  for (auto& sqc : sqcs_) {
+    const std::string group = r.pathOf(*sqc);
+    sqc->scalarCache.traceProbe = r.make<trace::CacheProbe>(
+        r.pathOf(sqc->scalarCache), group, config_.scalarCache.channels, config_.scalarCache.mshrs);
+    sqc->instructionCache.traceProbe = r.make<trace::CacheProbe>(
+        r.pathOf(sqc->instructionCache), group, config_.instructionCache.channels,
+        config_.instructionCache.mshrs);
+  }
+  l2_->traceProbe = r.make<trace::CacheProbe>(r.pathOf(*l2_), r.pathOf(*l2_), config_.l2.channels,
+                                              config_.l2.mshrsPerChannel);
+  dram_->traceProbe = r.make<trace::DramProbe>(r.pathOf(*dram_), config_.dram.channels);
+  r.validateScopes();
+}
+
+void Gpu::finishTraces() {
+  if (trace_) trace_->finish();
 }
 
 Gpu::~Gpu() = default;
 
 uint64_t Gpu::waveInstructions() const {
   return stats_.sum("wave_instructions");
+}
+
+isa::HazardChecker& Gpu::enableHazardChecks() {
+  if (!hazards_) {
+    hazards_ = std::make_unique<isa::HazardChecker>(config_.target);
+    for (auto& cu : cus_) cu->setHazardChecker(hazards_.get());
+  }
+  return *hazards_;
+}
+
+std::vector<isa::HazardFinding> Gpu::hazardFindings() const {
+  if (!hazards_) return {};
+  std::vector<isa::HazardFinding> findings = hazards_->findings();
+  // PCs are device addresses; `vgpu-sim disasm` prints offsets in the code object.
+  for (auto& f : findings) {
+    f.firstOffset = f.firstPc - code_.regionBase(f.firstPc);
+    f.secondOffset = f.secondPc - code_.regionBase(f.secondPc);
+  }
+  return findings;
+}
+
+ActivitySampler& Gpu::enableActivitySampling() {
+  if (activity_) return *activity_;
+  activity_ = std::make_unique<ActivitySampler>();
+  ActivitySampler& a = *activity_;
+  CuActivityChannels cu;
+  cu.instructions = a.channel("wave_instructions");
+  cu.stallWaitcntVm = a.channel("stall.waitcnt_vm");
+  cu.stallWaitcntLgkm = a.channel("stall.waitcnt_lgkm");
+  cu.stallBarrier = a.channel("stall.barrier");
+  cu.stallFetch = a.channel("stall.fetch");
+  cu.stallIssueConflict = a.channel("stall.issue_conflict");
+  cu.stallValuBusy = a.channel("stall.valu_busy");
+  const ActivitySampler::Channel ldsBytes = a.channel("lds.bytes");
+  const ActivitySampler::Channel ldsConflicts = a.channel("lds.conflict_cycles");
+  const ActivitySampler::Channel l1Bytes = a.channel("vector_l1.bytes");
+  const ActivitySampler::Channel l2Bytes = a.channel("l2.bytes");
+  const ActivitySampler::Channel dramBytes = a.channel("dram.bytes");
+  const ActivitySampler::Channel l1ToL2 = a.channel("vector_l1.bytes_to_l2");
+  for (size_t i = 0; i < cus_.size(); ++i) {
+    cu.activeWaves = a.channel("cu" + std::to_string(i) + ".active_waves");
+    cus_[i]->attachActivity(&a, cu);
+    lds_[i]->attachActivity(&a, ldsBytes, ldsConflicts);
+    tcs_[i]->vectorL1.attachActivity(&a, l1Bytes, l1ToL2);
+  }
+  l2_->attachActivity(&a, l2Bytes, dramBytes);
+  dispatcher_->attachActivity(&a);
+  return a;
 }
 
 void Gpu::registerStatistics() {
@@ -123,11 +229,17 @@ void Gpu::registerStatistics() {
     stats_.registerCounter(p + "workgroups", &c.workgroupsFinished);
     stats_.registerCounter(p + "active_cycles", &c.activeCycles);
     stats_.registerCounter(p + "instruction_fetches", &c.instructionFetches);
+    stats_.registerCounter(p + "resident_wave_cycles", &c.residentWaveCycles);
     const Lds& l = *lds_[i];
     const std::string lp = "lds" + std::to_string(i) + ".";
     stats_.registerCounter(lp + "accesses", &l.accesses);
     stats_.registerCounter(lp + "bank_cycles", &l.bankCycles);
     stats_.registerCounter(lp + "conflict_cycles", &l.conflictCycles);
+    stats_.registerCounter(lp + "port_cycles", &l.portCycles);
+    stats_.registerCounter(lp + "bytes", &l.bytesMoved);
+    for (unsigned b = 0; b < Lds::kConflictDegreeBins; ++b)
+      stats_.registerCounter(lp + "conflict_degree_" + Lds::kConflictDegreeBinNames[b],
+                             &l.conflictDegree[b]);
     const TexturePath& t = *tcs_[i];
     const std::string tp = "tc" + std::to_string(i) + ".";
     stats_.registerCounter(tp + "instructions", &t.instructions);
@@ -148,6 +260,7 @@ void Gpu::registerStatistics() {
   stats_.registerCounter("l2.atomics", &l2_->atomics);
   stats_.registerCounter("l2.bytes", &l2_->bytesIn);
   stats_.registerCounter("l2.writebacks", &l2_->writebacks);
+  stats_.registerCounter("l2.dram_bytes", &l2_->bytesDownstream);
   stats_.registerCounter("dram.row_hits", &dram_->rowHits);
   stats_.registerCounter("dram.row_misses", &dram_->rowMisses);
   stats_.registerCounter("dram.row_conflicts", &dram_->rowConflicts);

@@ -8,12 +8,15 @@
 //   irq                 interrupt line, high while an enabled interrupt is pending
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
 
+#include "activity/ActivitySampler.h"
 #include "common/PlatformConfig.h"
 #include "common/Statistics.h"
 #include "cp/CodeRegistry.h"
@@ -25,14 +28,22 @@
 #include "lds/Lds.h"
 #include "sqc/Sqc.h"
 #include "tc/TexturePath.h"
+#include "trace/TraceRecorder.h"
 
 namespace vgpu {
+
+// How the GPU binds one of its internal initiator sockets to a target: directly (the default),
+// or through an interposer such as a TLM-2.0 base-protocol checker (tests/vp/). `where` names
+// the boundary, e.g. "l2->dram" or "cu3->lds".
+using SocketBinder =
+    std::function<void(tlm::tlm_initiator_socket<>& from, tlm::tlm_base_target_socket_b<>& to,
+                       const std::string& where)>;
 
 class Gpu : public sc_core::sc_module {
  public:
   sc_core::sc_out<bool> irq;
 
-  Gpu(sc_core::sc_module_name name, const PlatformConfig& config);
+  Gpu(sc_core::sc_module_name name, const PlatformConfig& config, SocketBinder binder = {});
   ~Gpu() override;
 
   tlm::tlm_target_socket<>& mmioSocket() { return cp_->mmio; }
@@ -45,17 +56,43 @@ class Gpu : public sc_core::sc_module {
   const Statistics& statistics() const { return stats_; }
   const std::vector<DispatchRecord>& dispatches() const { return dispatches_; }
   uint64_t waveInstructions() const;
+  const Dispatcher& dispatcher() const { return *dispatcher_; }
+  // Turns on the time series of the report (vgpu-sim --report): call before the simulation
+  // starts. Channels: "cuN.active_waves" (wave-cycles), "wave_instructions", "stall.REASON"
+  // (wave-cycles), "lds.bytes", "lds.conflict_cycles", "vector_l1.bytes", "l2.bytes",
+  // "vector_l1.bytes_to_l2", "dram.bytes" (what L2 moved to and from DRAM).
+  ActivitySampler& enableActivitySampling();
+  // Null unless enableActivitySampling() was called.
+  const ActivitySampler* activity() const { return activity_.get(); }
+  // Turns on the hazard checker (vgpu-sim --check-hazards): every instruction a wave issues
+  // from then on is checked for missing software-inserted wait states (isa/HazardChecker.h).
+  isa::HazardChecker& enableHazardChecks();
+  // Null unless enableHazardChecks() was called.
+  const isa::HazardChecker* hazardChecker() const { return hazards_.get(); }
+  // The checker's findings with their code-object offsets filled in (empty when it is off).
+  std::vector<isa::HazardFinding> hazardFindings() const;
   // Whether this build has the RTL LDS arbiter (lds.arbiter "rtl"; CMake option VGPU_RTL_COSIM).
   static bool rtlLdsArbiterBuilt();
+  // Completes the model-activity VCD and the timeline (config.trace; models/trace): call once
+  // after the simulation (Simulation::run does). Without it, no trace file is left behind.
+  void finishTraces();
 
  private:
   void registerStatistics();
+  void attachTraces();
+
+  void bind(tlm::tlm_initiator_socket<>& from, tlm::tlm_base_target_socket_b<>& to,
+            const std::string& where);
 
   PlatformConfig config_;
   sc_core::sc_time period_;
+  SocketBinder binder_;
   CodeRegistry code_;
   Statistics stats_;
   std::vector<DispatchRecord> dispatches_;
+  std::unique_ptr<ActivitySampler> activity_;
+  std::unique_ptr<isa::HazardChecker> hazards_;
+  std::unique_ptr<trace::TraceRecorder> trace_;  // null unless config.trace asks for a file
 
   std::unique_ptr<Dram> dram_;
   std::unique_ptr<L2Cache> l2_;
@@ -64,6 +101,7 @@ class Gpu : public sc_core::sc_module {
   std::vector<std::unique_ptr<Sqc>> sqcs_;
   std::vector<std::unique_ptr<ComputeUnit>> cus_;
   std::vector<std::unique_ptr<Lds>> lds_;
+  std::vector<uint8_t> gds_;  // the global data share: one for the device, shared by every CU
   std::vector<std::unique_ptr<TexturePath>> tcs_;
 };
 

@@ -23,8 +23,6 @@ namespace vgpu::loader {
 namespace {
 
 constexpr uint32_t kMachMask = 0xff;  // EF_AMDGPU_MACH
-constexpr uint32_t kMachGfx900 = 0x2c;
-constexpr uint32_t kMachGfx906 = 0x2f;
 // Code object v4/v5 feature bits (EF_AMDGPU_FEATURE_*_V4).
 constexpr uint32_t kXnackMask = 0x300, kXnackOff = 0x200, kXnackOn = 0x300;
 constexpr uint32_t kSrameccMask = 0xc00, kSrameccOff = 0x800, kSrameccOn = 0xc00;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/MemoryExtensions.h"
+#include "trace/Probes.h"
 
 namespace vgpu {
 
@@ -54,7 +55,11 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   auto send = [&](tlm::tlm_generic_payload& p) {
     if (timed_) nextSend = addressUnit_.reserve(nextSend, period_);
     sc_time d = nextSend - now;
+    if (traceProbe)
+      traceProbe->lineSent(static_cast<uint64_t>(nextSend / period_), p.get_address(),
+                           p.get_data_length(), p.get_command() == tlm::TLM_WRITE_COMMAND);
     toL1_->b_transport(p, d);
+    if (traceProbe) traceProbe->lineDone();
     done = std::max(done, now + d);
     nextSend += period_;
     ++transactions;
@@ -101,7 +106,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       if (!((req.laneMask >> lane) & 1)) continue;
       for (int e = 0; e < req.elementsPerLane; ++e) {
         uint64_t a = req.addr[lane][e];
-        uint32_t left = req.elementBytes;
+        // A buffer range check may keep only the first dwords of a lane's element.
+        uint32_t left = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
         uint16_t dataOffset = static_cast<uint16_t>(req.element(lane, e) - req.data.data());
         while (left > 0) {
           const uint64_t line = a - a % lineBytes_;

@@ -16,6 +16,10 @@
 
 namespace vgpu {
 
+namespace trace {
+class TextureAddressProbe;
+}
+
 class TexturePath : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<TexturePath> socket;  // from the compute unit
@@ -25,6 +29,8 @@ class TexturePath : public sc_core::sc_module {
               sc_core::sc_time clockPeriod);
 
   uint64_t instructions = 0, lineTransactions = 0, laneAccesses = 0;
+  // The VCD and timeline (models/trace), set by the GPU when tracing; null: off.
+  trace::TextureAddressProbe* traceProbe = nullptr;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -230,6 +231,161 @@ TEST(Cli, FunctionalModeGivesTheSameResults) {
   };
   EXPECT_LT(cycles("functional"), cycles("timing"));
 }
+
+// ---- --check-hazards: software-inserted wait states (seed 004 table 8) -----------------------
+
+// The "hazards" object of a --stats file (brace-matched; the disassembly holds no braces).
+std::string hazardsJson(const std::string& stats) {
+  const size_t start = stats.find("\"hazards\": {");
+  if (start == std::string::npos) return "";
+  int depth = 0;
+  for (size_t i = stats.find('{', start); i < stats.size(); ++i) {
+    depth += stats[i] == '{' ? 1 : stats[i] == '}' ? -1 : 0;
+    if (depth == 0) return stats.substr(start, i + 1 - start);
+  }
+  return "";
+}
+
+size_t countOf(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+// The address `vgpu-sim disasm` prints for the instruction whose text starts with `inst`, as the
+// hazard report writes it ("0x1728").
+std::string disasmAddress(const std::string& disasm, const std::string& inst) {
+  const size_t at = disasm.find("\t" + inst);
+  if (at == std::string::npos) return "(" + inst + " not in the disassembly)";
+  const size_t slashes = disasm.find("// ", at);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx",
+                std::stoull(disasm.substr(slashes + 3, 12), nullptr, 16));
+  return buf;
+}
+
+// A hand-written kernel without the wait states two rows require: each place is reported once
+// on stderr and in --stats, with the PCs `vgpu-sim disasm` shows, both instructions, the wait
+// states required and present and how many waves hit it; the same in timing and functional
+// mode; and the results are still right (the model executes each instruction to completion).
+TEST(CliHazards, ReportsEachMissingPlaceOnce) {
+  TempDir dir;
+  const Result d = vgpuSim("disasm " + quote(VGPU_HAZARD_KERNELS) + " missing_wait_states", dir);
+  ASSERT_EQ(d.exitCode, 0) << d.err;
+  const std::string writer = disasmAddress(d.out, "v_readfirstlane_b32 s5, v2");
+  const std::string store = disasmAddress(d.out, "global_store_dword v3, v0, s[4:5]");
+  const std::string add = disasmAddress(d.out, "v_add_u32_e32 v4, 1, v0");
+  const std::string dpp = disasmAddress(d.out, "v_mov_b32_dpp v5, v4");
+  std::string hazards[2];
+  for (int functional = 0; functional < 2; ++functional) {
+    const std::string mode = functional ? "functional" : "timing";
+    const std::string options =
+        " --grid 128 --block 64 --platform tiny --quiet --check-hazards --mode " + mode;
+    const Result r = vgpuSim("run " + quote(VGPU_HAZARD_KERNELS) + " missing_wait_states" +
+                                 options + " --stats " + quote(dir.file(mode + ".json")) +
+                                 " --arg " + quote("zeros:512,out=" + dir.file(mode + ".bin")),
+                             dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(countOf(r.err, "missing wait states"), 2u) << r.err;
+    EXPECT_NE(r.err.find("missing wait states at PC " + store +
+                         ": 5 required, 1 present (2 times) [valu_sgpr_then_vmem]"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("    " + writer + "  v_readfirstlane_b32 s5, v2\n    " + store +
+                         "  global_store_dword v3, v0, s[4:5]"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("missing wait states at PC " + dpp +
+                         ": 2 required, 0 present (2 times) [valu_vgpr_then_dpp]\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("    " + add + "  v_add_u32_e32 v4, 1, v0\n"), std::string::npos) << r.err;
+
+    const std::string out = slurp(dir.file(mode + ".bin"));
+    ASSERT_EQ(out.size(), 512u);
+    for (uint32_t i = 0; i < 128; ++i) {
+      uint32_t v;
+      std::memcpy(&v, out.data() + 4 * i, 4);
+      EXPECT_EQ(v, i) << "element " << i;
+    }
+    hazards[functional] = hazardsJson(slurp(dir.file(mode + ".json")));
+    const std::string& h = hazards[functional];
+    EXPECT_NE(h.find("\"findings\": 2"), std::string::npos) << h;
+    EXPECT_NE(h.find("\"occurrences\": 4"), std::string::npos) << h;
+    EXPECT_NE(h.find("\"rule\": \"valu_sgpr_then_vmem\""), std::string::npos) << h;
+    EXPECT_NE(h.find("\"required_wait_states\": 5"), std::string::npos) << h;
+    EXPECT_NE(h.find("\"present_wait_states\": 1"), std::string::npos) << h;
+    EXPECT_NE(h.find("\"instruction\": \"global_store_dword v3, v0, s[4:5]\""), std::string::npos)
+        << h;
+    EXPECT_NE(h.find("\"offset\": " + std::to_string(std::stoull(store, nullptr, 16))),
+              std::string::npos)
+        << h;
+  }
+  EXPECT_EQ(hazards[0], hazards[1]) << "timing and functional mode issue the same instructions";
+}
+
+// The same kernel with the wait states in place: nothing reported; the check is off by default.
+TEST(CliHazards, NothingWhenTheWaitStatesArePresentOrTheCheckIsOff) {
+  TempDir dir;
+  const std::string grid = " --grid 64 --block 64 --platform tiny --arg zeros:256";
+  Result r = vgpuSim("run " + quote(VGPU_HAZARD_KERNELS) + " enough_wait_states" + grid +
+                         " --check-hazards --stats " + quote(dir.file("enough.json")),
+                     dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err.find("missing wait states"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hazard check: all required wait states present (15 instructions)"),
+            std::string::npos)
+      << r.err;
+  const std::string enough = hazardsJson(slurp(dir.file("enough.json")));
+  EXPECT_NE(enough.find("\"findings\": 0"), std::string::npos) << enough;
+
+  r = vgpuSim("run " + quote(VGPU_HAZARD_KERNELS) + " missing_wait_states" + grid +
+                  " --quiet --stats " + quote(dir.file("off.json")),
+              dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err.find("wait states"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir.file("off.json")).find("\"hazards\""), std::string::npos);
+}
+
+// The compiled acceptance kernels: hipcc and clang insert the wait states the table requires
+// (LLVM's GCNHazardRecognizer), so the checker must find nothing in them.
+class CliHazardsCompiled : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CliHazardsCompiled, NoMissingWaitStates) {
+  const KernelCase c = kernelCase(GetParam());
+  TempDir dir;
+  std::string args = "run " + quote(kernelDir() + "/" + c.codeObject) + " " + c.kernel +
+                     " --grid " + dims(c.launch.grid) + " --block " + dims(c.launch.block) +
+                     " --platform tiny --quiet --check-hazards --stats " +
+                     quote(dir.file("stats.json"));
+  if (c.launch.globalOffset[0] || c.launch.globalOffset[1] || c.launch.globalOffset[2])
+    args += " --global-offset " + std::to_string(c.launch.globalOffset[0]) + "," +
+            std::to_string(c.launch.globalOffset[1]) + "," +
+            std::to_string(c.launch.globalOffset[2]);
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const CaseArg& a = c.args[i];
+    if (!a.isBuffer) {
+      args += " --arg " + a.cliKind + ":" + a.cliValue;
+      continue;
+    }
+    const std::string in = dir.file("in" + std::to_string(i));
+    writeFile(in, a.bytes);
+    args += " --arg " + quote("file:" + in);
+  }
+  const Result r = vgpuSim(args, dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err.find("missing wait states"), std::string::npos) << r.err;
+  const std::string h = hazardsJson(slurp(dir.file("stats.json")));
+  EXPECT_NE(h.find("\"findings\": 0"), std::string::npos) << h;
+  const size_t p = h.find("\"instructions_checked\": ");
+  ASSERT_NE(p, std::string::npos) << h;
+  EXPECT_GT(std::stoull(h.substr(p + 24)), 0u) << h;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, CliHazardsCompiled,
+                         ::testing::Values("vector_add", "saxpy", "block_reduce", "matmul_64",
+                                           "histogram", "collatz_3d", "private_array",
+                                           "offset_scale", "vector_add_v5"));
 
 // ---- bad input: one clear message, exit 2 ---------------------------------------------------
 
