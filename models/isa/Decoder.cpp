@@ -332,6 +332,9 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
       size = 8;
       const uint32_t w1 = word(1);
       op = at(lk.ds, bits(w0, 24, 17));
+      // ds_gws_* and ds_ordered_count exist only with gds=1 (llvm-objdump-15 prints the
+      // gds=0 encodings as .long).
+      if (op && (op->flags & kGdsOnly) && !bits(w0, 16, 16)) op = nullptr;
       f[fld::kOffset0] = u16(bits(w0, 7, 0));
       f[fld::kOffset1] = u16(bits(w0, 15, 8));
       f[fld::kBits] = u16(bits(w0, 16, 16) ? kGds : 0);

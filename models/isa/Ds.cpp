@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "isa/Atomics.h"
+#include "isa/Gws.h"
 #include "isa/Memory.h"
 
 namespace vgpu::isa {
@@ -83,6 +84,8 @@ void execDsCrossLane(ExecArgs& x);
 void execDsSrc2(ExecArgs& x);
 void execDsAppend(ExecArgs& x);
 void execDsAddtid(ExecArgs& x);
+void execGws(ExecArgs& x);
+void execOrderedCount(ExecArgs& x);
 
 OpInfo dsOp(int op, const char* name, Ty vdst, Ty addr, Ty data0, Ty data1, MemDesc m,
             ExecFn fn = execDs) {
@@ -139,6 +142,15 @@ OpInfo src2(int op, const char* n, AtomicOp a, int bytes) {
       op, n, NoT, B32, NoT, NoT,
       desc(a == AtomicOp::None ? MemOp::Store : MemOp::Atomic, bytes, 1, false, LoadExt::None, a),
       execDsSrc2);
+}
+
+// The opcodes that exist only with gds=1: the global wave sync instructions, whose one VGPR
+// operand (init, sema_br, barrier) is encoded in the ADDR field (llvm-mc-15:
+// "ds_gws_init v1 gds" encodes as D9330000 00000001), and ds_ordered_count.
+OpInfo gwsOp(int op, const char* name, bool hasData) {
+  OpInfo o = dsOp(op, name, NoT, hasData ? B32 : NoT, NoT, NoT, MemDesc{}, execGws);
+  o.flags = kGdsOnly;
+  return o;
 }
 
 using A = AtomicOp;
@@ -274,12 +286,23 @@ const OpInfo kDsOps[] = {
     src2(0x92, "ds_min_src2_f32", A::FMin, 4),
     src2(0x93, "ds_max_src2_f32", A::FMax, 4),
     src2(0x95, "ds_add_src2_f32", A::FAdd, 4),
+    gwsOp(0x98, "ds_gws_sema_release_all", false),
+    gwsOp(0x99, "ds_gws_init", true),
+    gwsOp(0x9a, "ds_gws_sema_v", false),
+    gwsOp(0x9b, "ds_gws_sema_br", true),
+    gwsOp(0x9c, "ds_gws_sema_p", false),
+    gwsOp(0x9d, "ds_gws_barrier", true),
     dsOp(0xb6, "ds_read_addtid_b32", B32, NoT, NoT, NoT,
          desc(MemOp::Load, 4, 1, false, LoadExt::None, A::None, true), execDsAddtid),
     dsOp(0xbd, "ds_consume", B32, NoT, NoT, NoT,
          desc(MemOp::Atomic, 4, 1, false, LoadExt::None, A::Sub, true), execDsAppend),
     dsOp(0xbe, "ds_append", B32, NoT, NoT, NoT,
          desc(MemOp::Atomic, 4, 1, false, LoadExt::None, A::Add, true), execDsAppend),
+    [] {
+      OpInfo o = dsOp(0xbf, "ds_ordered_count", B32, B32, NoT, NoT, MemDesc{}, execOrderedCount);
+      o.flags = kGdsOnly | kGraphics;
+      return o;
+    }(),
     src2(0xc0, "ds_add_src2_u64", A::Add, 8),
     src2(0xc1, "ds_sub_src2_u64", A::Sub, 8),
     src2(0xc2, "ds_rsub_src2_u64", A::RsubU32, 8),
@@ -511,6 +534,68 @@ void execDsAddtid(ExecArgs& x) {
   if (gds(x)) serveGds(x, 0, x.ctx.gdsSize);  // addresses from M0[15:0], as for ds_append
   x.r.kind = StepKind::Memory;
   w.pc += in.sizeBytes;
+}
+
+// ds_gws_* (see isa/Gws.h for the resource id and the counter model): one operation per wave
+// on the resource, the operand from the first active lane's VGPR (lane 0 when EXEC is 0).
+// An operation that does not wait completes like a GDS access (an LDS request without lanes,
+// counted on LGKM_CNT); sema_p on a zero counter and a barrier that is not complete return
+// GwsWait, and the compute unit parks the wave until the resource lets it pass.
+void execGws(ExecArgs& x) {
+  const Instruction& in = x.in;
+  WaveState& w = x.w;
+  if (!x.ctx.gws) return fault(x, "GWS instruction, but no global wave sync unit is attached");
+  GwsState& g = *x.ctx.gws;
+  const uint32_t offset = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
+  const uint32_t rid = GwsState::resourceId(w.m0, offset);
+  uint32_t value = 0;
+  if (x.op.src0 != Ty::None) {
+    const int reg = in.f[fld::kAddr];
+    if (!vgprInRange(w, reg, 1)) return fault(x, "DS data VGPR out of range");
+    value = w.v(static_cast<uint32_t>(reg))[w.exec ? __builtin_ctzll(w.exec) : 0];
+  }
+  bool waits = false;
+  switch (x.op.opcode) {
+    case 0x98:
+      g.releaseAll(rid);
+      break;
+    case 0x99:
+      g.init(rid, value);
+      break;
+    case 0x9a:
+      g.semaV(rid);
+      break;
+    case 0x9b:
+      g.semaBr(rid, value);
+      break;
+    case 0x9c:
+      waits = !g.tryP(rid);
+      if (waits) g.queueP(rid);
+      break;
+    default:  // 0x9d ds_gws_barrier
+      waits = !g.arriveAtBarrier(rid, value, &x.r.gwsGeneration);
+      x.r.gwsBarrier = true;
+      break;
+  }
+  w.pc += in.sizeBytes;
+  if (waits) {
+    x.r.kind = StepKind::GwsWait;
+    x.r.gwsResource = rid;
+    return;
+  }
+  beginRequest(x.mem, MemSpace::Lds, MemOp::Store, WaitCounter::Lgkm);
+  x.mem.laneMask = 0;
+  x.r.kind = StepKind::Memory;
+}
+
+// ds_ordered_count: the ordered-append counters it adds to are ordered by the graphics
+// pipeline's wave order (the instruction's offset carries the shader type and the
+// wave_release / wave_done bits; LLVM llvm.amdgcn.ds.ordered.add). A compute kernel has no
+// such order in the model: the opcode decodes and prints, and faults when executed.
+void execOrderedCount(ExecArgs& x) {
+  fault(x,
+        "ds_ordered_count is graphics-only (ordered append in the graphics pipeline's wave "
+        "order), not supported in a compute wave");
 }
 
 }  // namespace

@@ -109,6 +109,7 @@ enum OpFlag : uint32_t {
   // mad/mac family and the f32 transcendentals).
   kFpBitwise = 1u << 18,
   kFpFlushAlways = 1u << 19,
+  kGdsOnly = 1u << 20,  // DS opcode that exists only with gds=1 (ds_gws_*, ds_ordered_count)
 };
 
 // Memory instruction description (DS, MUBUF/MTBUF, FLAT, SMEM).

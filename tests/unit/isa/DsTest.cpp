@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <regex>
 
 #include "WaveRunner.h"
+#include "isa/Gws.h"
 
 namespace vgpu::isa::test {
 namespace {
@@ -198,6 +200,151 @@ TEST(DsGds, FaultsWhenNoGdsIsAttached) {
   const StepResult res = r.step();
   EXPECT_EQ(res.kind, StepKind::Fault);
   EXPECT_NE(res.fault.find("GDS"), std::string::npos) << res.fault;
+}
+
+// Global wave sync (isa/Gws.h): the ds_gws_* instructions on one device-wide GwsState; a
+// wave that must wait gets StepKind::GwsWait (the compute unit parks it, tests/reliability
+// GwsKernelTest runs that on the GPU).
+WaveRunner atGws(const std::string& label, GwsState* gws, uint32_t m0) {
+  WaveRunner r = at(label, nullptr, m0);
+  r.ctx.gws = gws;
+  return r;
+}
+
+TEST(DsGws, InitTakesTheFirstActiveLaneAndTheResourceFromM0PlusOffset) {
+  GwsState gws;
+  WaveRunner r = atGws("gws_init", &gws, (5u << 16) | 0xffffu);  // M0[15:0] plays no part
+  r.wave.exec = 0xf0;
+  for (int l = 0; l < 64; ++l) r.v(1, l) = l == 4 ? 7u : 99u;
+  r.recordRequests = true;
+  const StepResult res = r.step();
+  // Completes like a GDS access: an LDS request without lanes, counted on LGKM_CNT.
+  ASSERT_EQ(res.kind, StepKind::Memory) << res.fault;
+  ASSERT_EQ(r.requests.size(), 1u);
+  EXPECT_EQ(r.requests[0].laneMask, 0u);
+  EXPECT_EQ(r.requests[0].counter, WaitCounter::Lgkm);
+  EXPECT_EQ(gws.counter(8), 7u);  // 5 + offset 3
+  for (uint32_t rid = 0; rid < GwsState::kResources; ++rid)
+    EXPECT_EQ(gws.counter(rid), rid == 8 ? 7u : 0u) << rid;
+
+  // M0[21:16] + offset wraps at 64; M0 bits above 21 are not part of the id.
+  WaveRunner w = atGws("gws_init", &gws, (0xffu << 16));
+  w.wave.exec = 1;
+  w.v(1, 0) = 11;
+  ASSERT_EQ(w.step().kind, StepKind::Memory);
+  EXPECT_EQ(gws.counter(2), 11u);  // (63 + 3) % 64
+}
+
+TEST(DsGws, SemaVAddsOneAndSemaBrAddsTheValue) {
+  GwsState gws;
+  WaveRunner r = atGws("gws_v_br", &gws, 0);
+  r.wave.exec = 0x6;
+  for (int l = 0; l < 64; ++l) r.v(1, l) = l == 1 ? 5u : 1000u;
+  runToEnd(r);
+  EXPECT_EQ(gws.counter(0), 6u);
+  EXPECT_EQ(gws.counter(1), 0u);
+}
+
+TEST(DsGws, SemaPWaitsUntilTheCounterIsPositive) {
+  GwsState gws;
+  WaveRunner p = atGws("gws_p", &gws, 0);
+  const uint64_t pc = p.wave.pc;
+  StepResult res = p.step();
+  ASSERT_EQ(res.kind, StepKind::GwsWait) << res.fault;
+  EXPECT_EQ(res.gwsResource, 1u);
+  EXPECT_FALSE(res.gwsBarrier);
+  EXPECT_EQ(p.wave.pc, pc + 8);  // the wave goes on after the instruction once released
+  EXPECT_EQ(gws.queuedP(1), 1u);
+  EXPECT_FALSE(gws.tryQueuedP(1));
+
+  WaveRunner v = atGws("gws_v", &gws, 0);
+  ASSERT_EQ(v.step().kind, StepKind::Memory);
+  EXPECT_EQ(gws.counter(1), 1u);
+  EXPECT_TRUE(gws.tryQueuedP(1));  // what the compute unit does when the resource changed
+  EXPECT_EQ(gws.counter(1), 0u);
+  EXPECT_EQ(gws.queuedP(1), 0u);
+
+  // With a positive counter sema_p decrements and does not wait.
+  gws.semaBr(1, 2);
+  WaveRunner q = atGws("gws_p", &gws, 0);
+  EXPECT_EQ(q.step().kind, StepKind::Memory);
+  EXPECT_EQ(gws.counter(1), 1u);
+}
+
+TEST(DsGws, ReleaseAllLetsEveryQueuedWavePass) {
+  GwsState gws;
+  for (int k = 0; k < 3; ++k) {
+    WaveRunner p = atGws("gws_p", &gws, 0);
+    ASSERT_EQ(p.step().kind, StepKind::GwsWait);
+  }
+  EXPECT_EQ(gws.queuedP(1), 3u);
+  WaveRunner r = atGws("gws_release_all", &gws, 0);
+  ASSERT_EQ(r.step().kind, StepKind::Memory);
+  EXPECT_EQ(gws.counter(1), 3u);
+  for (int k = 0; k < 3; ++k) EXPECT_TRUE(gws.tryQueuedP(1)) << k;
+  EXPECT_FALSE(gws.tryQueuedP(1));
+  EXPECT_EQ(gws.counter(1), 0u);
+}
+
+TEST(DsGws, BarrierReleasesWhenTheInitialisedNumberOfWavesArrived) {
+  GwsState gws;
+  gws.init(2, 2);  // three waves: the value is the number of waves minus 1
+  for (int round = 0; round < 2; ++round) {
+    std::vector<StepResult> waits;
+    for (int k = 0; k < 2; ++k) {
+      WaveRunner b = atGws("gws_barrier", &gws, 0);
+      b.wave.exec = 1;
+      b.v(1, 0) = 2;
+      waits.push_back(b.step());
+      ASSERT_EQ(waits.back().kind, StepKind::GwsWait) << round << " " << k;
+      EXPECT_TRUE(waits.back().gwsBarrier);
+      EXPECT_EQ(waits.back().gwsResource, 2u);
+      EXPECT_FALSE(gws.barrierPassed(2, waits.back().gwsGeneration));
+    }
+    EXPECT_EQ(gws.queuedAtBarrier(2), 2u);
+    WaveRunner last = atGws("gws_barrier", &gws, 0);
+    last.wave.exec = 1;
+    last.v(1, 0) = 2;  // the count for the next round
+    ASSERT_EQ(last.step().kind, StepKind::Memory) << round;
+    for (const StepResult& w : waits) EXPECT_TRUE(gws.barrierPassed(2, w.gwsGeneration));
+    EXPECT_EQ(gws.counter(2), 2u);
+    EXPECT_EQ(gws.queuedAtBarrier(2), 0u);
+  }
+}
+
+TEST(DsGws, OrderedCountIsGraphicsOnlyAndGwsNeedsTheUnit) {
+  GwsState gws;
+  WaveRunner o = atGws("gws_ordered_count", &gws, 0);
+  StepResult res = o.step();
+  EXPECT_EQ(res.kind, StepKind::Fault);
+  EXPECT_NE(res.fault.find("graphics-only"), std::string::npos) << res.fault;
+  EXPECT_NE(o.program.at(o.wave.pc)->op, nullptr);
+
+  WaveRunner r = atGws("gws_v", nullptr, 0);
+  res = r.step();
+  EXPECT_EQ(res.kind, StepKind::Fault);
+  EXPECT_NE(res.fault.find("global wave sync"), std::string::npos) << res.fault;
+}
+
+TEST(DsGws, Gds0EncodingsAreUnknownAsInObjdump) {
+  // ds_gws_init v1 (D9330000 00000001) and ds_ordered_count v1, v2 (D97F0000 01000002) with
+  // the gds bit cleared: llvm-objdump-15 prints one .long and goes on with the next word.
+  for (const uint32_t w0 : {0xd9320000u, 0xd97e0000u}) {
+    const uint32_t words[] = {w0, 0x00000001u};
+    std::vector<uint8_t> bytes(8);
+    std::memcpy(bytes.data(), words, 8);
+    const Program p = Program::decode(bytes, 0x1000, GfxTarget::Gfx906);
+    ASSERT_NE(p.at(0x1000), nullptr);
+    EXPECT_EQ(p.at(0x1000)->op, nullptr) << std::hex << w0;
+    EXPECT_EQ(p.at(0x1000)->sizeBytes, 4u);
+    // ... and with it set, they decode.
+    std::vector<uint8_t> gdsBytes = bytes;
+    gdsBytes[2] |= 1;  // bit 16
+    const Program q = Program::decode(gdsBytes, 0x1000, GfxTarget::Gfx900);
+    ASSERT_NE(q.at(0x1000), nullptr);
+    EXPECT_NE(q.at(0x1000)->op, nullptr) << std::hex << w0;
+    EXPECT_EQ(q.at(0x1000)->sizeBytes, 8u);
+  }
 }
 
 }  // namespace

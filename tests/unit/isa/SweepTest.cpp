@@ -7,6 +7,7 @@
 #include <map>
 
 #include "WaveRunner.h"
+#include "isa/Gws.h"
 #include "isa/OpInfo.h"
 
 namespace vgpu::isa::test {
@@ -39,6 +40,8 @@ void prepare(WaveRunner& r, uint64_t pc, unsigned variant) {
 std::map<std::string, int> sweep(const std::string& name) {
   const CodeFile code = loadCode(name);
   WaveRunner r(code, GfxTarget::Gfx906);
+  GwsState gws;  // for the ds_gws_* (sema_p and barrier may return GwsWait: not a fault)
+  r.ctx.gws = &gws;
   std::map<std::string, int> faults;
   for (const Instruction& in : r.program.instructions()) {
     if (!in.op || (in.op->flags & kGraphics)) continue;

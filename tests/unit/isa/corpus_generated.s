@@ -9207,3 +9207,29 @@ v_add_u32_sdwa v5, sext(v144), v6 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:W
 v_mov_b32_sdwa v5, sext(v144) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1
 v_add_u32_sdwa v5, v253, v6 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD src1_sel:BYTE_3
 v_mov_b32_sdwa v5, v253 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD
+ds_gws_sema_release_all offset:42389 gds
+ds_gws_sema_release_all offset:12091 gds
+ds_gws_init v137 offset:64170 gds
+ds_gws_init v0 offset:60101 gds
+ds_gws_init v151 offset:26299 gds
+ds_gws_init v0 offset:54055 gds
+ds_gws_sema_v offset:10520 gds
+ds_gws_sema_v gds
+ds_gws_sema_br v56 offset:10665 gds
+ds_gws_sema_br v0 offset:27849 gds
+ds_gws_sema_br v150 gds
+ds_gws_sema_br v0 offset:37528 gds
+ds_gws_sema_p offset:40062 gds
+ds_gws_sema_p offset:35811 gds
+ds_gws_barrier v99 offset:8331 gds
+ds_gws_barrier v0 gds
+ds_gws_barrier v29 offset:63173 gds
+ds_gws_barrier v0 offset:31022 gds
+ds_ordered_count v0, v197 gds
+ds_ordered_count v204, v85 gds
+ds_ordered_count v8, v0 offset:36385 gds
+ds_ordered_count v0, v0 offset:37016 gds
+ds_ordered_count v0, v202 offset:22301 gds
+ds_ordered_count v223, v160 offset:55051 gds
+ds_ordered_count v89, v0 offset:34049 gds
+ds_ordered_count v0, v0 offset:16362 gds

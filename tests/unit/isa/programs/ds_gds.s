@@ -34,3 +34,27 @@ gds_src2:
   ds_add_src2_u32 v0 offset:4 gds
   s_waitcnt lgkmcnt(0)
   s_endpgm
+// Global wave sync (gds=1 only opcodes): the resource is (M0[21:16] + offset) % 64.
+gws_init:
+  ds_gws_init v1 offset:3 gds
+  s_endpgm
+gws_v_br:
+  ds_gws_sema_v gds
+  ds_gws_sema_br v1 gds
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+gws_v:
+  ds_gws_sema_v offset:1 gds
+  s_endpgm
+gws_p:
+  ds_gws_sema_p offset:1 gds
+  s_endpgm
+gws_release_all:
+  ds_gws_sema_release_all offset:1 gds
+  s_endpgm
+gws_barrier:
+  ds_gws_barrier v1 offset:2 gds
+  s_endpgm
+gws_ordered_count:
+  ds_ordered_count v2, v0 offset:4 gds
+  s_endpgm

@@ -175,6 +175,16 @@ def dsvariants(o):
     return out
 
 
+def gds_only_variants(o, rng):
+    # Opcodes that exist only with gds=1 (ds_gws_*, ds_ordered_count): the DS layouts with the
+    # gds bit set, from their own random stream so that the rest of the corpus stays as it was.
+    out = []
+    for mask in (0xffffffff, 0x00ffffff, 0x0000ffff, 0x000000ff, 0xff0000ff, 0xff00ffff, 0xffff00ff, 0xff000000, 0):
+        w0 = (0x36 << 26) | (o << 17) | (1 << 16) | (rng.randrange(0, 1 << 16) if rng.random() < 0.7 else 0)
+        out.append([w0, rng.randrange(0, 1 << 32) & mask])
+    return out
+
+
 def flat(o, seg):
     w0 = (0x37 << 26) | (o << 18) | (seg << 14) | (bits(1) << 16) | (bits(1) << 17)
     w0 |= (bits(13) if seg else bits(12)) if R.random() < 0.7 else 0
@@ -254,6 +264,8 @@ def main():
     for (fam, o), (mn, sz, base, text) in sorted(ops.items()):
         if fam == "vop3" and o >= 0x380:
             continue
+        if fam == "ds_gds":
+            continue  # below, after everything else
         n = {"vopc": 4, "vop3": 6, "mimg": 4}.get(fam, 10)
         if fam == "sop2":
             for _ in range(n): add(fam, o, sop2(o))
@@ -320,6 +332,11 @@ def main():
             w1 = R.randrange(0, 256) | (dst_sel << 8) | (R.randrange(0, 3) << 11) | (src_sel << 16) | (bits(1) << 19) | (R.randrange(0, 7) << 24)
             add("vop2", 0x34, [(0x34 << 25) | (5 << 17) | (6 << 9) | 249, w1])
             add("vop1", 0x01, [(0x3f << 25) | (5 << 17) | (1 << 9) | 249, w1 & ~(0xff << 24)])
+
+    gds_rng = random.Random(9061)
+    for fam, o in sorted(k for k in ops if k[0] == "ds_gds"):
+        for _ in range(2):
+            for w in gds_only_variants(o, gds_rng): add("ds", o, w)
 
     res = objdump_words([c[2] for c in cands], "gfx906")
     lines, seen, per_op = [], set(), {}

@@ -35,6 +35,11 @@ FAM["flat"] = (0x80, [(lambda v: (lambda o: [(0x37 << 26) | (o << 18), v]))(v) f
 for seg, nm in ((2, "global"), (1, "scratch")):
     FAM[nm] = (0x80, [(lambda v, s: (lambda o: [(0x37 << 26) | (o << 18) | (s << 14), v]))(v, seg) for v in (0x047f0201, 0x007f0201, 0x047f0001, 0x007f0001, 0x04000201, 0x00000201)])
 
+# DS opcodes that exist only with gds=1 (ds_gws_*, ds_ordered_count: llvm-objdump-15 prints
+# their gds=0 encodings as .long): the DS layouts again with the gds bit set. enumerate_ops
+# lists under "ds_gds" only the opcodes that "ds" (gds=0) did not find.
+FAM["ds_gds"] = (0x100, [(lambda v: (lambda o: [(0x36 << 26) | (o << 17) | (1 << 16), v]))(v) for v in (0x04030201, 0x00030201, 0x00000201, 0x00000001, 0x04000001, 0x04000000, 0x04000201, 0, 0x04030001, 0x01000002)])
+
 
 def enumerate_ops(mcpu):
     out = {}
@@ -42,6 +47,8 @@ def enumerate_ops(mcpu):
         for mk in variants:
             res = objdump_words([mk(o) for o in range(n)], mcpu)
             for o, (t, sz) in enumerate(res):
+                if name == "ds_gds" and ("ds", o) in out:
+                    continue
                 if t and not t.startswith(".long") and (name, o) not in out:
                     out[(name, o)] = (t.split()[0], sz, mk(o), t)
     return out
