@@ -66,6 +66,19 @@ uint64_t quadmask(uint64_t v, int bits) {
     if ((v >> (4 * q)) & 0xf) r |= 1ull << q;
   return r;
 }
+// s_movrels / s_movreld: SGPR base + M0 + dword, or -1 when that is not an SGPR.
+int movrelIndex(int base, uint32_t m0, int dword) {
+  const uint64_t index = uint64_t(uint32_t(base)) + m0 + uint64_t(dword);
+  return index < uint64_t(kNumSgprs) && base < kNumSgprs ? int(index) : -1;
+}
+uint32_t movrelRead(SaluVals& s, int base, int dword) {
+  const int i = movrelIndex(base, s.w.m0, dword);
+  return i < 0 ? 0u : s.w.sgpr[i];
+}
+void movrelWrite(SaluVals& s, int base, int dword, uint32_t value) {
+  const int i = movrelIndex(base, s.w.m0, dword);
+  if (i >= 0) s.w.sgpr[i] = value;
+}
 uint32_t brev32(uint32_t v) {
   uint32_t r = 0;
   for (int i = 0; i < 32; ++i) r |= ((v >> i) & 1u) << (31 - i);
@@ -397,17 +410,18 @@ const OpInfo kSopOps[] = {
          FN(s.d = s.w.exec; s.w.exec = ~(s.a ^ s.w.exec); s.scc = s.w.exec != 0)),
     sop1(0x28, "s_quadmask_b32", B32, B32, FN(s.d = quadmask(s.a, 32); s.scc = s.d != 0)),
     sop1(0x29, "s_quadmask_b64", B64, B64, FN(s.d = quadmask(s.a, 64); s.scc = s.d != 0)),
-    // movrel: the source / destination SGPR index is offset by M0 (12.4).
-    sop1(0x2a, "s_movrels_b32", B32, B32,
-         FN(s.d = readScalarDword(s.w, s.ctx, s.in.f[fld::kSrc0] + int(s.w.m0)))),
+    // movrel: the source / destination SGPR index is offset by M0 (12.4). Only SGPRs are
+    // reachable: an index past s101 (M0 is 32 bits, possibly "negative") reads 0 and drops the
+    // write, rather than reaching VCC, EXEC or memory outside the register file.
+    sop1(0x2a, "s_movrels_b32", B32, B32, FN(s.d = movrelRead(s, s.in.f[fld::kSrc0], 0))),
     sop1(0x2b, "s_movrels_b64", B64, B64,
-         FN(s.d = readScalarDword(s.w, s.ctx, s.in.f[fld::kSrc0] + int(s.w.m0)) |
-                  uint64_t(readScalarDword(s.w, s.ctx, s.in.f[fld::kSrc0] + int(s.w.m0) + 1))
-                      << 32)),
+         FN(s.d = movrelRead(s, s.in.f[fld::kSrc0], 0) |
+                  uint64_t(movrelRead(s, s.in.f[fld::kSrc0], 1)) << 32)),
     sop1(0x2c, "s_movreld_b32", B32, B32,
-         FN(writeScalar(s.w, s.in.f[fld::kDst] + int(s.w.m0), 1, s.a); s.write = false)),
+         FN(movrelWrite(s, s.in.f[fld::kDst], 0, uint32_t(s.a)); s.write = false)),
     sop1(0x2d, "s_movreld_b64", B64, B64,
-         FN(writeScalar(s.w, s.in.f[fld::kDst] + int(s.w.m0), 2, s.a); s.write = false)),
+         FN(movrelWrite(s, s.in.f[fld::kDst], 0, uint32_t(s.a));
+            movrelWrite(s, s.in.f[fld::kDst], 1, uint32_t(s.a >> 32)); s.write = false)),
     sop1(0x2e, "s_cbranch_join", NoT, B32, FN(join(s))),
     sop1(0x30, "s_abs_i32", I32, I32,
          FN(int64_t v = i32(s.a); s.d = u32(v < 0 ? -v : v); s.scc = s.d != 0)),

@@ -212,7 +212,7 @@ const OpInfo kVop3Ops[] = {
     v3(0x1ed, "v_perm_b32", B32, B32, B32, B32, VALU_LANES(const uint64_t bytes = ((a & 0xffffffff) << 32) | (b & 0xffffffff); uint32_t r = 0; for (int k = 0; k < 4; ++k) r |= permByte(bytes, u32(c) >> (8 * k)) << (8 * k); d = r)),
     v3(0x1ee, "v_fma_legacy_f16", F16, F16, F16, F16, VALU_LANES(d = H(std::fma(h(a), h(b), h(c))))),
     v3(0x1ef, "v_div_fixup_legacy_f16", F16, F16, F16, F16, VALU_LANES(d = H(divFixup(h(a), h(b), h(c))))),
-    v3(0x1f0, "v_cvt_pkaccum_u8_f32", B32, F32, B32, NoT, VALU_LANES(d = cvtPkU8(f(a), u32(b), u32(L.w->v(L.in->f[fld::kDst] - opnd::kVgpr0)[i])))),
+    v3(0x1f0, "v_cvt_pkaccum_u8_f32", B32, F32, B32, NoT, VALU_LANES(const int dst = L.in->f[fld::kDst] - opnd::kVgpr0; d = cvtPkU8(f(a), u32(b), vgprInRange(*L.w, dst, 1) ? u32(L.w->v(dst)[i]) : 0u))),  // reads the destination: a VGPR past the allocation reads 0 here and faults at the write-back
     v3(0x1f1, "v_mad_u32_u16", B32, B16, B16, B32, VALU_LANES(d = u32(u16(a) * uint32_t(u16(b)) + c)), kOpselDst),
     v3(0x1f2, "v_mad_i32_i16", I32, I16, I16, I32, VALU_LANES(d = u32(int64_t{i16(a)} * i16(b) + i32(c))), kOpselDst),
     v3(0x1f3, "v_xad_u32", B32, B32, B32, B32, VALU_LANES(d = u32((a ^ b) + c))),
