@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <map>
 #include <vector>
 
 #include <systemc>
@@ -27,8 +26,8 @@ class BusyUntil {
     busy_ += occupancy;
     prune();
     sc_core::sc_time start = at;
-    auto it = intervals_.upper_bound(start);
-    if (it != intervals_.begin()) {
+    auto it = upperBound(start);
+    if (it != first()) {
       auto prev = std::prev(it);
       if (prev->second > start) start = prev->second;
     }
@@ -48,41 +47,71 @@ class BusyUntil {
   }
   // The end of the last reservation (when the resource is certainly free).
   sc_core::sc_time freeAt() const {
-    return intervals_.empty() ? sc_core::SC_ZERO_TIME : intervals_.rbegin()->second;
+    return empty() ? sc_core::SC_ZERO_TIME : intervals_.back().second;
   }
   // Whether [at, at + 1 ps) is free.
   bool isFreeAt(const sc_core::sc_time& at) const {
-    auto it = intervals_.upper_bound(at);
-    if (it == intervals_.begin()) return true;
+    if (empty()) return true;
+    auto it = upperBound(at);
+    if (it == first()) return true;
     return std::prev(it)->second <= at;
   }
   const sc_core::sc_time& busyTime() const { return busy_; }
 
  private:
+  using Interval = std::pair<sc_core::sc_time, sc_core::sc_time>;  // [start, end)
+  using Iterator = std::vector<Interval>::iterator;
+  using ConstIterator = std::vector<Interval>::const_iterator;
+
+  bool empty() const { return head_ == intervals_.size(); }
+  Iterator first() { return intervals_.begin() + static_cast<std::ptrdiff_t>(head_); }
+  ConstIterator first() const { return intervals_.begin() + static_cast<std::ptrdiff_t>(head_); }
+  // The first interval starting after `t` (std::map::upper_bound on the start).
+  Iterator upperBound(const sc_core::sc_time& t) {
+    return std::upper_bound(
+        first(), intervals_.end(), t,
+        [](const sc_core::sc_time& v, const Interval& i) { return v < i.first; });
+  }
+  ConstIterator upperBound(const sc_core::sc_time& t) const {
+    return std::upper_bound(
+        first(), intervals_.end(), t,
+        [](const sc_core::sc_time& v, const Interval& i) { return v < i.first; });
+  }
   void insert(sc_core::sc_time start, sc_core::sc_time end) {
     // Merge with touching neighbours so a saturated resource keeps a handful of intervals.
-    auto next = intervals_.lower_bound(start);
+    auto next =
+        std::lower_bound(first(), intervals_.end(), start,
+                         [](const Interval& i, const sc_core::sc_time& v) { return i.first < v; });
     if (next != intervals_.end() && next->first == end) {
       end = next->second;
       next = intervals_.erase(next);
     }
-    if (next != intervals_.begin()) {
+    if (next != first()) {
       auto prev = std::prev(next);
       if (prev->second == start) {
         prev->second = end;
         return;
       }
     }
-    intervals_.emplace(start, end);
+    if (next != intervals_.end() && next->first == start) return;  // as std::map::emplace
+    intervals_.insert(next, Interval(start, end));
   }
   void prune() {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    while (!intervals_.empty() && intervals_.begin()->second <= now)
-      intervals_.erase(intervals_.begin());
+    while (!empty() && intervals_[head_].second <= now) ++head_;
+    // Dropped intervals stay in front of head_ until they are many: erasing the front of a
+    // vector one by one would move the whole calendar every time.
+    if (head_ >= 64 && head_ * 2 >= intervals_.size()) {
+      intervals_.erase(intervals_.begin(), first());
+      head_ = 0;
+    }
   }
 
   static constexpr int kMaxGapsSearched = 32;
-  std::map<sc_core::sc_time, sc_core::sc_time> intervals_;  // start -> end, disjoint
+  // Disjoint intervals sorted by start, from index head_ on (a sorted vector: the calendar is
+  // short, and a std::map's node walks and allocations cost more than moving a few entries).
+  std::vector<Interval> intervals_;
+  size_t head_ = 0;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
 };
 
@@ -96,8 +125,10 @@ class SlotPool {
     size_t best = 0;
     sc_core::sc_time bestStart = sc_core::sc_max_time();
     for (size_t i = 0; i < slots_.size(); ++i) {
-      if (slots_[i].isFreeAt(at)) return {at, i};
-      const sc_core::sc_time free = std::max(at, slots_[i].freeAt());
+      // Free after its last reservation: certainly free at `at`, no calendar search needed.
+      const sc_core::sc_time lastEnd = slots_[i].freeAt();
+      if (lastEnd <= at || slots_[i].isFreeAt(at)) return {at, i};
+      const sc_core::sc_time free = std::max(at, lastEnd);
       if (free < bestStart) bestStart = free, best = i;
     }
     return {bestStart, best};

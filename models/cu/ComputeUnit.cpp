@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "common/Apertures.h"
 #include "common/MemoryExtensions.h"
+#include "isa/Gws.h"
+#include "isa/OpInfo.h"
 #include "trace/Probes.h"
 
 namespace vgpu {
@@ -26,7 +29,7 @@ struct ComputeUnit::Workgroup {
 };
 
 struct ComputeUnit::Wave {
-  enum class State { Ready, Waitcnt, Barrier, Draining };
+  enum class State { Ready, Waitcnt, Barrier, Draining, Gws };
   std::unique_ptr<isa::WaveState> s;
   Workgroup* group = nullptr;
   uint32_t slot = 0, simd = 0, indexInGroup = 0;
@@ -42,6 +45,10 @@ struct ComputeUnit::Wave {
   uint64_t waitStart = 0;
   bool waitingOnVm = false;  // which counter blocked the current s_waitcnt
   uint64_t blockedPc = 0;    // the s_waitcnt or s_barrier the wave waits in (PC is past it)
+  // State::Gws: the global wave sync resource, and for a barrier the generation to pass.
+  uint32_t gwsResource = 0;
+  bool gwsBarrier = false;
+  uint64_t gwsGeneration = 0;
   isa::HazardChecker::WaveHistory hazardHistory;  // --check-hazards: recent instructions
 };
 
@@ -74,6 +81,8 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
       vgprsUsed_(config.cu.simdsPerCu, 0),
       sgprsUsed_(config.cu.simdsPerCu, 0),
       simdValuFree_(config.cu.simdsPerCu, 0) {
+  vectorMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateVectorDmi);
+  scalarMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateScalarDmi);
   SC_THREAD(run);
 }
 
@@ -82,10 +91,14 @@ ComputeUnit::~ComputeUnit() {
     delete pending_.top();
     pending_.pop();
   }
+  for (PendingAccess* p : freePending_) delete p;
 }
 
 std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResources& r) const {
   if (halted_) return std::nullopt;
+  // Too few free slots: the search below would fail too (the dispatcher asks every CU of a full
+  // GPU each time a workgroup ends).
+  if (slots_.size() - wavesResident_ < r.waves) return std::nullopt;
   if (r.ldsBytes > 0) {  // first fit in the LDS
     uint32_t cursor = 0;
     bool fits = false;
@@ -189,6 +202,7 @@ void ComputeUnit::run() {
     }
     retireCompleted();
     if (wavesResident_ == 0 || halted_) continue;
+    if (gwsWaiting_ != 0 && gws_->version() != gwsPolled_) pollGws();
     if (config_.maxCycles != 0 && now_ > config_.maxCycles) {
       for (auto& w : slots_)
         if (w) {
@@ -212,6 +226,10 @@ void ComputeUnit::run() {
     }
     // Nothing could issue: jump to the next cycle at which something changes.
     const uint64_t next = nextEventCycle();
+    if (gwsWaiting_ != 0) {  // waves on other CUs may release the waves waiting for GWS
+      waitForGws(next);
+      continue;
+    }
     if (next == kNever) {
       faultDeadlock(
           "deadlock: no wave can make progress (every wave waits at a barrier or for a "
@@ -233,8 +251,9 @@ uint64_t ComputeUnit::nextEventCycle() const {
 
 void ComputeUnit::retireCompleted() {
   while (!pending_.empty() && pending_.top()->completion <= now_) {
-    std::unique_ptr<PendingAccess> p(pending_.top());
+    PendingAccess* p = pending_.top();
     pending_.pop();
+    freePending_.push_back(p);  // reused by the next access; its request goes to the pool
     Wave& w = *p->wave;
     const isa::MemRequest& req = *p->request;
     if (req.writeback.kind != 0)
@@ -274,7 +293,11 @@ bool ComputeUnit::waitSatisfied(const Wave& w) const {
 }
 
 uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruction& inst) {
+  if (&program == lastCostProgram_)
+    return (*lastCosts_)[static_cast<size_t>(&inst - program.instructions().data())];
   auto& costs = valuCost_[&program];
+  lastCostProgram_ = &program;
+  lastCosts_ = &costs;
   if (costs.empty()) {
     // Classified once per program from the mnemonic. Rates: FP64 and transcendentals from the
     // platform; 32-bit integer multiplies run at quarter rate on GCN (AMD OpenCL optimization
@@ -282,8 +305,10 @@ uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruc
     const auto& all = program.instructions();
     costs.resize(all.size());
     for (size_t i = 0; i < all.size(); ++i) {
-      const std::string text = isa::disassemble(all[i], config_.target);
-      const std::string m = text.substr(0, text.find(' '));
+      // The opcode's name is the disassembly's mnemonic without its _e32/_e64/_dpp/_sdwa
+      // suffix, which none of the patterns below involves (disassembling every instruction of
+      // the program on every CU cost more than some whole kernels).
+      const std::string m = all[i].op ? all[i].op->name : "";
       auto has = [&](const char* s) { return m.find(s) != std::string::npos; };
       const bool transcendental = has("v_exp_") || has("v_log_") || has("v_rcp_") ||
                                   has("v_rsq_") || has("v_sqrt_") || has("v_sin_") || has("v_cos_");
@@ -310,7 +335,7 @@ unsigned ComputeUnit::issueFunctional() {
       fault(*w, nullptr, "the program counter left the kernel's code");
       return issued;
     }
-    fetch(*w);
+    // No instruction fetch: the code is decoded already, and fetch only times the traffic.
     issue(*w);
     ++issued;
   }
@@ -428,14 +453,14 @@ void ComputeUnit::issue(Wave& w) {
   isa::ExecContext ctx;
   ctx.target = config_.target;
   ctx.cycle = now_;
-  ctx.realtime =
-      static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / sc_time(10, SC_NS));
+  ctx.realtime = static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / realtimePeriod_);
   ctx.sharedApertureBase = kSharedApertureBase;
   ctx.privateApertureBase = kPrivateApertureBase;
   ctx.ldsSize = w.group->resources.ldsBytes;
   ctx.ldsData = ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr;
   ctx.gdsData = gds_;
   ctx.gdsSize = gdsSize_;
+  ctx.gws = gws_;
 
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   auto req = newRequest();
@@ -461,6 +486,10 @@ void ComputeUnit::issue(Wave& w) {
       break;
     case isa::IssueType::Lds:
       ++ldsInstructions;
+      if (gwsChanged_ && gws_->version() != gwsAnnounced_) {  // a ds_gws_* changed a resource
+        gwsAnnounced_ = gws_->version();
+        gwsChanged_->notify(qk_.get_local_time());
+      }
       break;
     case isa::IssueType::Branch:
       ++branchInstructions;
@@ -493,6 +522,15 @@ void ComputeUnit::issue(Wave& w) {
       w.blockedPc = inst.pc;
       arriveAtBarrier(w);
       break;
+    case isa::StepKind::GwsWait:
+      w.state = Wave::State::Gws;
+      w.waitStart = now_;
+      w.blockedPc = inst.pc;
+      w.gwsResource = r.gwsResource;
+      w.gwsBarrier = r.gwsBarrier;
+      w.gwsGeneration = r.gwsGeneration;
+      ++gwsWaiting_;
+      break;
     case isa::StepKind::EndProgram:
       if (w.outstanding == 0)
         endWave(w);
@@ -518,6 +556,7 @@ void ComputeUnit::issue(Wave& w) {
     traceProbe->settled(slot,
                         after.state == Wave::State::Waitcnt    ? Block::Waitcnt
                         : after.state == Wave::State::Barrier  ? Block::Barrier
+                        : after.state == Wave::State::Gws      ? Block::Barrier
                         : after.state == Wave::State::Draining ? Block::Draining
                                                                : Block::None,
                         after.readyCycle);
@@ -527,6 +566,24 @@ void ComputeUnit::issue(Wave& w) {
 
 void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
                              std::unique_ptr<isa::MemRequest> req) {
+  // Functional mode completes every access at issue: the data is in the registers before the
+  // wave's next instruction, as it was when it arrived one cycle later.
+  auto completeNow = [&] {
+    if (req->writeback.kind != 0)
+      isa::completeMemory(*w.s, *req, ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr,
+                          w.group->resources.ldsBytes);
+    if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
+    requestPool_.push_back(std::move(req));
+  };
+  if (config_.functionalMode && !req->faulted &&
+      ((req->space == isa::MemSpace::Vector && req->op != isa::MemOp::Atomic &&
+        accessVectorMemoryDirect(*req)) ||
+       (req->space == isa::MemSpace::Scalar && req->op == isa::MemOp::Load &&
+        accessScalarMemoryDirect(*req)))) {
+    completeNow();
+    return;
+  }
+
   tlm::tlm_generic_payload p;
   WaveAccessExtension ext;
   ext.request = req.get();
@@ -598,9 +655,19 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
     return;
   }
 
-  auto* pa = new PendingAccess;
-  const uint64_t latency =
-      config_.functionalMode ? 1 : static_cast<uint64_t>(std::ceil((delay - local) / period_));
+  if (config_.functionalMode) {
+    completeNow();
+    return;
+  }
+
+  PendingAccess* pa;
+  if (freePending_.empty()) {
+    pa = new PendingAccess;
+  } else {
+    pa = freePending_.back();
+    freePending_.pop_back();
+  }
+  const uint64_t latency = static_cast<uint64_t>(std::ceil((delay - local) / period_));
   pa->completion = now_ + std::max<uint64_t>(1, latency);
   pa->sequence = issueSequence_++;
   pa->wave = &w;
@@ -627,6 +694,129 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   pending_.push(pa);
 }
 
+const tlm::tlm_dmi* ComputeUnit::dmiRegionFor(
+    DmiRegions& known, tlm_utils::simple_initiator_socket<ComputeUnit>& socket, uint64_t address,
+    uint32_t bytes) {
+  std::vector<tlm::tlm_dmi>& regions = known.regions;
+  auto covers = [&](const tlm::tlm_dmi& d) {
+    return address >= d.get_start_address() && address + bytes - 1 <= d.get_end_address();
+  };
+  if (known.last < regions.size() && covers(regions[known.last])) return &regions[known.last];
+  // The candidate is the last region starting at or before `address`.
+  auto startsAfter = [](uint64_t a, const tlm::tlm_dmi& d) { return a < d.get_start_address(); };
+  auto after = std::upper_bound(regions.begin(), regions.end(), address, startsAfter);
+  if (after != regions.begin() && covers(*(after - 1))) {
+    known.last = static_cast<size_t>(after - 1 - regions.begin());
+    return &regions[known.last];
+  }
+  if (after != regions.begin() && address <= (after - 1)->get_end_address())
+    return nullptr;  // granted, but the element runs past the region's end
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(address);
+  tlm::tlm_dmi dmi;
+  if (!socket->get_direct_mem_ptr(p, dmi) || !dmi.is_read_write_allowed() ||
+      dmi.get_dmi_ptr() == nullptr || address < dmi.get_start_address() ||
+      address > dmi.get_end_address())
+    return nullptr;
+  // Keep the regions disjoint: drop any the new grant overlaps (the target's view is newer).
+  known.invalidate(dmi.get_start_address(), dmi.get_end_address());
+  auto at = regions.insert(
+      std::upper_bound(regions.begin(), regions.end(), dmi.get_start_address(), startsAfter), dmi);
+  known.last = static_cast<size_t>(at - regions.begin());
+  return covers(*at) ? &*at : nullptr;
+}
+
+void ComputeUnit::DmiRegions::invalidate(sc_dt::uint64 start, sc_dt::uint64 end) {
+  regions.erase(std::remove_if(regions.begin(), regions.end(),
+                               [&](const tlm::tlm_dmi& d) {
+                                 return d.get_start_address() <= end &&
+                                        start <= d.get_end_address();
+                               }),
+                regions.end());
+  last = 0;
+}
+
+bool ComputeUnit::accessScalarMemoryDirect(isa::MemRequest& req) {
+  // One contiguous block, as the scalar path sends it; nothing to read when bit 0 is clear.
+  if (!(req.laneMask & 1)) return true;
+  const uint64_t address = req.addr[0][0];
+  const tlm::tlm_dmi* d = dmiRegionFor(scalarDmi_, scalarMemorySocket, address, req.elementBytes);
+  if (d == nullptr) return false;
+  std::memcpy(req.data.data(), d->get_dmi_ptr() + (address - d->get_start_address()),
+              req.elementBytes);
+  return true;
+}
+
+namespace {
+
+// One lane's element between device memory and a MemRequest. Fixed sizes compile to plain
+// moves; a memcpy of a run-time size is a library call.
+inline void copyElement(uint8_t* to, const uint8_t* from, uint32_t bytes) {
+  switch (bytes) {
+    case 4:
+      std::memcpy(to, from, 4);
+      break;
+    case 8:
+      std::memcpy(to, from, 8);
+      break;
+    case 16:
+      std::memcpy(to, from, 16);
+      break;
+    default:
+      std::memcpy(to, from, bytes);
+      break;
+  }
+}
+
+}  // namespace
+
+bool ComputeUnit::accessVectorMemoryDirect(isa::MemRequest& req) {
+  // The element count as a constant: the lane loops below then have no inner loop.
+  if (req.elementsPerLane == 1) return accessVectorMemoryDirectElements<1>(req);
+  if (req.elementsPerLane == 2) return accessVectorMemoryDirectElements<2>(req);
+  return false;  // the texture path handles anything else
+}
+
+template <int kElements>
+bool ComputeUnit::accessVectorMemoryDirectElements(isa::MemRequest& req) {
+  // Every element's host address first: an access that DMI does not cover entirely (outside
+  // every allocation, across two allocations) goes through the texture path, which reports
+  // faults exactly as in timing mode, and nothing has been written before.
+  uint8_t* host[64][kElements];
+  uint64_t regionStart = 1, regionEnd = 0;  // the region the previous lane used (none yet)
+  uint8_t* regionPtr = nullptr;
+  for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+    const int lane = __builtin_ctzll(lanes);
+    const uint32_t bytes = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
+    for (int e = 0; e < kElements; ++e) {
+      const uint64_t address = req.addr[lane][e];
+      if (address < regionStart || address + bytes - 1 > regionEnd) {
+        const tlm::tlm_dmi* d = dmiRegionFor(vectorDmi_, vectorMemorySocket, address, bytes);
+        if (d == nullptr) return false;
+        regionStart = d->get_start_address();
+        regionEnd = d->get_end_address();
+        regionPtr = d->get_dmi_ptr();
+      }
+      host[lane][e] = regionPtr + (address - regionStart);
+    }
+  }
+  // Lanes in ascending order, as the texture path orders them: of two stores to the same
+  // bytes, the higher lane's wins.
+  const bool isStore = req.op == isa::MemOp::Store;
+  for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+    const int lane = __builtin_ctzll(lanes);
+    const uint32_t bytes = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
+    for (int e = 0; e < kElements; ++e) {
+      if (isStore)
+        copyElement(host[lane][e], req.element(lane, e), bytes);
+      else
+        copyElement(req.element(lane, e), host[lane][e], bytes);
+    }
+  }
+  return true;
+}
+
 void ComputeUnit::arriveAtBarrier(Wave& w) {
   ++barrierWaits;
   w.state = Wave::State::Barrier;
@@ -647,6 +837,55 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
       w->readyCycle = std::max(w->readyCycle, now_ + 1);
       if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
     }
+}
+
+void ComputeUnit::pollGws() {
+  gwsPolled_ = gws_->version();
+  for (auto& w : slots_) {
+    if (!w || w->state != Wave::State::Gws) continue;
+    const bool pass = w->gwsBarrier ? gws_->barrierPassed(w->gwsResource, w->gwsGeneration)
+                                    : gws_->tryQueuedP(w->gwsResource);
+    if (!pass) continue;
+    --gwsWaiting_;
+    // Counted with the workgroup barriers: a GWS barrier or semaphore is a device-wide one.
+    barrierStallCycles += now_ - w->waitStart;
+    if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
+    w->state = Wave::State::Ready;
+    w->readyCycle = std::max(w->readyCycle, now_ + 1);
+    if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
+  }
+}
+
+void ComputeUnit::waitForGws(uint64_t next) {
+  // Only a wave on another CU (or a later event here) can change what the waiting waves wait
+  // for: catch up with SystemC time and sleep until a CU notifies gwsChanged_, a workgroup
+  // arrives here, or the next local event, the watchdog check or the cycle limit is due.
+  uint64_t until = next;
+  if (config_.watchdogCycles != 0) until = std::min(until, nextWatchdogCheck_);
+  if (config_.maxCycles != 0) until = std::min(until, config_.maxCycles + 1);
+  const uint64_t launched = wavesLaunched;
+  qk_.sync();
+  const sc_time start = sc_time_stamp();
+  // Other processes ran during the sync: what they did then was notified before this wait.
+  if (gws_->version() != gwsPolled_ || wavesLaunched != launched) {
+    qk_.reset();
+    return;
+  }
+  const sc_time timeout = period_ * static_cast<double>(until > now_ ? until - now_ : 1);
+  if (gwsChanged_ && until == kNever)
+    wait(*gwsChanged_ | workArrived_);
+  else if (gwsChanged_)
+    wait(timeout, *gwsChanged_ | workArrived_);
+  else if (until == kNever)
+    wait(workArrived_);
+  else
+    wait(timeout, workArrived_);
+  const uint64_t elapsed = static_cast<uint64_t>(std::llround((sc_time_stamp() - start) / period_));
+  residentWaveCycles += wavesResident_ * elapsed;
+  if (activity_ && elapsed)
+    activity_->addSpan(activityChannels_.activeWaves, now_, now_ + elapsed, wavesResident_);
+  now_ += elapsed;
+  qk_.reset();
 }
 
 void ComputeUnit::endWave(Wave& w) {
@@ -681,7 +920,8 @@ std::string ComputeUnit::describeWave(const Wave& w) const {
 }
 
 std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
-  const bool blocked = w.state == Wave::State::Waitcnt || w.state == Wave::State::Barrier;
+  const bool blocked = w.state == Wave::State::Waitcnt || w.state == Wave::State::Barrier ||
+                       w.state == Wave::State::Gws;
   const uint64_t pc = blocked ? w.blockedPc : w.s->pc;
   const isa::Instruction* inst = w.group->dispatch->program->at(pc);
   char buf[64];
@@ -704,6 +944,13 @@ std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
       break;
     case Wave::State::Draining:
       os << "ended; " << w.outstanding << " memory accesses still outstanding";
+      break;
+    case Wave::State::Gws:
+      os << "waits for global wave sync resource " << w.gwsResource << " since cycle "
+         << w.waitStart << " (counter " << gws_->counter(w.gwsResource)
+         << (w.gwsBarrier ? ", waves queued at its barrier: " : ", waves queued in sema_p: ")
+         << (w.gwsBarrier ? gws_->queuedAtBarrier(w.gwsResource) : gws_->queuedP(w.gwsResource))
+         << ")";
       break;
     case Wave::State::Ready:
       if (w.readyCycle > now_)
@@ -729,14 +976,16 @@ void ComputeUnit::faultDeadlock(const std::string& reason) {
   // The report points at the wave that has waited longest, at the instruction it waits in.
   const Wave* oldest = nullptr;
   for (const auto& w : slots_)
-    if (w && (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier) &&
+    if (w &&
+        (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier ||
+         w->state == Wave::State::Gws) &&
         (!oldest || w->waitStart < oldest->waitStart))
       oldest = w.get();
   for (const auto& w : slots_)
     if (!oldest && w) oldest = w.get();
   if (!oldest) return;
-  const bool blocked =
-      oldest->state == Wave::State::Waitcnt || oldest->state == Wave::State::Barrier;
+  const bool blocked = oldest->state == Wave::State::Waitcnt ||
+                       oldest->state == Wave::State::Barrier || oldest->state == Wave::State::Gws;
   fault(*oldest, blocked ? oldest->group->dispatch->program->at(oldest->blockedPc) : nullptr,
         reason + "\n" + describeEveryWave());
 }
@@ -746,7 +995,9 @@ void ComputeUnit::checkWatchdog() {
   // but the barrier its workgroup's other waves wait at shows up here.
   const Wave* oldest = nullptr;
   for (const auto& w : slots_)
-    if (w && (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier) &&
+    if (w &&
+        (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier ||
+         w->state == Wave::State::Gws) &&
         (!oldest || w->waitStart < oldest->waitStart))
       oldest = w.get();
   if (oldest == nullptr) {
@@ -761,6 +1012,9 @@ void ComputeUnit::checkWatchdog() {
                 " cycles (--watchdog-cycles): a wave has waited " +
                 (oldest->state == Wave::State::Barrier
                      ? std::string("at a barrier that the rest of its workgroup does not reach")
+                 : oldest->state == Wave::State::Gws
+                     ? std::string("for a global wave sync resource (ds_gws_sema_p or "
+                                   "ds_gws_barrier) that no wave releases")
                      : std::string("for memory counters that have not come down")) +
                 " since cycle " + std::to_string(oldest->waitStart));
 }

@@ -91,6 +91,12 @@ class ComputeUnit : public sc_core::sc_module {
     gds_ = data;
     gdsSize_ = size;
   }
+  // The device's global wave sync resources (ds_gws_*), and the event the CUs notify when one
+  // changes: it wakes CUs whose waves wait in ds_gws_sema_p or at a ds_gws_barrier.
+  void attachGws(isa::GwsState* gws, sc_core::sc_event* changed) {
+    gws_ = gws;
+    gwsChanged_ = changed;
+  }
   // Co-verification (--check-hazards): every instruction a wave issues goes to `checker`, in
   // the wave's program order; nullptr (the default) checks nothing and costs nothing.
   void setHazardChecker(isa::HazardChecker* checker) { hazardChecker_ = checker; }
@@ -129,6 +135,10 @@ class ComputeUnit : public sc_core::sc_module {
   bool waitSatisfied(const Wave& w) const;
   void arriveAtBarrier(Wave& w);
   void releaseBarrierIfComplete(Workgroup& g);
+  // GWS: wakes the waves whose resource lets them pass; sleeps until a resource changes (or
+  // `next`, the watchdog or the cycle limit is due) when nothing else can issue.
+  void pollGws();
+  void waitForGws(uint64_t next);
   void endWave(Wave& w);
   void fault(const Wave& w, const isa::Instruction* inst, const std::string& reason);
   std::string describeWave(const Wave& w) const;
@@ -146,6 +156,31 @@ class ComputeUnit : public sc_core::sc_module {
   // VALU cycles of an instruction (FP64, transcendental and 32-bit integer multiply rates).
   uint32_t valuCycles(const isa::Program& program, const isa::Instruction& inst);
   unsigned issueFunctional();
+  // Functional mode: a vector load or store done directly on device memory through DMI
+  // pointers, as the texture path would do it; false (nothing done) when any lane's element is
+  // outside the regions DMI grants, and the request then takes the TLM path.
+  bool accessVectorMemoryDirect(isa::MemRequest& req);
+  template <int kElements>
+  bool accessVectorMemoryDirectElements(isa::MemRequest& req);
+  // The same for a scalar load (SMEM) through the scalar cache's socket.
+  bool accessScalarMemoryDirect(isa::MemRequest& req);
+  // Regions of device memory a memory socket granted DMI to: disjoint, sorted by start.
+  struct DmiRegions {
+    std::vector<tlm::tlm_dmi> regions;
+    size_t last = 0;  // the region the previous lookup found
+    void invalidate(sc_dt::uint64 start, sc_dt::uint64 end);
+  };
+  // The region holding [address, address + bytes), asked of `socket` if no known region does;
+  // nullptr when DMI is refused or the bytes run past the granted region.
+  const tlm::tlm_dmi* dmiRegionFor(DmiRegions& known,
+                                   tlm_utils::simple_initiator_socket<ComputeUnit>& socket,
+                                   uint64_t address, uint32_t bytes);
+  void invalidateVectorDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+    vectorDmi_.invalidate(start, end);
+  }
+  void invalidateScalarDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+    scalarDmi_.invalidate(start, end);
+  }
 
   uint32_t id_;
   PlatformConfig config_;
@@ -165,11 +200,22 @@ class ComputeUnit : public sc_core::sc_module {
   uint8_t* ldsStorage_ = nullptr;  // written by buffer loads with lds=1
   uint8_t* gds_ = nullptr;
   uint32_t gdsSize_ = 0;
+  isa::GwsState* gws_ = nullptr;
+  sc_core::sc_event* gwsChanged_ = nullptr;
+  uint32_t gwsWaiting_ = 0;    // waves in Wave::State::Gws
+  uint64_t gwsPolled_ = 0;     // GwsState::version() at the last pollGws
+  uint64_t gwsAnnounced_ = 0;  // GwsState::version() this CU last notified gwsChanged_ for
   isa::HazardChecker* hazardChecker_ = nullptr;
   ActivitySampler* activity_ = nullptr;
   CuActivityChannels activityChannels_;
   std::vector<uint64_t> simdValuFree_;  // per SIMD: cycle its VALU accepts the next instruction
   std::unordered_map<const isa::Program*, std::vector<uint16_t>> valuCost_;
+  // The program whose costs valuCost_ held last: most issues hit it without a hash lookup.
+  const isa::Program* lastCostProgram_ = nullptr;
+  const std::vector<uint16_t>* lastCosts_ = nullptr;
+  // Functional mode: the DMI regions of the texture path and of the scalar cache.
+  DmiRegions vectorDmi_, scalarDmi_;
+  const sc_core::sc_time realtimePeriod_{10, sc_core::SC_NS};  // s_memrealtime's clock
   uint64_t issueSequence_ = 0;
   uint64_t nextWatchdogCheck_ = 0;  // cycle at which the oldest wait could pass the watchdog
 
@@ -178,6 +224,7 @@ class ComputeUnit : public sc_core::sc_module {
   };
   std::priority_queue<PendingAccess*, std::vector<PendingAccess*>, PendingOrder> pending_;
   std::vector<std::unique_ptr<isa::MemRequest>> requestPool_;
+  std::vector<PendingAccess*> freePending_;  // retired accesses, reused (owned here)
 };
 
 }  // namespace vgpu

@@ -108,6 +108,7 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config, SocketBinder binder)
     bind(cu.ldsSocket, lds_.back()->socket, "cu" + n + "->lds");
     cu.attachLdsStorage(lds_.back()->storage());
     cu.attachGds(gds_.data(), static_cast<uint32_t>(gds_.size()));
+    cu.attachGws(&gws_, &gwsChanged_);
     bind(cu.vectorMemorySocket, tcs_.back()->socket, "cu" + n + "->tc");
     bind(tcs_.back()->vectorL1.memory, l2_->socket, "tc" + n + ".vector_l1->l2");
     Sqc& sqc = *sqcs_[i / config.cusPerSqc];

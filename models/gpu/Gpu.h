@@ -24,6 +24,7 @@
 #include "cu/ComputeUnit.h"
 #include "dispatcher/Dispatcher.h"
 #include "dram/Dram.h"
+#include "isa/Gws.h"
 #include "l2/L2Cache.h"
 #include "lds/Lds.h"
 #include "sqc/Sqc.h"
@@ -102,6 +103,10 @@ class Gpu : public sc_core::sc_module {
   std::vector<std::unique_ptr<ComputeUnit>> cus_;
   std::vector<std::unique_ptr<Lds>> lds_;
   std::vector<uint8_t> gds_;  // the global data share: one for the device, shared by every CU
+  // The global wave sync resources (ds_gws_*), device-wide like the GDS, and the event a CU
+  // notifies when one of its waves changed one.
+  isa::GwsState gws_;
+  sc_core::sc_event gwsChanged_;
   std::vector<std::unique_ptr<TexturePath>> tcs_;
 };
 

@@ -18,6 +18,8 @@ namespace vgpu::isa {
 enum class IssueType : uint8_t { Salu, Valu, Vmem, Smem, Lds, Branch, Message, Internal };
 
 struct OpInfo;  // per-opcode table entry, defined by the implementation
+// The global wave sync resources (isa/Gws.h).
+class GwsState;
 
 // One decoded instruction. Produced once at load time; the hot loop only reads it.
 struct Instruction {
@@ -68,6 +70,9 @@ enum class StepKind : uint8_t {
   Message,     // s_sendmsg: `message` holds the message id and data
   Trap,        // s_trap: `trapId`; the sequencer decides (handler or fault)
   Fault,       // illegal or unsupported: `fault` explains; the wave must be stopped
+  // (added by gws) ds_gws_sema_p / ds_gws_barrier: the wave waits for the device's global wave
+  // sync resource `gwsResource` (isa/Gws.h); PC is already past the instruction.
+  GwsWait,
 };
 
 struct StepResult {
@@ -78,6 +83,10 @@ struct StepResult {
   uint32_t message = 0;
   uint32_t messageData = 0;
   std::string fault;
+  // GwsWait: the resource, and for a barrier the generation that must pass (GwsState).
+  uint32_t gwsResource = 0;
+  bool gwsBarrier = false;
+  uint64_t gwsGeneration = 0;
 };
 
 // Per-wave context the sequencer provides to instructions that read machine state.
@@ -95,6 +104,9 @@ struct ExecContext {
   // instructions with gds=1 execute on it at issue (isa/Ds.cpp); nullptr: they fault.
   uint8_t* gdsData = nullptr;
   uint32_t gdsSize = 0;
+  // (added by gws) The device's global wave sync resources (isa/Gws.h), which ds_gws_* use;
+  // nullptr: they fault.
+  GwsState* gws = nullptr;
 };
 
 // Executes `inst` on `wave`. For memory instructions fills `mem` and returns Memory; PC is

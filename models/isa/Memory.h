@@ -36,7 +36,8 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.writeback = MemRequest::Writeback{};
   mem.laneBytes.fill(0);
   std::memset(mem.data.data(), 0, mem.data.size());
-  std::memset(mem.cmp.data(), 0, mem.cmp.size());
+  // Compare values are read by atomics only: other requests skip half of the clearing.
+  if (op == MemOp::Atomic) std::memset(mem.cmp.data(), 0, mem.cmp.size());
 }
 
 inline void setVgprWriteback(MemRequest& mem, int reg, int dwords, LoadExt ext, uint64_t lanes) {
@@ -59,7 +60,10 @@ inline void gatherVgprBytes(const WaveState& w, int reg, int bytes, int lane, bo
   for (int k = 0; k * 4 < bytes; ++k) {
     const uint32_t v = w.v(static_cast<uint32_t>(reg + k))[lane];
     const int n = bytes - k * 4 < 4 ? bytes - k * 4 : 4;
-    std::memcpy(dst + 4 * k, &v, static_cast<size_t>(n));
+    if (n == 4)  // whole dwords: a fixed-size copy is one move, not a call to memcpy
+      std::memcpy(dst + 4 * k, &v, 4);
+    else
+      std::memcpy(dst + 4 * k, &v, static_cast<size_t>(n));
   }
 }
 

@@ -460,8 +460,13 @@ void execBuffer(ExecArgs& x) {
       const uint64_t es = vs.elementSize, is = vs.indexStride;
       uint64_t bufferOffset;
       if (vs.swizzle) {
-        bufferOffset =
-            ((index / is) * vs.stride + (offset / es) * es) * is + (index % is) * es + offset % es;
+        // Both are powers of two (decodeResource): shifts and masks instead of four divisions
+        // per lane. ((index / is) * stride + (offset / es) * es) * is + (index % is) * es +
+        // offset % es.
+        const unsigned esShift = static_cast<unsigned>(__builtin_ctzll(es));
+        const unsigned isShift = static_cast<unsigned>(__builtin_ctzll(is));
+        bufferOffset = (((index >> isShift) * vs.stride + (offset & ~(es - 1))) << isShift) +
+                       ((index & (is - 1)) << esShift) + (offset & (es - 1));
       } else {
         bufferOffset = index * vs.stride + offset;
       }
@@ -477,7 +482,7 @@ void execBuffer(ExecArgs& x) {
         return faultWith(x, std::string("MEMVIOL: misaligned buffer access: ") + buf + " (" + rule +
                                 "; SH_MEM_CONFIG.alignment_mode " + alignmentModeName(mode) + ")");
       }
-      if (vs.swizzle && offset % es + static_cast<uint64_t>(bytes) > es)
+      if (vs.swizzle && (offset & (es - 1)) + static_cast<uint64_t>(bytes) > es)
         return fault(x,
                      "swizzled buffer access crosses an element boundary (swizzled addressing "
                      "needs dword-aligned accesses, seed 001)");

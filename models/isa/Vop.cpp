@@ -200,7 +200,8 @@ void execValu(ExecArgs& x) {
     fpmode::HostRounding rounding(fpControlled ? fpmode::roundFor(fpMode, op.dst) : 0);
     op.valu(L);
     if (!L.fault && vectorResult) {
-      for (int l = 0; l < kWaveSize; ++l) L.d[l] = applyOutputMods(L.d[l], op.dst, omod, clamp);
+      if (isFloat(op.dst) && (omod != 0 || clamp))  // else applyOutputMods changes nothing
+        for (int l = 0; l < kWaveSize; ++l) L.d[l] = applyOutputMods(L.d[l], op.dst, omod, clamp);
       if (fpControlled && fpmode::flushesResults(fpMode, op.dst, fpAlways))
         fpmode::flushLanes(L.d, op.dst);
     }
@@ -280,9 +281,13 @@ void execValu(ExecArgs& x) {
           lo[l] = (lo[l] & 0xffff0000u) | v;
         }
       }
-    } else {
-      for (int l = 0; l < kWaveSize; ++l)
-        if ((wm >> l) & 1) lo[l] = static_cast<uint32_t>(L.d[l]);
+    } else if (wm == ~uint64_t{0}) {  // every lane: a plain loop the compiler vectorises
+      for (int l = 0; l < kWaveSize; ++l) lo[l] = static_cast<uint32_t>(L.d[l]);
+    } else {  // some lanes (divergent code): visit only the written ones
+      for (uint64_t m = wm; m != 0; m &= m - 1) {
+        const int l = __builtin_ctzll(m);
+        lo[l] = static_cast<uint32_t>(L.d[l]);
+      }
     }
   }
   w.pc += in.sizeBytes;

@@ -11,19 +11,6 @@ namespace vgpu {
 
 using namespace sc_core;
 
-namespace {
-
-// One piece of one lane's element that falls inside one line.
-struct Chunk {
-  uint64_t line;        // line address
-  uint16_t lineOffset;  // first byte inside the line
-  uint16_t bytes;
-  uint16_t dataOffset;      // where in MemRequest::data
-  uint64_t elementAddress;  // the lane's own address (for fault reports)
-};
-
-}  // namespace
-
 TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_time clockPeriod)
     : sc_module(name),
       socket("socket"),
@@ -31,9 +18,13 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
       toL1_("to_l1"),
       period_(clockPeriod),
       lineBytes_(l1Config.lineBytes),
-      timed_(l1Config.timed) {
+      timed_(l1Config.timed),
+      lineData_(l1Config.lineBytes),
+      byteEnable_(l1Config.lineBytes) {
   socket.register_b_transport(this, &TexturePath::b_transport);
   socket.register_transport_dbg(this, &TexturePath::transport_dbg);
+  socket.register_get_direct_mem_ptr(this, &TexturePath::get_direct_mem_ptr);
+  toL1_.register_invalidate_direct_mem_ptr(this, &TexturePath::invalidate_direct_mem_ptr);
   toL1_.bind(vectorL1.socket);
 }
 
@@ -100,8 +91,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
   } else {
     // Split every lane's element into per-line chunks, then group them by line.
-    std::vector<Chunk> chunks;
-    chunks.reserve(128);
+    std::vector<Chunk>& chunks = chunks_;  // reused: no allocation per instruction
+    chunks.clear();
     for (int lane = 0; lane < 64; ++lane) {
       if (!((req.laneMask >> lane) & 1)) continue;
       for (int e = 0; e < req.elementsPerLane; ++e) {
@@ -113,18 +104,24 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
           const uint64_t line = a - a % lineBytes_;
           const uint32_t n = std::min<uint64_t>(left, line + lineBytes_ - a);
           chunks.push_back({line, static_cast<uint16_t>(a - line), static_cast<uint16_t>(n),
-                            dataOffset, req.addr[lane][e]});
+                            dataOffset, static_cast<uint16_t>(chunks.size()), req.addr[lane][e]});
           a += n, left -= n, dataOffset += n;
         }
         ++laneAccesses;
       }
     }
-    // Stable: lanes stay in ascending order within a line, so the highest lane's store wins.
-    std::stable_sort(chunks.begin(), chunks.end(),
-                     [](const Chunk& x, const Chunk& y) { return x.line < y.line; });
+    // Stable (ties keep their creation order): lanes stay in ascending order within a line,
+    // so the highest lane's store wins. A plain sort on (line, order) needs no buffer.
+    auto inOrder = [](const Chunk& x, const Chunk& y) {
+      return x.line != y.line ? x.line < y.line : x.order < y.order;
+    };
+    if (!std::is_sorted(chunks.begin(), chunks.end(), inOrder))  // usually already sorted
+      std::sort(chunks.begin(), chunks.end(), inOrder);
 
     const bool isStore = req.op == isa::MemOp::Store;
-    std::vector<uint8_t> lineData(lineBytes_), byteEnable(lineBytes_);
+    std::vector<uint8_t>& lineData = lineData_;
+    std::vector<uint8_t>& byteEnable = byteEnable_;
+    std::fill(lineData.begin(), lineData.end(), 0);  // as a fresh buffer per instruction
     for (size_t i = 0; i < chunks.size();) {
       size_t j = i;
       uint32_t lo = lineBytes_, hi = 0;
@@ -169,6 +166,14 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
 unsigned int TexturePath::transport_dbg(tlm::tlm_generic_payload& trans) {
   return toL1_->transport_dbg(trans);
+}
+
+bool TexturePath::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  return toL1_->get_direct_mem_ptr(trans, dmi);
+}
+
+void TexturePath::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  socket->invalidate_direct_mem_ptr(start, end);
 }
 
 }  // namespace vgpu

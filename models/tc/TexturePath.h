@@ -35,12 +35,29 @@ class TexturePath : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
+  // DMI passes through to the memory behind the caches (functional mode reads and writes
+  // device memory directly); revocations pass back to the compute unit.
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
 
   tlm_utils::simple_initiator_socket<TexturePath> toL1_;
   sc_core::sc_time period_;
   uint32_t lineBytes_;
   BusyUntil addressUnit_;  // one line (or one atomic lane) per cycle
   bool timed_;
+
+  // One piece of one lane's element that falls inside one line.
+  struct Chunk {
+    uint64_t line;        // line address
+    uint16_t lineOffset;  // first byte inside the line
+    uint16_t bytes;
+    uint16_t dataOffset;      // where in MemRequest::data
+    uint16_t order;           // creation order (lane, element, piece): ties in sorting
+    uint64_t elementAddress;  // the lane's own address (for fault reports)
+  };
+  // Scratch space of b_transport, kept between instructions so none allocates.
+  std::vector<Chunk> chunks_;
+  std::vector<uint8_t> lineData_, byteEnable_;
 };
 
 }  // namespace vgpu
