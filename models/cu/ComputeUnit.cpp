@@ -78,6 +78,7 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
       listener_(listener),
       period_(sc_time(config.clockPeriodNs(), SC_NS)),
       slots_(config.cu.simdsPerCu * config.cu.waveSlotsPerSimd),
+      residentSlots_((slots_.size() + 63) / 64),
       vgprsUsed_(config.cu.simdsPerCu, 0),
       sgprsUsed_(config.cu.simdsPerCu, 0),
       simdValuFree_(config.cu.simdsPerCu, 0) {
@@ -172,6 +173,7 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
     vgprsUsed_[simd] += launch.resources.vgprsPerWave;
     sgprsUsed_[simd] += launch.resources.sgprsPerWave;
     slots_[wl.slot] = std::move(w);
+    residentSlots_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);
     if (traceProbe) traceProbe->waveStarted(wl.slot, start);
     ++wavesResident_;
     ++wavesLaunched;
@@ -328,18 +330,41 @@ uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruc
 unsigned ComputeUnit::issueFunctional() {
   // Functional mode: every ready wave issues one instruction per cycle.
   unsigned issued = 0;
-  for (uint32_t slot = 0; slot < slots_.size() && !halted_; ++slot) {
-    Wave* w = slots_[slot].get();
-    if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
-    if (w->group->dispatch->program->at(w->s->pc) == nullptr) {
-      fault(*w, nullptr, "the program counter left the kernel's code");
-      return issued;
+  cycleCtx_ = cycleContext();
+  for (uint32_t word = 0; word < residentSlots_.size(); ++word) {
+    // Re-read after every issue: an instruction can end its own wave (s_endpgm).
+    for (uint64_t above = ~uint64_t{0}; !halted_;) {
+      const uint64_t waiting = residentSlots_[word] & above;
+      if (waiting == 0) break;
+      const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(waiting));
+      above = bit == 63 ? 0 : ~uint64_t{0} << (bit + 1);
+      const uint32_t slot = word * 64 + bit;
+      Wave* w = slots_[slot].get();
+      if (w->state != Wave::State::Ready || w->readyCycle > now_) continue;
+      const isa::Instruction* inst = w->group->dispatch->program->at(w->s->pc);
+      if (inst == nullptr) {
+        fault(*w, nullptr, "the program counter left the kernel's code");
+        return issued;
+      }
+      // No instruction fetch: the code is decoded already, and fetch only times the traffic.
+      issue(*w, *inst);
+      ++issued;
     }
-    // No instruction fetch: the code is decoded already, and fetch only times the traffic.
-    issue(*w);
-    ++issued;
   }
   return issued;
+}
+
+isa::ExecContext ComputeUnit::cycleContext() const {
+  isa::ExecContext ctx;
+  ctx.target = config_.target;
+  ctx.cycle = now_;
+  ctx.realtime = static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / realtimePeriod_);
+  ctx.sharedApertureBase = kSharedApertureBase;
+  ctx.privateApertureBase = kPrivateApertureBase;
+  ctx.gdsData = gds_;
+  ctx.gdsSize = gdsSize_;
+  ctx.gws = gws_;
+  return ctx;
 }
 
 unsigned ComputeUnit::issueCycle() {
@@ -350,6 +375,7 @@ unsigned ComputeUnit::issueCycle() {
   const uint32_t first = simd * config_.cu.waveSlotsPerSimd;
   bool typeUsed[8] = {};
   unsigned issued = 0;
+  cycleCtx_ = cycleContext();
   for (uint32_t slot = first; slot < first + config_.cu.waveSlotsPerSimd && !halted_; ++slot) {
     Wave* w = slots_[slot].get();
     if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
@@ -374,7 +400,7 @@ unsigned ComputeUnit::issueCycle() {
     fetch(*w);
     if (w->readyCycle > now_) continue;
     typeUsed[type] = true;
-    issue(*w);
+    issue(*w, *inst);
     ++issued;
   }
   return issued;
@@ -448,23 +474,23 @@ void ComputeUnit::fetch(Wave& w) {
   }
 }
 
-void ComputeUnit::issue(Wave& w) {
-  const isa::Instruction& inst = *w.group->dispatch->program->at(w.s->pc);
-  isa::ExecContext ctx;
-  ctx.target = config_.target;
-  ctx.cycle = now_;
-  ctx.realtime = static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / realtimePeriod_);
-  ctx.sharedApertureBase = kSharedApertureBase;
-  ctx.privateApertureBase = kPrivateApertureBase;
+void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
+  isa::ExecContext& ctx = cycleCtx_;
   ctx.ldsSize = w.group->resources.ldsBytes;
   ctx.ldsData = ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr;
-  ctx.gdsData = gds_;
-  ctx.gdsSize = gdsSize_;
-  ctx.gws = gws_;
 
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
-  auto req = newRequest();
-  const isa::StepResult r = isa::execute(inst, *w.s, *req, ctx);
+  if (!nextRequest_) nextRequest_ = newRequest();
+  const isa::StepResult r = isa::execute(inst, *w.s, *nextRequest_, ctx);
+  std::unique_ptr<isa::MemRequest> req;
+  if (r.kind == isa::StepKind::Memory) {
+    req = std::move(nextRequest_);
+  } else {
+    // A memory instruction that sent nothing (EXEC empty, a fault) may have filled parts of
+    // the request: the next one starts as newRequest() would give it.
+    nextRequest_->faulted = false;
+    nextRequest_->writeback = {};
+  }
   ++waveInstructions;
   if (activity_) activity_->add(activityChannels_.instructions, now_, 1);
   uint32_t busy = 1;
@@ -895,6 +921,7 @@ void ComputeUnit::endWave(Wave& w) {
   ++g->wavesEnded;
   --wavesResident_;
   if (traceProbe) traceProbe->waveEnded(w.slot, now_);
+  residentSlots_[w.slot / 64] &= ~(uint64_t{1} << (w.slot % 64));
   slots_[w.slot].reset();  // w is gone from here on
   releaseBarrierIfComplete(*g);
   if (g->wavesEnded < g->wavesTotal) return;

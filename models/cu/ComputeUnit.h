@@ -129,7 +129,11 @@ class ComputeUnit : public sc_core::sc_module {
   void run();
   // Issues from the SIMD whose turn it is; returns how many instructions issued.
   unsigned issueCycle();
-  void issue(Wave& w);
+  // Executes the wave's next instruction (`inst`, at its PC) and accounts for it.
+  void issue(Wave& w, const isa::Instruction& inst);
+  // What every instruction issued this cycle sees of the machine (clocks, apertures, GDS, GWS);
+  // issue() adds the workgroup's LDS.
+  isa::ExecContext cycleContext() const;
   void sendMemory(Wave& w, const isa::Instruction& inst, std::unique_ptr<isa::MemRequest> req);
   void retireCompleted();
   bool waitSatisfied(const Wave& w) const;
@@ -192,6 +196,8 @@ class ComputeUnit : public sc_core::sc_module {
   uint64_t now_ = 0;  // this CU's current cycle (local time, ahead of SystemC time)
   bool halted_ = false;
   std::vector<std::unique_ptr<Wave>> slots_;  // simdsPerCu * waveSlotsPerSimd, nullptr = free
+  // Bit i of word i / 64: slot i holds a wave. Functional mode visits only these slots.
+  std::vector<uint64_t> residentSlots_;
   std::vector<std::unique_ptr<Workgroup>> groups_;
   uint32_t wavesResident_ = 0;
   std::vector<uint32_t> vgprsUsed_, sgprsUsed_;                // per SIMD
@@ -224,6 +230,10 @@ class ComputeUnit : public sc_core::sc_module {
   };
   std::priority_queue<PendingAccess*, std::vector<PendingAccess*>, PendingOrder> pending_;
   std::vector<std::unique_ptr<isa::MemRequest>> requestPool_;
+  // The request the next instruction fills if it accesses memory; kept across instructions
+  // that do not (most of them), so only memory instructions take one from the pool.
+  std::unique_ptr<isa::MemRequest> nextRequest_;
+  isa::ExecContext cycleCtx_;                // cycleContext() of the cycle being issued
   std::vector<PendingAccess*> freePending_;  // retired accesses, reused (owned here)
 };
 

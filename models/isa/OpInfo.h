@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "isa/Isa.h"
 
@@ -146,6 +147,20 @@ struct ExecArgs;
 using ExecFn = void (*)(ExecArgs&);
 struct ValuLanes;
 using ValuFn = void (*)(ValuLanes&);
+// The same lane function over 32-bit operands read in place: sources straight from the VGPRs
+// (or a broadcast scalar), the result into `d` (Vop.cpp's fast path for plain 32-bit ops).
+using ValuNarrowFn = void (*)(ValuLanes&, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+                              uint32_t* d);
+// What a VALU table line gives: the general lane function and, where VALU_LANES wrote it, its
+// 32-bit form. Converts from and to a plain ValuFn for the tables that have no 32-bit form.
+struct ValuKernel {
+  ValuFn wide = nullptr;
+  ValuNarrowFn narrow = nullptr;
+  ValuKernel(ValuFn w, ValuNarrowFn n) : wide(w), narrow(n) {}
+  template <class F, class = std::enable_if_t<std::is_convertible_v<F, ValuFn>>>
+  ValuKernel(F f) : wide(f) {}              // NOLINT: implicit on purpose (a lambda or ValuFn)
+  operator ValuFn() const { return wide; }  // NOLINT: implicit on purpose
+};
 struct SaluVals;
 using SaluFn = void (*)(SaluVals&);
 
@@ -158,6 +173,9 @@ struct OpInfo {
   uint32_t flags = 0;
   ExecFn exec = nullptr;  // executor; nullptr: decoded and disassembled but not executable
   ValuFn valu = nullptr;  // VALU lane function
+  // Its 32-bit form, set only when every operand is 32-bit and nothing but the lane function
+  // acts on them (no scalar destination, no forced denormal flushing, not VOP3P).
+  ValuNarrowFn valuNarrow = nullptr;
   SaluFn salu = nullptr;  // SALU value function
   MemDesc mem{};
   IssueType issue = IssueType::Internal;
@@ -253,8 +271,11 @@ void execVop3p(ExecArgs& a);  // Vop3p.cpp: packed math
 
 // A VALU table entry: operand types of destination and sources, the lane function, and the
 // executor of its encoding (execValu, execVop3p). Shared by the VOP tables.
+inline bool isNarrowType(Ty t) {
+  return t == Ty::None || t == Ty::B32 || t == Ty::I32 || t == Ty::F32;
+}
 inline OpInfo valuOp(Enc enc, ExecFn executor, int op, const char* name, Ty d, Ty a, Ty b, Ty c,
-                     ValuFn fn, uint32_t flags) {
+                     ValuKernel fn, uint32_t flags) {
   OpInfo o;
   o.name = name;
   o.enc = enc;
@@ -265,7 +286,11 @@ inline OpInfo valuOp(Enc enc, ExecFn executor, int op, const char* name, Ty d, T
   o.src2 = c;
   o.flags = flags;
   o.exec = fn ? executor : nullptr;
-  o.valu = fn;
+  o.valu = fn.wide;
+  const bool narrow = enc != Enc::Vop3p && d != Ty::None && isNarrowType(d) && isNarrowType(a) &&
+                      isNarrowType(b) && isNarrowType(c) &&
+                      !(flags & (kScalarDst | kFpFlushAlways | kInterp | kLiteralK));
+  o.valuNarrow = narrow ? fn.narrow : nullptr;
   o.issue = IssueType::Valu;
   return o;
 }

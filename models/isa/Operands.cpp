@@ -235,7 +235,7 @@ void writeScalar(WaveState& w, int code, int dwords, uint64_t value) {
 }
 
 void readLanes(const Instruction& in, const WaveState& w, const ExecContext& ctx, int code, Ty ty,
-               uint64_t* out) {
+               uint64_t* __restrict out) {  // never the VGPRs themselves: the loops vectorise
   if (code >= opnd::kVgpr0) {
     const uint32_t reg = static_cast<uint32_t>(code - opnd::kVgpr0);
     const uint32_t* lo = w.v(reg);

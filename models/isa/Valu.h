@@ -29,19 +29,41 @@ struct ValuLanes {
 
 // Lane function body over all 64 lanes (the loop the compiler vectorises). In the body:
 // a, b, c: source bits; d: result bits; cc: carry/compare out; cin: carry in; i: lane.
-#define VALU_LANES(...)                                \
-  [](ValuLanes& L) {                                   \
-    for (int i = 0; i < kWaveSize; ++i) {              \
-      [[maybe_unused]] const uint64_t a = L.a[i];      \
-      [[maybe_unused]] const uint64_t b = L.b[i];      \
-      [[maybe_unused]] const uint64_t c = L.c[i];      \
-      [[maybe_unused]] const bool cin = L.cin[i] != 0; \
-      uint64_t d = 0;                                  \
-      bool cc = false;                                 \
-      __VA_ARGS__;                                     \
-      L.d[i] = d;                                      \
-      L.cc[i] = cc;                                    \
-    }                                                  \
+// The macro writes the body twice: over the 64-bit lane arrays of ValuLanes (every form and
+// width) and over 32-bit operands read in place (the fast path of plain 32-bit ops). Both see
+// the sources zero-extended to 64 bits, so the body means the same in either.
+#define VALU_LANES(...)                                                                   \
+  ::vgpu::isa::ValuKernel {                                                               \
+    [](ValuLanes& L) {                                                                    \
+      for (int i = 0; i < kWaveSize; ++i) {                                               \
+        [[maybe_unused]] const uint64_t a = L.a[i];                                       \
+        [[maybe_unused]] const uint64_t b = L.b[i];                                       \
+        [[maybe_unused]] const uint64_t c = L.c[i];                                       \
+        [[maybe_unused]] const bool cin = L.cin[i] != 0;                                  \
+        uint64_t d = 0;                                                                   \
+        bool cc = false;                                                                  \
+        __VA_ARGS__;                                                                      \
+        L.d[i] = d;                                                                       \
+        L.cc[i] = cc;                                                                     \
+      }                                                                                   \
+    },                                                                                    \
+        [](ValuLanes& L, const uint32_t* __restrict A_, const uint32_t* __restrict B_,    \
+           const uint32_t* __restrict C_, uint32_t* __restrict D_) {                      \
+          /* Distinct arrays (D_ is the caller's buffer): lets the compiler vectorise. */ \
+          uint8_t* __restrict CC_ = L.cc;                                                 \
+          const uint8_t* __restrict CIN_ = L.cin;                                         \
+          for (int i = 0; i < kWaveSize; ++i) {                                           \
+            [[maybe_unused]] const uint64_t a = A_[i];                                    \
+            [[maybe_unused]] const uint64_t b = B_[i];                                    \
+            [[maybe_unused]] const uint64_t c = C_[i];                                    \
+            [[maybe_unused]] const bool cin = CIN_[i] != 0;                               \
+            uint64_t d = 0;                                                               \
+            bool cc = false;                                                              \
+            __VA_ARGS__;                                                                  \
+            D_[i] = static_cast<uint32_t>(d);                                             \
+            CC_[i] = cc;                                                                  \
+          }                                                                               \
+        }                                                                                 \
   }
 
 // Helpers for lane bodies.

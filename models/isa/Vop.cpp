@@ -1,6 +1,11 @@
 // The VALU executor, written once for VOP1/VOP2/VOPC/VOP3 and their DPP and SDWA forms:
 // operand fetch with input modifiers, the opcode's lane function, output modifiers and
 // write-back under EXEC (Vega ISA guide ch. 6 "Vector ALU Operations", 12.7 - 12.11).
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "isa/FloatMode.h"
 #include "isa/Valu.h"
 
@@ -93,15 +98,140 @@ uint64_t applyOutputMods(uint64_t r, Ty t, unsigned omod, bool clamp) {
   return bitsF32(v);
 }
 
+// Lanes whose byte is non-zero, as a mask (compare results, carries): 16 lanes per SSE2
+// compare where the host has it (every x86-64 does), else one lane at a time.
 uint64_t laneMask(const uint8_t* bits, uint64_t enabled) {
   uint64_t m = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (int k = 0; k < kWaveSize / 16; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bits + 16 * k));
+    const auto isZero = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)));
+    m |= static_cast<uint64_t>(~isZero & 0xffffu) << (16 * k);
+  }
+#else
   for (int i = 0; i < kWaveSize; ++i) m |= static_cast<uint64_t>(bits[i] != 0) << i;
+#endif
   return m & enabled;
+}
+
+alignas(64) const uint32_t kZeroLanes[kWaveSize] = {};
+
+// out[l] = in[l] for the lanes set in `mask`: a copy when every lane is, a select four lanes at
+// a time (SSE2) when many are, else lane by lane.
+void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
+  if (mask == ~uint64_t{0}) {
+    std::memcpy(out, in, kWaveSize * sizeof(uint32_t));
+    return;
+  }
+#if defined(__SSE2__)
+  if (__builtin_popcountll(mask) < 24) {  // few lanes (deep divergence): visit just those
+    for (; mask != 0; mask &= mask - 1) {
+      const int l = __builtin_ctzll(mask);
+      out[l] = in[l];
+    }
+    return;
+  }
+  // Lane-select masks for each 4-bit group of EXEC.
+  alignas(16) static const uint32_t kNibble[16][4] = {
+      {0, 0, 0, 0},     {~0u, 0, 0, 0},     {0, ~0u, 0, 0},     {~0u, ~0u, 0, 0},
+      {0, 0, ~0u, 0},   {~0u, 0, ~0u, 0},   {0, ~0u, ~0u, 0},   {~0u, ~0u, ~0u, 0},
+      {0, 0, 0, ~0u},   {~0u, 0, 0, ~0u},   {0, ~0u, 0, ~0u},   {~0u, ~0u, 0, ~0u},
+      {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
+  for (int g = 0; g < kWaveSize / 4; ++g, mask >>= 4) {
+    const unsigned nibble = static_cast<unsigned>(mask & 15);
+    if (nibble == 0) continue;
+    auto* o = reinterpret_cast<__m128i*>(out + 4 * g);
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 4 * g));
+    const __m128i m = _mm_load_si128(reinterpret_cast<const __m128i*>(kNibble[nibble]));
+    _mm_storeu_si128(o, _mm_or_si128(_mm_and_si128(m, v), _mm_andnot_si128(m, _mm_loadu_si128(o))));
+  }
+#else
+  for (; mask != 0; mask &= mask - 1) {
+    const int l = __builtin_ctzll(mask);
+    out[l] = in[l];
+  }
+#endif
+}
+
+// The fast path: a plain 32-bit op (e32, or e64 without modifiers) in a mode that changes
+// nothing (the default float mode, or an op MODE does not touch), with every VGPR inside the
+// allocation. VGPR sources are read in place and scalars broadcast once; the lane function runs
+// on 32-bit lanes. Anything else, including every fault, is left to the general path below:
+// returns false before changing any state.
+bool execValuNarrow(ExecArgs& x) {
+  const Instruction& in = x.in;
+  const OpInfo& op = x.op;
+  WaveState& w = x.w;
+  const unsigned form = in.f[fld::kForm];
+  if (form != kE32 && !(form == kE64 && in.f[fld::kMods] == 0 && in.f[fld::kOpsel] == 0))
+    return false;
+  if (w.mode & kModeGprIdxEnable) return false;
+  if ((w.mode & fpmode::kFieldsMask) != fpmode::kDefault && !(op.flags & kFpBitwise) &&
+      op.enc != Enc::Vopc)
+    return false;
+  const bool vectorResult = op.enc != Enc::Vopc;  // narrow ops have a 32-bit VGPR result
+  const int dstReg = in.f[fld::kDst] - opnd::kVgpr0;
+  if (vectorResult && !vgprInRange(w, dstReg, 1)) return false;
+
+  const bool carryIn = op.flags & kCarryIn;
+  const Ty types[3] = {op.src0, op.src1, (op.flags & kAccumulate) ? op.dst : op.src2};
+  const uint32_t* src[3];
+  alignas(64) uint32_t splat[3][kWaveSize];
+  for (int s = 0; s < 3; ++s) {
+    if (types[s] == Ty::None || (carryIn && s == 2)) {
+      src[s] = kZeroLanes;
+      continue;
+    }
+    const int code = in.f[fld::kSrc0 + s];
+    if (code >= opnd::kVgpr0) {
+      if (!vgprInRange(w, code - opnd::kVgpr0, 1)) return false;
+      src[s] = w.v(static_cast<uint32_t>(code - opnd::kVgpr0));
+      continue;
+    }
+    const auto v = static_cast<uint32_t>(readScalar(in, w, x.ctx, code, types[s]));
+    for (int l = 0; l < kWaveSize; ++l) splat[s][l] = v;
+    src[s] = splat[s];
+  }
+
+  ValuLanes L;
+  L.w = &w;
+  L.in = &in;
+  L.ctx = &x.ctx;
+  L.exec = w.exec;
+  if (carryIn) {
+    const uint64_t mask =
+        (form == kE64) ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc;
+    for (int l = 0; l < kWaveSize; ++l) L.cin[l] = (mask >> l) & 1;
+  } else {
+    std::memset(L.cin, 0, sizeof L.cin);
+  }
+  L.writeMask = L.exec;
+  alignas(64) uint32_t d[kWaveSize];
+  op.valuNarrow(L, src[0], src[1], src[2], d);
+  if (L.fault) {
+    x.r.kind = StepKind::Fault;
+    x.r.fault = L.fault;
+    return true;
+  }
+  if (!vectorResult) {
+    // Compare: inactive lanes read as 0 in the result mask (6.4).
+    const uint64_t result = laneMask(L.cc, L.exec);
+    writeScalar(w, in.f[fld::kDst], 2, result);
+    if (op.flags & kCmpx) w.exec = result;
+    w.pc += in.sizeBytes;
+    return true;
+  }
+  if (op.flags & kCarryOut) writeScalar(w, in.f[fld::kSdst], 2, laneMask(L.cc, L.exec));
+  maskedStore(w.v(static_cast<uint32_t>(dstReg)), d, L.writeMask);
+  w.pc += in.sizeBytes;
+  return true;
 }
 
 }  // namespace
 
 void execValu(ExecArgs& x) {
+  if (x.op.valuNarrow && execValuNarrow(x)) return;
   const Instruction& in = x.in;
   const OpInfo& op = x.op;
   WaveState& w = x.w;
@@ -238,13 +368,13 @@ void execValu(ExecArgs& x) {
     const bool sdwa = form == kSdwa;
     uint32_t* lo = w.v(static_cast<uint32_t>(reg));
     if (dwords == 2) {
-      uint32_t* hi = w.v(static_cast<uint32_t>(reg + 1));
+      alignas(64) uint32_t halves[2][kWaveSize];
       for (int l = 0; l < kWaveSize; ++l) {
-        if ((wm >> l) & 1) {
-          lo[l] = static_cast<uint32_t>(L.d[l]);
-          hi[l] = static_cast<uint32_t>(L.d[l] >> 32);
-        }
+        halves[0][l] = static_cast<uint32_t>(L.d[l]);
+        halves[1][l] = static_cast<uint32_t>(L.d[l] >> 32);
       }
+      maskedStore(lo, halves[0], wm);
+      maskedStore(w.v(static_cast<uint32_t>(reg + 1)), halves[1], wm);
     } else if (sdwa) {
       // SDWA destination select and unused-bits policy (12.9).
       const unsigned sel = in.f[fld::kExt0] & 7, unused = (in.f[fld::kExt0] >> 3) & 3;
@@ -281,13 +411,10 @@ void execValu(ExecArgs& x) {
           lo[l] = (lo[l] & 0xffff0000u) | v;
         }
       }
-    } else if (wm == ~uint64_t{0}) {  // every lane: a plain loop the compiler vectorises
-      for (int l = 0; l < kWaveSize; ++l) lo[l] = static_cast<uint32_t>(L.d[l]);
-    } else {  // some lanes (divergent code): visit only the written ones
-      for (uint64_t m = wm; m != 0; m &= m - 1) {
-        const int l = __builtin_ctzll(m);
-        lo[l] = static_cast<uint32_t>(L.d[l]);
-      }
+    } else {
+      alignas(64) uint32_t low[kWaveSize];
+      for (int l = 0; l < kWaveSize; ++l) low[l] = static_cast<uint32_t>(L.d[l]);
+      maskedStore(lo, low, wm);
     }
   }
   w.pc += in.sizeBytes;

@@ -7,7 +7,7 @@ namespace {
 
 using namespace math;
 
-OpInfo v3(int op, const char* name, Ty d, Ty a, Ty b, Ty c, ValuFn fn, uint32_t flags = 0) {
+OpInfo v3(int op, const char* name, Ty d, Ty a, Ty b, Ty c, ValuKernel fn, uint32_t flags = 0) {
   return valuOp(Enc::Vop3, execValu, op, name, d, a, b, c, fn, flags);
 }
 
@@ -204,7 +204,7 @@ const OpInfo kVop3Ops[] = {
     v3(0x1e6, "v_mqsad_pk_u16_u8", B64, B64, B32, B64, VALU_LANES(d = qsad(a, u32(b), c, true))),
     v3(0x1e7, "v_mqsad_u32_u8", B128, B64, B32, B128, mqsadU32),
     // 32x32 + 64 multiply-add with a carry out (VOP3B).
-    v3(0x1e8, "v_mad_u64_u32", B64, B32, B32, B64, VALU_LANES(const unsigned __int128 r = static_cast<unsigned __int128>((a & 0xffffffff) * (b & 0xffffffff)) + c; d = static_cast<uint64_t>(r); cc = (r >> 64) != 0), kCarryOut | kVop3b),
+    v3(0x1e8, "v_mad_u64_u32", B64, B32, B32, B64, VALU_LANES(const uint64_t p = (a & 0xffffffff) * (b & 0xffffffff); d = p + c; cc = d < p), kCarryOut | kVop3b),
     v3(0x1e9, "v_mad_i64_i32", I64, I32, I32, I64, VALU_LANES(const __int128 r = static_cast<__int128>(i64(i32(a)) * i32(b)) + i64(c); d = static_cast<uint64_t>(r); cc = r > INT64_MAX || r < INT64_MIN), kCarryOut | kVop3b),
     v3(0x1ea, "v_mad_legacy_f16", F16, F16, F16, F16, VALU_LANES(d = H(h(a) * h(b) + h(c))), kFpFlushAlways),
     v3(0x1eb, "v_mad_legacy_u16", B16, B16, B16, B16, VALU_LANES(d = (uint32_t{u16(a)} * u16(b) + u16(c)) & 0xffff)),

@@ -110,6 +110,22 @@ void compareLanes(ValuLanes& L) {
   }
 }
 
+// The same compare over 32-bit operands read in place (Vop.cpp's fast path).
+template <int K, int C>
+void compareNarrow(ValuLanes& L, const uint32_t* __restrict A, const uint32_t* __restrict B,
+                   const uint32_t*, uint32_t*) {
+  uint8_t* __restrict cc = L.cc;
+  for (int i = 0; i < kWaveSize; ++i) {
+    const auto a = value<K>(A[i]);
+    const auto b = value<K>(B[i]);
+    if constexpr (K == kF32) {
+      cc[i] = floatCond<C>(a, b);
+    } else {
+      cc[i] = intCond<C>(a, b);
+    }
+  }
+}
+
 template <int K>
 void classLanes(ValuLanes& L) {
   for (int i = 0; i < kWaveSize; ++i) {
@@ -130,12 +146,19 @@ constexpr std::array<ValuFn, sizeof...(C)> compareFns(std::integer_sequence<int,
   return {&compareLanes<K, C>...};
 }
 
+template <int K, int... C>
+constexpr std::array<ValuNarrowFn, sizeof...(C)> compareNarrowFns(
+    std::integer_sequence<int, C...>) {
+  return {&compareNarrow<K, C>...};
+}
+
 struct Grid {
   int base;  // opcode of the F condition
   const char* type;
   Ty ty;
   bool isFloat;
   const ValuFn* fns;
+  const ValuNarrowFn* narrow;  // 32-bit grids only
 };
 
 std::vector<OpInfo> buildTable() {
@@ -148,19 +171,27 @@ std::vector<OpInfo> buildTable() {
   static const auto u32 = compareFns<kU32>(std::make_integer_sequence<int, 8>{});
   static const auto i64 = compareFns<kI64>(std::make_integer_sequence<int, 8>{});
   static const auto u64 = compareFns<kU64>(std::make_integer_sequence<int, 8>{});
+  static const auto f32n = compareNarrowFns<kF32>(std::make_integer_sequence<int, 16>{});
+  static const auto i32n = compareNarrowFns<kI32>(std::make_integer_sequence<int, 8>{});
+  static const auto u32n = compareNarrowFns<kU32>(std::make_integer_sequence<int, 8>{});
   static const char* const kFloatConds[] = {"f", "lt",  "eq",  "le",  "gt",  "lg",  "ge",  "o",
                                             "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru"};
   static const char* const kIntConds[] = {"f", "lt", "eq", "le", "gt", "ne", "ge", "t"};
   const Grid grids[] = {
-      {0x20, "f16", Ty::F16, true, f16.data()},  {0x40, "f32", Ty::F32, true, f32.data()},
-      {0x60, "f64", Ty::F64, true, f64.data()},  {0xa0, "i16", Ty::I16, false, i16.data()},
-      {0xa8, "u16", Ty::B16, false, u16.data()}, {0xc0, "i32", Ty::I32, false, i32.data()},
-      {0xc8, "u32", Ty::B32, false, u32.data()}, {0xe0, "i64", Ty::I64, false, i64.data()},
-      {0xe8, "u64", Ty::B64, false, u64.data()},
+      {0x20, "f16", Ty::F16, true, f16.data(), nullptr},
+      {0x40, "f32", Ty::F32, true, f32.data(), f32n.data()},
+      {0x60, "f64", Ty::F64, true, f64.data(), nullptr},
+      {0xa0, "i16", Ty::I16, false, i16.data(), nullptr},
+      {0xa8, "u16", Ty::B16, false, u16.data(), nullptr},
+      {0xc0, "i32", Ty::I32, false, i32.data(), i32n.data()},
+      {0xc8, "u32", Ty::B32, false, u32.data(), u32n.data()},
+      {0xe0, "i64", Ty::I64, false, i64.data(), nullptr},
+      {0xe8, "u64", Ty::B64, false, u64.data(), nullptr},
   };
   static std::deque<std::string> names;  // stable storage for the generated mnemonics
   std::vector<OpInfo> ops;
-  auto add = [&](int opcode, std::string name, Ty a, Ty b, ValuFn fn, bool cmpx) {
+  auto add = [&](int opcode, std::string name, Ty a, Ty b, ValuFn fn, bool cmpx,
+                 ValuNarrowFn narrow = nullptr) {
     names.push_back(std::move(name));
     OpInfo o;
     o.name = names.back().c_str();
@@ -173,6 +204,7 @@ std::vector<OpInfo> buildTable() {
     o.flags = cmpx ? static_cast<uint32_t>(kCmpx) : 0u;
     o.exec = execValu;
     o.valu = fn;
+    o.valuNarrow = narrow;
     o.issue = IssueType::Valu;
     ops.push_back(o);
   };
@@ -198,9 +230,11 @@ std::vector<OpInfo> buildTable() {
     const int cmpxOffset = 16;
     for (int c = 0; c < conds; ++c) {
       const char* cond = g.isFloat ? kFloatConds[c] : kIntConds[c];
-      add(g.base + c, std::string("v_cmp_") + cond + "_" + g.type, g.ty, g.ty, g.fns[c], false);
+      const ValuNarrowFn narrow = g.narrow ? g.narrow[c] : nullptr;
+      add(g.base + c, std::string("v_cmp_") + cond + "_" + g.type, g.ty, g.ty, g.fns[c], false,
+          narrow);
       add(g.base + cmpxOffset + c, std::string("v_cmpx_") + cond + "_" + g.type, g.ty, g.ty,
-          g.fns[c], true);
+          g.fns[c], true, narrow);
     }
   }
   return ops;

@@ -8,18 +8,18 @@ namespace {
 
 using namespace math;
 
-OpInfo valu(Enc enc, int opcode, int vop3, const char* name, Ty d, Ty a, Ty b, Ty c, ValuFn fn,
+OpInfo valu(Enc enc, int opcode, int vop3, const char* name, Ty d, Ty a, Ty b, Ty c, ValuKernel fn,
             uint32_t flags) {
   OpInfo o = valuOp(enc, execValu, opcode, name, d, a, b, c, fn, flags);
   o.vop3 = static_cast<int16_t>(vop3);
   return o;
 }
 // VOP2: e64 opcode is 0x100 + op (12.7).
-OpInfo v2(int op, const char* n, Ty d, Ty a, Ty b, ValuFn fn, uint32_t flags = 0) {
+OpInfo v2(int op, const char* n, Ty d, Ty a, Ty b, ValuKernel fn, uint32_t flags = 0) {
   return valu(Enc::Vop2, op, 0x100 + op, n, d, a, b, Ty::None, fn, flags);
 }
 // VOP1: e64 opcode is 0x140 + op (12.8).
-OpInfo v1(int op, const char* n, Ty d, Ty a, ValuFn fn, uint32_t flags = 0) {
+OpInfo v1(int op, const char* n, Ty d, Ty a, ValuKernel fn, uint32_t flags = 0) {
   return valu(Enc::Vop1, op, 0x140 + op, n, d, a, Ty::None, Ty::None, fn, flags);
 }
 
