@@ -342,6 +342,44 @@ const char* alignmentModeName(int mode) {
   return kNames[mode & 3];
 }
 
+// Alignment (seed 001), for buffer and flat/global/scratch accesses alike (both go through the
+// texture addresser): atomics to their data size and format ops to their component size,
+// always (MEMVIOL); other ops by SH_MEM_CONFIG.alignment_mode.
+struct AlignmentRule {
+  int required = 1;        // bytes; 1: anything goes
+  bool autoAlign = false;  // DWORD mode: the hardware drops the low address bits instead
+  const char* rule = "";
+};
+AlignmentRule alignmentRule(const MemDesc& m, int bytes, int mode) {
+  AlignmentRule a;
+  if (m.op == MemOp::Atomic) {
+    a.required = m.bytes;
+    a.rule = "atomics must be aligned to their data size";
+  } else if (m.format) {
+    a.required = std::min(bytes, 4);
+    a.rule = "format operations need 1-, 2- or 4-byte alignment by format size";
+  } else if (mode == 0) {
+    a.autoAlign = true;
+    a.required = std::min(bytes, 4);
+  } else if (mode == 1) {
+    a.required = std::min(bytes, 4);
+    a.rule = "DWORD_STRICT needs alignment to the smaller of the access size and a dword";
+  } else if (mode == 2) {
+    a.required = (bytes & (bytes - 1)) == 0 ? bytes : 4;  // a 12-byte access: dword aligned
+    a.rule = "STRICT needs alignment to the access size";
+  }
+  return a;
+}
+
+void misalignedFault(ExecArgs& x, const char* kind, int lane, uint64_t address,
+                     const AlignmentRule& a, int mode) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "lane %d address 0x%llx is not %d-byte aligned", lane,
+                static_cast<unsigned long long>(address), a.required);
+  faultWith(x, std::string("MEMVIOL: misaligned ") + kind + " access: " + buf + " (" + a.rule +
+                   "; SH_MEM_CONFIG.alignment_mode " + alignmentModeName(mode) + ")");
+}
+
 // Address = base + soffset + buffer_offset (seed 001): buffer_offset from the index (idxen VGPR,
 // + lane id with ADD_TID_ENABLE) and the offset (offen VGPR + instruction offset), linear or
 // swizzled. Range checks by buffer kind, alignment by SH_MEM_CONFIG.alignment_mode, data format
@@ -420,28 +458,8 @@ void execBuffer(ExecArgs& x) {
   if (!nullResource) {
     if (vs.swizzle && bytes > static_cast<int>(vs.elementSize))
       return fault(x, "swizzled buffer access wider than the element size (seed 001)");
-    // Alignment (seed 001): atomics to their data size and format ops to their component
-    // size, always (MEMVIOL); other ops by SH_MEM_CONFIG.alignment_mode.
     const int mode = w.alignmentMode & 3;
-    int required = 1;
-    bool autoAlign = false;
-    const char* rule = "";
-    if (m.op == MemOp::Atomic) {
-      required = m.bytes;
-      rule = "atomics must be aligned to their data size";
-    } else if (m.format) {
-      required = std::min(bytes, 4);
-      rule = "format operations need 1-, 2- or 4-byte alignment by format size";
-    } else if (mode == 0) {
-      autoAlign = true;  // DWORD: the hardware drops the low address bits
-      required = std::min(bytes, 4);
-    } else if (mode == 1) {
-      required = std::min(bytes, 4);
-      rule = "DWORD_STRICT needs alignment to the smaller of the access size and a dword";
-    } else if (mode == 2) {
-      required = (bytes & (bytes - 1)) == 0 ? bytes : 4;  // a 12-byte access: dword aligned
-      rule = "STRICT needs alignment to the access size";
-    }
+    const AlignmentRule align = alignmentRule(m, bytes, mode);
     // Range-check kind (Vega ISA guide 8.1.6): scratch (ADD_TID_ENABLE without idxen) is not
     // checked; idxen makes a structured buffer (num_records in strides, checked by index);
     // otherwise raw (num_records in bytes, exact: the payload must fit).
@@ -471,16 +489,12 @@ void execBuffer(ExecArgs& x) {
         bufferOffset = index * vs.stride + offset;
       }
       address += bufferOffset;
-      const uint64_t misaligned = address % static_cast<uint64_t>(required);
-      if (misaligned && autoAlign) {
+      const uint64_t misaligned = address % static_cast<uint64_t>(align.required);
+      if (misaligned && align.autoAlign) {
         address -= misaligned;
         offset = offset >= misaligned ? offset - misaligned : 0;
       } else if (misaligned) {
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "lane %d address 0x%llx is not %d-byte aligned", l,
-                      static_cast<unsigned long long>(address), required);
-        return faultWith(x, std::string("MEMVIOL: misaligned buffer access: ") + buf + " (" + rule +
-                                "; SH_MEM_CONFIG.alignment_mode " + alignmentModeName(mode) + ")");
+        return misalignedFault(x, "buffer", l, address, align, mode);
       }
       if (vs.swizzle && (offset & (es - 1)) + static_cast<uint64_t>(bytes) > es)
         return fault(x,
@@ -575,31 +589,51 @@ void execFlat(ExecArgs& x) {
   beginRequest(x.mem, MemSpace::Vector, m.op, WaitCounter::Vm);
   const uint64_t exec = w.exec;
   uint64_t ldsLanes = 0;
+  const int alignMode = w.alignmentMode & 3;
+  const AlignmentRule align = alignmentRule(m, m.bytes, alignMode);
+  // Alignment is checked on the address before the scratch swizzle (the private offset),
+  // which is what the program aligns; the aperture bases are 4 GiB aligned.
+  auto aligned = [&](int lane, uint64_t& address) {
+    const uint64_t misaligned = address % static_cast<uint64_t>(align.required);
+    if (misaligned == 0) return true;
+    if (align.autoAlign) {
+      address -= misaligned;
+      return true;
+    }
+    misalignedFault(x, seg == 0 ? "flat" : (seg == 1 ? "scratch" : "global"), lane, address, align,
+                    alignMode);
+    return false;
+  };
+  auto swizzleScratch = [&](int lane, uint64_t p) {
+    return w.flatScratch + (p / 4) * 256 + static_cast<uint64_t>(lane) * 4 + (p % 4);
+  };
   for (int l = 0; l < kWaveSize; ++l) {
     if (!((exec >> l) & 1)) continue;
     uint64_t a;
     if (seg == 1) {
-      // Scratch offsets are per-lane private addresses, swizzled below.
-      const uint64_t p =
-          (scratchSaddr ? saddrValue : w.v(static_cast<uint32_t>(vaddr))[l]) + offset;
-      a = w.flatScratch + (static_cast<uint32_t>(p) / 4) * 256 + static_cast<uint64_t>(l) * 4 +
-          (p % 4);
-    } else if (useSaddr) {
-      a = saddrValue + w.v(static_cast<uint32_t>(vaddr))[l] + offset;
+      // Scratch offsets are per-lane private addresses, swizzled.
+      uint64_t p = static_cast<uint32_t>(
+          (scratchSaddr ? saddrValue : w.v(static_cast<uint32_t>(vaddr))[l]) + offset);
+      if (!aligned(l, p)) return;
+      a = swizzleScratch(l, p);
     } else {
-      a = (w.v(static_cast<uint32_t>(vaddr))[l] |
-           (static_cast<uint64_t>(w.v(static_cast<uint32_t>(vaddr + 1))[l]) << 32)) +
-          offset;
-    }
-    if (seg == 0) {
-      // Generic address: the shared and private apertures (10.1.3).
-      const uint64_t shared = x.ctx.sharedApertureBase, priv = x.ctx.privateApertureBase;
-      if (shared && a - shared < (1ull << 32)) {
-        a -= shared;
-        ldsLanes |= 1ull << l;
-      } else if (priv && a - priv < (1ull << 32)) {
-        const uint64_t p = a - priv;
-        a = w.flatScratch + (p / 4) * 256 + static_cast<uint64_t>(l) * 4 + (p % 4);
+      if (useSaddr) {
+        a = saddrValue + w.v(static_cast<uint32_t>(vaddr))[l] + offset;
+      } else {
+        a = (w.v(static_cast<uint32_t>(vaddr))[l] |
+             (static_cast<uint64_t>(w.v(static_cast<uint32_t>(vaddr + 1))[l]) << 32)) +
+            offset;
+      }
+      if (!aligned(l, a)) return;
+      if (seg == 0) {
+        // Generic address: the shared and private apertures (10.1.3).
+        const uint64_t shared = x.ctx.sharedApertureBase, priv = x.ctx.privateApertureBase;
+        if (shared && a - shared < (1ull << 32)) {
+          a -= shared;
+          ldsLanes |= 1ull << l;
+        } else if (priv && a - priv < (1ull << 32)) {
+          a = swizzleScratch(l, a - priv);
+        }
       }
     }
     x.mem.addr[l][0] = a;

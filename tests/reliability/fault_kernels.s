@@ -45,6 +45,23 @@ misaligned_buffer_atomic:
 .Lmisaligned_buffer_atomic_end:
 .size misaligned_buffer_atomic, .Lmisaligned_buffer_atomic_end-misaligned_buffer_atomic
 
+.globl misaligned_global_atomic
+.p2align 8
+.type misaligned_global_atomic,@function
+misaligned_global_atomic:
+  // A 64-bit atomic four bytes into the argument buffer: aligned to a dword, not to its size.
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v4, s4
+  v_mov_b32 v5, s5
+  v_mov_b32 v2, 1
+  v_mov_b32 v3, 0
+  global_atomic_add_x2 v[4:5], v[2:3], off offset:4
+  s_waitcnt vmcnt(0)
+  s_endpgm
+.Lmisaligned_global_atomic_end:
+.size misaligned_global_atomic, .Lmisaligned_global_atomic_end-misaligned_global_atomic
+
 .globl lds_out_of_range
 .p2align 8
 .type lds_out_of_range,@function
@@ -153,6 +170,13 @@ runaway_loop:
   .amdhsa_group_segment_fixed_size 0
 .end_amdhsa_kernel
 
+.amdhsa_kernel misaligned_global_atomic
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
 .amdhsa_kernel lds_out_of_range
   .amdhsa_next_free_vgpr 8
   .amdhsa_next_free_sgpr 16
@@ -218,6 +242,18 @@ amdhsa.kernels:
       - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
   - .name: misaligned_buffer_atomic
     .symbol: misaligned_buffer_atomic.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: misaligned_global_atomic
+    .symbol: misaligned_global_atomic.kd
     .kernarg_segment_size: 8
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 0

@@ -25,8 +25,11 @@ void prepare(WaveRunner& r, uint64_t pc, unsigned variant) {
       w.sgpr[i + 3] = (4u << 12) | (4u << 15);
     }
   }
+  // Dword-aligned values; variant 3 aligns them to 8 bytes, which 64-bit atomics need.
+  const uint32_t scale = variant == 3 ? 8 : 4;
   for (uint32_t v = 0; v < w.numVgprs; ++v)
-    for (int l = 0; l < kWaveSize; ++l) r.v(static_cast<int>(v), l) = (v * 64 + l) * 4 % 4096;
+    for (int l = 0; l < kWaveSize; ++l)
+      r.v(static_cast<int>(v), l) = (v * 64 + l) * scale % 4096;
   w.exec = variant & 1 ? 0x00ff00ff00ff00ffull : ~0ull;
   w.vcc = 0x5555aaaa5555aaaaull;
   w.m0 = 0x100;
@@ -45,7 +48,7 @@ std::map<std::string, int> sweep(const std::string& name) {
   std::map<std::string, int> faults;
   for (const Instruction& in : r.program.instructions()) {
     if (!in.op || (in.op->flags & kGraphics)) continue;
-    for (unsigned variant = 0; variant < 3; ++variant) {
+    for (unsigned variant = 0; variant < 4; ++variant) {
       prepare(r, in.pc, variant);
       const StepResult res = r.step();
       if (res.kind == StepKind::Fault) ++faults[in.op->name];
