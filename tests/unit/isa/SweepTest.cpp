@@ -28,8 +28,7 @@ void prepare(WaveRunner& r, uint64_t pc, unsigned variant) {
   // Dword-aligned values; variant 3 aligns them to 8 bytes, which 64-bit atomics need.
   const uint32_t scale = variant == 3 ? 8 : 4;
   for (uint32_t v = 0; v < w.numVgprs; ++v)
-    for (int l = 0; l < kWaveSize; ++l)
-      r.v(static_cast<int>(v), l) = (v * 64 + l) * scale % 4096;
+    for (int l = 0; l < kWaveSize; ++l) r.v(static_cast<int>(v), l) = (v * 64 + l) * scale % 4096;
   w.exec = variant & 1 ? 0x00ff00ff00ff00ffull : ~0ull;
   w.vcc = 0x5555aaaa5555aaaaull;
   w.m0 = 0x100;
