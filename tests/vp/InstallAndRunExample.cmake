@@ -1,7 +1,10 @@
 # ctest vp.install_and_example: installs the package from the build tree into a fresh prefix,
 # builds examples/host_platform against it out of tree (find_package(vgpu CONFIG)), checks
 # vgpu.pc, and runs the example platform on the test kernels compiled in the build tree.
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DKERNEL_DIR=... -DCXX=... -P this
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DKERNEL_DIR=... -DCXX=...
+#         [-DLINK_FLAGS=...] -P this
+# LINK_FLAGS: the build's executable link flags, which the example needs too when the library
+# is instrumented (scripts/test --sanitize links the sanitizer runtimes that way).
 foreach(v BUILD_DIR SOURCE_DIR WORK_DIR KERNEL_DIR CXX)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "InstallAndRunExample.cmake needs -D${v}=...")
@@ -43,7 +46,7 @@ endif()
 
 run("configuring examples/host_platform" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/host_platform
     -B ${WORK_DIR}/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix}
-    -DCMAKE_CXX_COMPILER=${CXX})
+    -DCMAKE_CXX_COMPILER=${CXX} "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}")
 run("building examples/host_platform" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run("running host_platform" ${WORK_DIR}/build/host_platform ${KERNEL_DIR}/vector_add.co
     ${KERNEL_DIR}/matmul_tiled.co)
