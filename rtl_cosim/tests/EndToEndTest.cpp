@@ -17,61 +17,22 @@
 #include <set>
 #include <sstream>
 
+#include "CliRunner.h"
+#include "VcdReader.h"
+
 namespace vgpu::rtl {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  explicit TempDir(
-      const std::string& name = ::testing::UnitTest::GetInstance()->current_test_info()->name()) {
-    path_ = fs::temp_directory_path() / ("vgpu-rtl-" + std::to_string(::getpid()) + "-" + name);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-template <typename T>
-void writeFile(const std::string& path, const std::vector<T>& v) {
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(v.data()),
-             static_cast<std::streamsize>(v.size() * sizeof(T)));
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-struct Result {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-Result vgpuSim(const std::string& args, const TempDir& dir, const std::string& tag = "") {
-  const std::string out = dir.file("stdout" + tag), err = dir.file("stderr" + tag);
-  const std::string cmd =
-      quote(VGPU_SIM_PATH) + " " + args + " >" + quote(out) + " 2>" + quote(err);
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
+using test::readVcd;
+using test::runVgpuSim;
+using test::ScratchDir;
+using test::shellQuote;
+using test::SimResult;
+using test::slurp;
+using test::Vcd;
+using test::writeBytes;
 
 // One LDS-heavy kernel launch, as vgpu-sim arguments; input files are written into the
 // temporary directory, the last buffer argument is the result.
@@ -148,23 +109,24 @@ struct KernelRun {
 };
 
 std::string runArgs(const Case& c, const std::string& platform, const std::string& arbiter,
-                    const TempDir& dir, const std::string& tag) {
-  std::string args = "run " + quote(c.codeObject) + " " + c.kernel + " --grid " + c.grid +
+                    const ScratchDir& dir, const std::string& tag) {
+  std::string args = "run " + shellQuote(c.codeObject) + " " + c.kernel + " --grid " + c.grid +
                      " --block " + c.block + " --platform " + platform + " --quiet" +
-                     " --lds-arbiter " + arbiter + " --stats " + quote(dir.file(tag + ".json"));
+                     " --lds-arbiter " + arbiter + " --stats " +
+                     shellQuote(dir.file(tag + ".json"));
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     const std::string in = dir.file("in" + std::to_string(i));
-    writeFile(in, c.inputs[i]);
-    args += " --arg " + quote("file:" + in);
-    if (i + 1 == c.inputs.size()) args += ",out=" + quote(dir.file(tag + ".out"));
+    writeBytes(in, c.inputs[i]);
+    args += " --arg " + shellQuote("file:" + in);
+    if (i + 1 == c.inputs.size()) args += ",out=" + shellQuote(dir.file(tag + ".out"));
   }
   for (const auto& s : c.scalars) args += " --arg " + s;
   return args;
 }
 
 KernelRun run(const Case& c, const std::string& platform, const std::string& arbiter,
-              const TempDir& dir, const std::string& extra = "") {
-  const Result r = vgpuSim(runArgs(c, platform, arbiter, dir, arbiter) + extra, dir, arbiter);
+              const ScratchDir& dir, const std::string& extra = "") {
+  const SimResult r = runVgpuSim(runArgs(c, platform, arbiter, dir, arbiter) + extra, dir, arbiter);
   EXPECT_EQ(r.exitCode, 0) << r.err;
   KernelRun out;
   const std::string bytes = slurp(dir.file(arbiter + ".out"));
@@ -188,7 +150,7 @@ class SameWithEitherArbiter
 TEST_P(SameWithEitherArbiter, ResultsCyclesAndCounters) {
   const auto& [name, platform] = GetParam();
   const Case c = caseNamed(name);
-  TempDir dir;
+  ScratchDir dir;
   const KernelRun cpp = run(c, platform, "cpp", dir);
   const KernelRun rtl = run(c, platform, "rtl", dir);
   ASSERT_FALSE(cpp.stats.is_discarded());
@@ -218,9 +180,9 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::get<0>(info.param) + "_" + std::get<1>(info.param); });
 
 TEST(RtlArbiter, PaddingRemovesTheTransposeConflicts) {
-  TempDir dir;
+  ScratchDir dir;
   const KernelRun plain = run(transposeCase("transpose_lds"), "tiny", "rtl", dir);
-  TempDir dir2;
+  ScratchDir dir2;
   const KernelRun padded = run(transposeCase("transpose_lds_padded"), "tiny", "rtl", dir2);
   const uint64_t conflicts = sumCounters(plain.stats, ".conflict_cycles");
   EXPECT_GT(conflicts, 10 * sumCounters(padded.stats, ".conflict_cycles") + 1000);
@@ -229,86 +191,27 @@ TEST(RtlArbiter, PaddingRemovesTheTransposeConflicts) {
 
 // ---- Waveform ---------------------------------------------------------------------------------
 
-// A VCD file's signals (full dotted names as GTKWave shows them, with their ranges) and its
-// timestamps.
-struct Vcd {
-  std::string timescale;
-  std::map<std::string, std::string> idOf;  // full name -> identifier code
-  std::vector<uint64_t> times;
-  std::map<std::string, std::set<std::string>> valuesOf;  // identifier -> values seen
-};
-
-Vcd readVcd(const std::string& path) {
-  Vcd v;
-  std::ifstream in(path);
-  std::string line;
-  std::vector<std::string> scopes;
-  bool header = true;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string word;
-    ls >> word;
-    if (header) {
-      if (word == "$timescale") {
-        std::string t;
-        ls >> t;
-        if (t == "$end" || t.empty()) std::getline(in, t);
-        v.timescale = t;
-      } else if (word == "$scope") {
-        std::string kind, name;
-        ls >> kind >> name;
-        scopes.push_back(name);
-      } else if (word == "$upscope") {
-        scopes.pop_back();
-      } else if (word == "$var") {
-        std::string kind, id, name, range;
-        int width = 0;
-        ls >> kind >> width >> id >> name >> range;
-        std::string full;
-        for (const auto& s : scopes) full += s + ".";
-        full += name;
-        if (range != "$end") full += range;
-        v.idOf[full] = id;
-      } else if (word == "$enddefinitions") {
-        header = false;
-      }
-      continue;
-    }
-    if (word.empty()) continue;
-    if (word[0] == '#') {
-      v.times.push_back(std::stoull(word.substr(1)));
-    } else if (word[0] == 'b') {
-      std::string id;
-      ls >> id;
-      v.valuesOf[id].insert(word.substr(1));
-    } else if (word[0] == '0' || word[0] == '1') {
-      v.valuesOf[word.substr(1)].insert(word.substr(0, 1));
-    }
-  }
-  return v;
-}
-
 constexpr uint64_t kLength = 400;  // cycles in the waveform window
 
 class Waveform : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new TempDir("waveform");
+    dir_ = new ScratchDir("waveform");
     const Case c = transposeCase("transpose_lds");
     // Quantum 1: every LDS access reaches the arbiter at its own cycle (see README).
     const std::string platform = dir_->file("tiny_q1.json");
     std::ofstream(platform) << R"({"name": "tiny_q1", "compute_units": 1, "quantum": 1})";
     // The window is in absolute GPU cycles: find where the kernel runs (the same with either
     // arbiter), then record 400 cycles from its middle, where every CU moves tiles through LDS.
-    Result first = vgpuSim(runArgs(c, platform, "cpp", *dir_, "cpp"), *dir_);
+    SimResult first = runVgpuSim(runArgs(c, platform, "cpp", *dir_, "cpp"), *dir_);
     const nlohmann::json stats =
         nlohmann::json::parse(slurp(dir_->file("cpp.json")), nullptr, false);
     if (!stats.is_discarded())
       start_ = stats["start_cycle"].get<uint64_t>() + stats["cycles"].get<uint64_t>() / 2;
-    result_ = vgpuSim(runArgs(c, platform, "rtl", *dir_, "rtl") + " --rtl-vcd " +
-                          quote(dir_->file("lds.vcd")) + " --vcd-window " + std::to_string(start_) +
-                          ":" + std::to_string(start_ + kLength),
-                      *dir_);
+    result_ = runVgpuSim(runArgs(c, platform, "rtl", *dir_, "rtl") + " --rtl-vcd " +
+                             shellQuote(dir_->file("lds.vcd")) + " --vcd-window " +
+                             std::to_string(start_) + ":" + std::to_string(start_ + kLength),
+                         *dir_);
     if (first.exitCode != 0) result_ = first;
     vcd_ = new Vcd(readVcd(dir_->file("lds.vcd")));
   }
@@ -316,14 +219,14 @@ class Waveform : public ::testing::Test {
     delete vcd_;
     delete dir_;
   }
-  static TempDir* dir_;
-  static Result result_;
+  static ScratchDir* dir_;
+  static SimResult result_;
   static Vcd* vcd_;
   static uint64_t start_;
 };
 uint64_t Waveform::start_ = 0;
-TempDir* Waveform::dir_ = nullptr;
-Result Waveform::result_;
+ScratchDir* Waveform::dir_ = nullptr;
+SimResult Waveform::result_;
 Vcd* Waveform::vcd_ = nullptr;
 
 TEST_F(Waveform, HoldsTheSystemCSideAndTheRtlInOneFile) {
@@ -351,7 +254,7 @@ TEST_F(Waveform, CoversOnlyTheWindowAndShowsConflicts) {
   }
   const std::string conflict = "system.gpu.lds_arbiter0.rtl.lds_bank_arbiter.grant_conflict";
   ASSERT_TRUE(v.idOf.count(conflict));
-  EXPECT_TRUE(v.valuesOf.at(v.idOf.at(conflict)).count("1"))
+  EXPECT_TRUE(v.values(conflict).count(1))
       << "the unpadded transpose has bank conflicts in this window";
 }
 
@@ -374,37 +277,38 @@ TEST_F(Waveform, GtkwaveSaveFileNamesSignalsOfTheVcd) {
 // ---- Options ------------------------------------------------------------------------------------
 
 TEST(RtlArbiterOptions, BadValuesAreInputErrors) {
-  TempDir dir;
+  ScratchDir dir;
   const Case c = transposeCase("transpose_lds");
   const std::string base = runArgs(c, "tiny", "cpp", dir, "x");
-  Result r = vgpuSim(base + " --lds-arbiter verilog", dir);
+  SimResult r = runVgpuSim(base + " --lds-arbiter verilog", dir);
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--lds-arbiter"), std::string::npos) << r.err;
-  r = vgpuSim(base + " --rtl-vcd " + quote(dir.file("a.vcd")), dir);  // the C++ arbiter
+  r = runVgpuSim(base + " --rtl-vcd " + shellQuote(dir.file("a.vcd")), dir);  // the C++ arbiter
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--lds-arbiter rtl"), std::string::npos) << r.err;
-  r = vgpuSim(base + " --vcd-window 1:2", dir);
+  r = runVgpuSim(base + " --vcd-window 1:2", dir);
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--vcd-window needs --vcd"), std::string::npos) << r.err;
-  r = vgpuSim(
-      base + " --lds-arbiter rtl --rtl-vcd " + quote(dir.file("a.vcd")) + " --vcd-window 9:2", dir);
+  r = runVgpuSim(
+      base + " --lds-arbiter rtl --rtl-vcd " + shellQuote(dir.file("a.vcd")) + " --vcd-window 9:2",
+      dir);
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("END is before START"), std::string::npos) << r.err;
 }
 
 TEST(RtlArbiterOptions, PlatformKeySelectsTheRtl) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string platform = dir.file("p.json");
   std::ofstream(platform) << R"({"name": "tiny_rtl", "lds": {"arbiter": "rtl"}})";
   const Case c = transposeCase("transpose_lds");
   // --lds-arbiter given on the command line wins; without it the platform key applies.
   std::string args = runArgs(c, platform, "cpp", dir, "cpp");
   args.replace(args.find(" --lds-arbiter cpp"), std::strlen(" --lds-arbiter cpp"), "");
-  Result r = vgpuSim(args + " --rtl-vcd " + quote(dir.file("p.vcd")), dir);
+  SimResult r = runVgpuSim(args + " --rtl-vcd " + shellQuote(dir.file("p.vcd")), dir);
   EXPECT_EQ(r.exitCode, 0) << r.err;  // --rtl-vcd is accepted: the platform chose the RTL
   EXPECT_TRUE(fs::exists(dir.file("p.vcd")));
   std::ofstream(platform) << R"({"name": "bad", "lds": {"arbiter": "gates"}})";
-  r = vgpuSim(args, dir);
+  r = runVgpuSim(args, dir);
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("lds.arbiter"), std::string::npos) << r.err;
 }

@@ -11,63 +11,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "CliRunner.h"
 #include "KernelCases.h"
 
 namespace vgpu::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("vgpu-cli-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-Result vgpuSim(const std::string& args, const TempDir& dir) {
-  const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
-  const std::string cmd =
-      quote(VGPU_SIM_PATH) + " " + args + " >" + quote(out) + " 2>" + quote(err);
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
 
 std::string dims(const Dim3& d) {
   return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
@@ -77,10 +27,10 @@ class CliRun : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CliRun, OutputsIdenticalToRuntimeApi) {
   const KernelCase c = kernelCase(GetParam());
-  TempDir dir;
-  std::string args = "run " + quote(kernelDir() + "/" + c.codeObject) + " " + c.kernel +
+  ScratchDir dir;
+  std::string args = "run " + shellQuote(kernelDir() + "/" + c.codeObject) + " " + c.kernel +
                      " --grid " + dims(c.launch.grid) + " --block " + dims(c.launch.block) +
-                     " --platform tiny --quiet --stats " + quote(dir.file("stats.json"));
+                     " --platform tiny --quiet --stats " + shellQuote(dir.file("stats.json"));
   if (c.launch.globalOffset[0] || c.launch.globalOffset[1] || c.launch.globalOffset[2])
     args += " --global-offset " + std::to_string(c.launch.globalOffset[0]) + "," +
             std::to_string(c.launch.globalOffset[1]) + "," +
@@ -92,10 +42,10 @@ TEST_P(CliRun, OutputsIdenticalToRuntimeApi) {
       continue;
     }
     const std::string in = dir.file("in" + std::to_string(i));
-    writeFile(in, a.bytes);
-    args += " --arg " + quote("file:" + in + ",out=" + dir.file("out" + std::to_string(i)));
+    writeBytes(in, a.bytes);
+    args += " --arg " + shellQuote("file:" + in + ",out=" + dir.file("out" + std::to_string(i)));
   }
-  const Result r = vgpuSim(args, dir);
+  const SimResult r = runVgpuSim(args, dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out, "") << "--quiet prints nothing";
 
@@ -121,19 +71,20 @@ INSTANTIATE_TEST_SUITE_P(Kernels, CliRun,
                                            "offset_scale", "vector_add_v5"));
 
 TEST(Cli, PrintsSummaryWithoutQuiet) {
-  TempDir dir;
-  const Result r = vgpuSim("run " + quote(kernelDir() + "/vector_add.co") +
-                               " vector_add --grid 128 --block 64 --platform tiny"
-                               " --arg zeros:512 --arg zeros:512 --arg zeros:512 --arg i32:128",
-                           dir);
+  ScratchDir dir;
+  const SimResult r =
+      runVgpuSim("run " + shellQuote(kernelDir() + "/vector_add.co") +
+                     " vector_add --grid 128 --block 64 --platform tiny"
+                     " --arg zeros:512 --arg zeros:512 --arg zeros:512 --arg i32:128",
+                 dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("kernel vector_add on tiny"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("cycles"), std::string::npos);
 }
 
 TEST(Cli, ListShowsKernelsAndArguments) {
-  TempDir dir;
-  const Result r = vgpuSim("list " + quote(kernelDir() + "/saxpy.co"), dir);
+  ScratchDir dir;
+  const SimResult r = runVgpuSim("list " + shellQuote(kernelDir() + "/saxpy.co"), dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("saxpy"), std::string::npos);
   EXPECT_NE(r.out.find("by_value"), std::string::npos);
@@ -141,8 +92,9 @@ TEST(Cli, ListShowsKernelsAndArguments) {
 }
 
 TEST(Cli, DisasmShowsTheKernel) {
-  TempDir dir;
-  const Result r = vgpuSim("disasm " + quote(kernelDir() + "/vector_add.co") + " vector_add", dir);
+  ScratchDir dir;
+  const SimResult r =
+      runVgpuSim("disasm " + shellQuote(kernelDir() + "/vector_add.co") + " vector_add", dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("<vector_add>:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("global_load_dword"), std::string::npos);
@@ -150,22 +102,22 @@ TEST(Cli, DisasmShowsTheKernel) {
 }
 
 TEST(Cli, PlatformsListsBuiltIns) {
-  TempDir dir;
-  const Result r = vgpuSim("platforms", dir);
+  ScratchDir dir;
+  const SimResult r = runVgpuSim("platforms", dir);
   ASSERT_EQ(r.exitCode, 0);
   for (const char* p : {"tiny", "vega10", "vega20", "mi60"})
     EXPECT_NE(r.out.find(p), std::string::npos) << p;
 }
 
 TEST(Cli, PlatformFromJsonFile) {
-  TempDir dir;
+  ScratchDir dir;
   std::ofstream(dir.file("two.json")) << R"({"name": "two", "processor": "gfx906",
       "compute_units": {"value": 2, "unit": "CUs", "source": "test"}, "clock": 1000})";
-  const Result r =
-      vgpuSim("run " + quote(kernelDir() + "/vector_add.co") +
-                  " vector_add --grid 256 --block 64 --platform " + quote(dir.file("two.json")) +
-                  " --arg zeros:1024 --arg zeros:1024 --arg zeros:1024 --arg i32:256",
-              dir);
+  const SimResult r = runVgpuSim(
+      "run " + shellQuote(kernelDir() + "/vector_add.co") +
+          " vector_add --grid 256 --block 64 --platform " + shellQuote(dir.file("two.json")) +
+          " --arg zeros:1024 --arg zeros:1024 --arg zeros:1024 --arg i32:256",
+      dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("on two"), std::string::npos) << r.out;
 }
@@ -174,20 +126,21 @@ TEST(Cli, PlatformFromJsonFile) {
 // depend on the temporal-decoupling quantum (timing may). Runs a multi-CU atomics kernel, where
 // an ordering bug would show first.
 TEST(Cli, DeterministicAndIndependentOfTheQuantum) {
-  TempDir dir;
+  ScratchDir dir;
   const KernelCase c = kernelCase("histogram");
-  writeFile(dir.file("data.bin"), c.args[0].bytes);
+  writeBytes(dir.file("data.bin"), c.args[0].bytes);
   for (int quantum : {1, 1000}) {
     std::ofstream(dir.file("q" + std::to_string(quantum) + ".json"))
         << R"({"name": "q", "processor": "gfx906", "compute_units": 8, "quantum": )" << quantum
         << "}";
   }
   auto run = [&](const std::string& tag, const std::string& platform) {
-    const Result r = vgpuSim(
-        "run " + quote(kernelDir() + "/histogram.co") + " histogram --grid 1536 --block 256" +
-            " --platform " + quote(platform) + " --quiet --stats " +
-            quote(dir.file(tag + ".json")) + " --arg " + quote("file:" + dir.file("data.bin")) +
-            " --arg " + quote("zeros:1024,out=" + dir.file(tag + ".bin")) + " --arg i32:10000",
+    const SimResult r = runVgpuSim(
+        "run " + shellQuote(kernelDir() + "/histogram.co") + " histogram --grid 1536 --block 256" +
+            " --platform " + shellQuote(platform) + " --quiet --stats " +
+            shellQuote(dir.file(tag + ".json")) + " --arg " +
+            shellQuote("file:" + dir.file("data.bin")) + " --arg " +
+            shellQuote("zeros:1024,out=" + dir.file(tag + ".bin")) + " --arg i32:10000",
         dir);
     EXPECT_EQ(r.exitCode, 0) << r.err;
   };
@@ -207,18 +160,19 @@ TEST(Cli, DeterministicAndIndependentOfTheQuantum) {
 
 // --mode functional runs the same instructions with unit latencies: same results, fewer cycles.
 TEST(Cli, FunctionalModeGivesTheSameResults) {
-  TempDir dir;
+  ScratchDir dir;
   const KernelCase c = kernelCase("matmul_64");
-  writeFile(dir.file("a.bin"), c.args[0].bytes);
-  writeFile(dir.file("b.bin"), c.args[1].bytes);
+  writeBytes(dir.file("a.bin"), c.args[0].bytes);
+  writeBytes(dir.file("b.bin"), c.args[1].bytes);
   auto run = [&](const std::string& mode) {
-    const Result r = vgpuSim(
-        "run " + quote(kernelDir() + "/matmul_tiled.co") +
-            " matmul_tiled --grid 64,64 --block 16,16 --platform tiny --quiet" + " --mode " + mode +
-            " --stats " + quote(dir.file(mode + ".json")) + " --arg " +
-            quote("file:" + dir.file("a.bin")) + " --arg " + quote("file:" + dir.file("b.bin")) +
-            " --arg " + quote("zeros:16384,out=" + dir.file(mode + ".bin")) + " --arg i32:64",
-        dir);
+    const SimResult r =
+        runVgpuSim("run " + shellQuote(kernelDir() + "/matmul_tiled.co") +
+                       " matmul_tiled --grid 64,64 --block 16,16 --platform tiny --quiet" +
+                       " --mode " + mode + " --stats " + shellQuote(dir.file(mode + ".json")) +
+                       " --arg " + shellQuote("file:" + dir.file("a.bin")) + " --arg " +
+                       shellQuote("file:" + dir.file("b.bin")) + " --arg " +
+                       shellQuote("zeros:16384,out=" + dir.file(mode + ".bin")) + " --arg i32:64",
+                   dir);
     EXPECT_EQ(r.exitCode, 0) << r.err;
   };
   run("timing");
@@ -269,8 +223,9 @@ std::string disasmAddress(const std::string& disasm, const std::string& inst) {
 // states required and present and how many waves hit it; the same in timing and functional
 // mode; and the results are still right (the model executes each instruction to completion).
 TEST(CliHazards, ReportsEachMissingPlaceOnce) {
-  TempDir dir;
-  const Result d = vgpuSim("disasm " + quote(VGPU_HAZARD_KERNELS) + " missing_wait_states", dir);
+  ScratchDir dir;
+  const SimResult d =
+      runVgpuSim("disasm " + shellQuote(VGPU_HAZARD_KERNELS) + " missing_wait_states", dir);
   ASSERT_EQ(d.exitCode, 0) << d.err;
   const std::string writer = disasmAddress(d.out, "v_readfirstlane_b32 s5, v2");
   const std::string store = disasmAddress(d.out, "global_store_dword v3, v0, s[4:5]");
@@ -281,10 +236,11 @@ TEST(CliHazards, ReportsEachMissingPlaceOnce) {
     const std::string mode = functional ? "functional" : "timing";
     const std::string options =
         " --grid 128 --block 64 --platform tiny --quiet --check-hazards --mode " + mode;
-    const Result r = vgpuSim("run " + quote(VGPU_HAZARD_KERNELS) + " missing_wait_states" +
-                                 options + " --stats " + quote(dir.file(mode + ".json")) +
-                                 " --arg " + quote("zeros:512,out=" + dir.file(mode + ".bin")),
-                             dir);
+    const SimResult r =
+        runVgpuSim("run " + shellQuote(VGPU_HAZARD_KERNELS) + " missing_wait_states" + options +
+                       " --stats " + shellQuote(dir.file(mode + ".json")) + " --arg " +
+                       shellQuote("zeros:512,out=" + dir.file(mode + ".bin")),
+                   dir);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(countOf(r.err, "missing wait states"), 2u) << r.err;
     EXPECT_NE(r.err.find("missing wait states at PC " + store +
@@ -326,11 +282,11 @@ TEST(CliHazards, ReportsEachMissingPlaceOnce) {
 
 // The same kernel with the wait states in place: nothing reported; the check is off by default.
 TEST(CliHazards, NothingWhenTheWaitStatesArePresentOrTheCheckIsOff) {
-  TempDir dir;
+  ScratchDir dir;
   const std::string grid = " --grid 64 --block 64 --platform tiny --arg zeros:256";
-  Result r = vgpuSim("run " + quote(VGPU_HAZARD_KERNELS) + " enough_wait_states" + grid +
-                         " --check-hazards --stats " + quote(dir.file("enough.json")),
-                     dir);
+  SimResult r = runVgpuSim("run " + shellQuote(VGPU_HAZARD_KERNELS) + " enough_wait_states" + grid +
+                               " --check-hazards --stats " + shellQuote(dir.file("enough.json")),
+                           dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.err.find("missing wait states"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("hazard check: all required wait states present (15 instructions)"),
@@ -339,9 +295,9 @@ TEST(CliHazards, NothingWhenTheWaitStatesArePresentOrTheCheckIsOff) {
   const std::string enough = hazardsJson(slurp(dir.file("enough.json")));
   EXPECT_NE(enough.find("\"findings\": 0"), std::string::npos) << enough;
 
-  r = vgpuSim("run " + quote(VGPU_HAZARD_KERNELS) + " missing_wait_states" + grid +
-                  " --quiet --stats " + quote(dir.file("off.json")),
-              dir);
+  r = runVgpuSim("run " + shellQuote(VGPU_HAZARD_KERNELS) + " missing_wait_states" + grid +
+                     " --quiet --stats " + shellQuote(dir.file("off.json")),
+                 dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.err.find("wait states"), std::string::npos) << r.err;
   EXPECT_EQ(slurp(dir.file("off.json")).find("\"hazards\""), std::string::npos);
@@ -353,11 +309,11 @@ class CliHazardsCompiled : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CliHazardsCompiled, NoMissingWaitStates) {
   const KernelCase c = kernelCase(GetParam());
-  TempDir dir;
-  std::string args = "run " + quote(kernelDir() + "/" + c.codeObject) + " " + c.kernel +
+  ScratchDir dir;
+  std::string args = "run " + shellQuote(kernelDir() + "/" + c.codeObject) + " " + c.kernel +
                      " --grid " + dims(c.launch.grid) + " --block " + dims(c.launch.block) +
                      " --platform tiny --quiet --check-hazards --stats " +
-                     quote(dir.file("stats.json"));
+                     shellQuote(dir.file("stats.json"));
   if (c.launch.globalOffset[0] || c.launch.globalOffset[1] || c.launch.globalOffset[2])
     args += " --global-offset " + std::to_string(c.launch.globalOffset[0]) + "," +
             std::to_string(c.launch.globalOffset[1]) + "," +
@@ -369,10 +325,10 @@ TEST_P(CliHazardsCompiled, NoMissingWaitStates) {
       continue;
     }
     const std::string in = dir.file("in" + std::to_string(i));
-    writeFile(in, a.bytes);
-    args += " --arg " + quote("file:" + in);
+    writeBytes(in, a.bytes);
+    args += " --arg " + shellQuote("file:" + in);
   }
-  const Result r = vgpuSim(args, dir);
+  const SimResult r = runVgpuSim(args, dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.err.find("missing wait states"), std::string::npos) << r.err;
   const std::string h = hazardsJson(slurp(dir.file("stats.json")));
@@ -400,7 +356,7 @@ struct BadInput {
 class CliBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(CliBadInput, ClearMessageAndExitCode) {
-  TempDir dir;
+  ScratchDir dir;
   std::string args = GetParam().args;
   for (size_t p; (p = args.find("KDIR")) != std::string::npos;) args.replace(p, 4, kernelDir());
   for (size_t p; (p = args.find("TMP")) != std::string::npos;) args.replace(p, 3, dir.file(""));
@@ -411,7 +367,7 @@ TEST_P(CliBadInput, ClearMessageAndExitCode) {
   std::ofstream(dir.file("truncated.co"), std::ios::binary) << real.substr(0, 300);
   std::ofstream(dir.file("bad.json")) << "{ not json";
 
-  const Result r = vgpuSim(args, dir);
+  const SimResult r = runVgpuSim(args, dir);
   EXPECT_EQ(r.exitCode, GetParam().exitCode) << r.err;
   EXPECT_NE(r.err.find(GetParam().messagePart), std::string::npos) << "stderr was: " << r.err;
   EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;

@@ -18,56 +18,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "CliRunner.h"
+
 namespace vgpu {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("vgpu-report-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-struct Result {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-Result shell(const std::string& command, const TempDir& dir) {
-  const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
-  const int status = std::system((command + " >" + quote(out) + " 2>" + quote(err)).c_str());
-  Result r;
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
+using test::runShell;
+using test::ScratchDir;
+using test::shellQuote;
+using test::SimResult;
+using test::slurp;
 
 // lds_column_sum on the 1-CU platform: 24 workgroups of 256 work-items.
-Result runColumnSum(const std::string& options, const TempDir& dir) {
+SimResult runColumnSum(const std::string& options, const ScratchDir& dir) {
   {
     std::ofstream in(dir.file("in.bin"), std::ios::binary);
     for (int i = 0; i < 24 * 1024; ++i) {
@@ -75,10 +40,10 @@ Result runColumnSum(const std::string& options, const TempDir& dir) {
       in.write(reinterpret_cast<const char*>(&v), 4);
     }
   }
-  return shell(quote(VGPU_SIM_PATH) + " run " + quote(VGPU_REPORT_KERNEL) +
-                   " lds_column_sum --grid 6144 --block 256 --platform tiny --arg " +
-                   quote("file:" + dir.file("in.bin")) + " --arg zeros:24576 " + options,
-               dir);
+  return runShell(shellQuote(VGPU_SIM_PATH) + " run " + shellQuote(VGPU_REPORT_KERNEL) +
+                      " lds_column_sum --grid 6144 --block 256 --platform tiny --arg " +
+                      shellQuote("file:" + dir.file("in.bin")) + " --arg zeros:24576 " + options,
+                  dir);
 }
 
 nlohmann::json withoutHostTime(nlohmann::json stats) {
@@ -88,8 +53,8 @@ nlohmann::json withoutHostTime(nlohmann::json stats) {
 }
 
 TEST(Summary, PrintedOnStderrAfterTheResultLine) {
-  TempDir dir;
-  const Result r = runColumnSum("", dir);
+  ScratchDir dir;
+  const SimResult r = runColumnSum("", dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("kernel lds_column_sum on tiny: "), std::string::npos) << r.out;
   for (const char* line :
@@ -103,16 +68,16 @@ TEST(Summary, PrintedOnStderrAfterTheResultLine) {
 }
 
 TEST(Summary, QuietPrintsNothing) {
-  TempDir dir;
-  const Result r = runColumnSum("--quiet --progress", dir);
+  ScratchDir dir;
+  const SimResult r = runColumnSum("--quiet --progress", dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "");
 }
 
 TEST(Summary, AgreesWithTheStatistics) {
-  TempDir dir;
-  const Result r = runColumnSum("--stats " + quote(dir.file("s.json")), dir);
+  ScratchDir dir;
+  const SimResult r = runColumnSum("--stats " + shellQuote(dir.file("s.json")), dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto stats = nlohmann::json::parse(slurp(dir.file("s.json")));
   const uint64_t cycles = stats["cycles"];
@@ -137,12 +102,13 @@ TEST(Summary, AgreesWithTheStatistics) {
 
 // Recording the time series and watching progress only read the model.
 TEST(Report, ReportAndProgressChangeNoResult) {
-  TempDir dir;
-  const Result plain = runColumnSum("--quiet --stats " + quote(dir.file("a.json")), dir);
+  ScratchDir dir;
+  const SimResult plain = runColumnSum("--quiet --stats " + shellQuote(dir.file("a.json")), dir);
   ASSERT_EQ(plain.exitCode, 0) << plain.err;
-  const Result withReport = runColumnSum(
-      "--progress --report " + quote(dir.file("r.html")) + " --stats " + quote(dir.file("b.json")),
-      dir);
+  const SimResult withReport =
+      runColumnSum("--progress --report " + shellQuote(dir.file("r.html")) + " --stats " +
+                       shellQuote(dir.file("b.json")),
+                   dir);
   ASSERT_EQ(withReport.exitCode, 0) << withReport.err;
   const auto a = nlohmann::json::parse(slurp(dir.file("a.json")));
   const auto b = nlohmann::json::parse(slurp(dir.file("b.json")));
@@ -165,11 +131,11 @@ TEST(Report, ReportAndProgressChangeNoResult) {
 }
 
 TEST(Report, BadArgumentsAreOneMessage) {
-  TempDir dir;
-  const Result noFile = runColumnSum("--report", dir);
+  ScratchDir dir;
+  const SimResult noFile = runColumnSum("--report", dir);
   EXPECT_EQ(noFile.exitCode, 2);
   EXPECT_NE(noFile.err.find("--report needs a value"), std::string::npos) << noFile.err;
-  const Result badDir = runColumnSum("--quiet --report /nonexistent-dir/r.html", dir);
+  const SimResult badDir = runColumnSum("--quiet --report /nonexistent-dir/r.html", dir);
   EXPECT_EQ(badDir.exitCode, 2);
   EXPECT_NE(badDir.err.find("/nonexistent-dir/r.html"), std::string::npos) << badDir.err;
 }
@@ -278,17 +244,17 @@ TEST(Report, RendersInHeadlessChromium) {
   if (chromium.empty() || ::access(chromium.c_str(), X_OK) != 0)
     GTEST_SKIP() << "Debian's chromium is not installed (scripts/setup installs it): the HTML "
                     "report cannot be rendered here";
-  TempDir dir;
+  ScratchDir dir;
   const std::string html = dir.file("report.html");
-  const Result run = runColumnSum("--quiet --report " + quote(html), dir);
+  const SimResult run = runColumnSum("--quiet --report " + shellQuote(html), dir);
   ASSERT_EQ(run.exitCode, 0) << run.err;
 
-  const std::string browser = quote(chromium) +
+  const std::string browser = shellQuote(chromium) +
                               " --headless --disable-gpu --no-sandbox --hide-scrollbars"
                               " --force-device-scale-factor=1 --window-size=1000,3800"
                               " --user-data-dir=" +
-                              quote(dir.file("profile")) + " --enable-logging=stderr --v=0";
-  const Result dom = shell(browser + " --dump-dom " + quote("file://" + html), dir);
+                              shellQuote(dir.file("profile")) + " --enable-logging=stderr --v=0";
+  const SimResult dom = runShell(browser + " --dump-dom " + shellQuote("file://" + html), dir);
   ASSERT_EQ(dom.exitCode, 0) << dom.err;
   ASSERT_NE(dom.out.find("data-report=\"ok\""), std::string::npos)
       << "the page's script did not finish: " << dom.out.substr(dom.out.find("<body"), 200) << "\n"
@@ -317,8 +283,8 @@ TEST(Report, RendersInHeadlessChromium) {
   EXPECT_NE(lds.find(">32+<"), std::string::npos);
 
   const std::string png = dir.file("shot.png");
-  const Result shot =
-      shell(browser + " --screenshot=" + quote(png) + " " + quote("file://" + html), dir);
+  const SimResult shot = runShell(
+      browser + " --screenshot=" + shellQuote(png) + " " + shellQuote("file://" + html), dir);
   ASSERT_EQ(shot.exitCode, 0) << shot.err;
   Image img;
   const std::string error = readPng(slurp(png), img);

@@ -16,38 +16,19 @@
 #include <set>
 #include <sstream>
 
+#include "CliRunner.h"
+#include "VcdReader.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("vgpu-trace-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using vgpu::test::readVcd;
+using vgpu::test::ScratchDir;
+using vgpu::test::shellQuote;
+using vgpu::test::slurp;
+using vgpu::test::Vcd;
 
 struct Result {
   int exitCode = -1;
@@ -56,17 +37,12 @@ struct Result {
 };
 
 // Runs vgpu-sim with `args`; --stats goes to DIR/stats.json and is parsed when present.
-Result vgpuSim(const TempDir& dir, const std::string& args) {
-  const std::string out = dir.file("stdout"), err = dir.file("stderr"),
-                    stats = dir.file("stats.json");
+Result vgpuSim(const ScratchDir& dir, const std::string& args) {
+  const std::string stats = dir.file("stats.json");
   fs::remove(stats);
-  const std::string cmd = quote(VGPU_SIM_PATH) + " " + args + " --stats " + quote(stats) + " >" +
-                          quote(out) + " 2>" + quote(err);
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
+  const vgpu::test::SimResult run =
+      vgpu::test::runVgpuSim(args + " --stats " + shellQuote(stats), dir);
+  Result r{run.exitCode, run.out, run.err, {}};
   if (fs::exists(stats)) r.stats = json::parse(slurp(stats), nullptr, false);
   return r;
 }
@@ -75,11 +51,11 @@ Result vgpuSim(const TempDir& dir, const std::string& args) {
 constexpr uint64_t kWaves = 8;
 constexpr uint64_t kPeriodPs = 580;  // 1725 MHz, rounded to SystemC's 1 ps resolution
 
-std::string stride2Run(const TempDir& dir) {
+std::string stride2Run(const ScratchDir& dir) {
   const std::string platform = dir.file("tiny2.json");
   if (!fs::exists(platform)) std::ofstream(platform) << R"({"name": "tiny2", "compute_units": 2})";
-  return "run " + quote(std::string(VGPU_KERNEL_DIR) + "/trace_kernels.co") +
-         " lds_stride2 --grid 512 --block 128 --arg zeros:2048 --platform " + quote(platform);
+  return "run " + shellQuote(std::string(VGPU_KERNEL_DIR) + "/trace_kernels.co") +
+         " lds_stride2 --grid 512 --block 128 --arg zeros:2048 --platform " + shellQuote(platform);
 }
 
 uint64_t sumCounters(const json& stats, const std::string& suffix) {
@@ -91,95 +67,11 @@ uint64_t sumCounters(const json& stats, const std::string& suffix) {
   return total;
 }
 
-// ---- A small VCD reader -------------------------------------------------------------------------
-
-struct Vcd {
-  std::string timescale;
-  std::map<std::string, std::string> idOf;  // full dotted name (with [msb:0]) -> identifier
-  std::vector<uint64_t> times;
-  // Per identifier: (time, value) in file order, the $dumpvars values included.
-  std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> changes;
-  bool monotonic = true;
-
-  // Picoseconds the signal spent at a non-zero value, up to the file's last timestamp.
-  uint64_t highTime(const std::string& name) const {
-    const auto& c = changes.at(idOf.at(name));
-    uint64_t total = 0;
-    for (size_t i = 0; i < c.size(); ++i) {
-      const uint64_t until = i + 1 < c.size() ? c[i + 1].first : times.back();
-      if (c[i].second != 0) total += until - c[i].first;
-    }
-    return total;
-  }
-  std::set<uint64_t> values(const std::string& name) const {
-    std::set<uint64_t> v;
-    for (const auto& [t, value] : changes.at(idOf.at(name))) v.insert(value);
-    return v;
-  }
-  std::vector<std::string> namesStartingWith(const std::string& prefix) const {
-    std::vector<std::string> out;
-    for (const auto& [name, id] : idOf)
-      if (name.compare(0, prefix.size(), prefix) == 0) out.push_back(name);
-    return out;
-  }
-};
-
-Vcd readVcd(const std::string& path) {
-  Vcd v;
-  std::ifstream in(path);
-  std::string line;
-  std::vector<std::string> scopes;
-  bool header = true;
-  uint64_t now = 0;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string word;
-    ls >> word;
-    if (word.empty()) continue;
-    if (header) {
-      if (word == "$timescale") {
-        ls >> v.timescale;
-      } else if (word == "$scope") {
-        std::string kind, name;
-        ls >> kind >> name;
-        scopes.push_back(name);
-      } else if (word == "$upscope") {
-        scopes.pop_back();
-      } else if (word == "$var") {
-        std::string kind, id, name, range;
-        int width = 0;
-        ls >> kind >> width >> id >> name >> range;
-        std::string full;
-        for (const auto& s : scopes) full += s + ".";
-        full += name;
-        if (range != "$end") full += range;
-        v.idOf[full] = id;
-      } else if (word == "$enddefinitions") {
-        header = false;
-      }
-      continue;
-    }
-    if (word[0] == '#') {
-      const uint64_t t = std::stoull(word.substr(1));
-      if (!v.times.empty() && t <= v.times.back()) v.monotonic = false;
-      v.times.push_back(t);
-      now = t;
-    } else if (word[0] == 'b') {
-      std::string id;
-      ls >> id;
-      v.changes[id].push_back({now, std::stoull(word.substr(1), nullptr, 2)});
-    } else if (word[0] == '0' || word[0] == '1') {
-      v.changes[word.substr(1)].push_back({now, uint64_t(word[0] - '0')});
-    }
-  }
-  return v;
-}
-
 // ---- The VCD ------------------------------------------------------------------------------------
 
 TEST(Vcd, HasTheSignalsOfEveryBlock) {
-  TempDir dir;
-  const Result r = vgpuSim(dir, stride2Run(dir) + " --vcd " + quote(dir.file("a.vcd")));
+  ScratchDir dir;
+  const Result r = vgpuSim(dir, stride2Run(dir) + " --vcd " + shellQuote(dir.file("a.vcd")));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Vcd v = readVcd(dir.file("a.vcd"));
   EXPECT_EQ(v.timescale, "1ps");
@@ -228,8 +120,8 @@ TEST(Vcd, HasTheSignalsOfEveryBlock) {
 // 8 waves x 9 DS instructions x 2 cycles for the stride-2 kernel. The banks busy are the even
 // ones (dword 2 x lane).
 TEST(Vcd, LdsConflictSignalMatchesTheStatistics) {
-  TempDir dir;
-  const Result r = vgpuSim(dir, stride2Run(dir) + " --vcd " + quote(dir.file("a.vcd")));
+  ScratchDir dir;
+  const Result r = vgpuSim(dir, stride2Run(dir) + " --vcd " + shellQuote(dir.file("a.vcd")));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const uint64_t statsConflicts = sumCounters(r.stats, ".conflict_cycles");
   EXPECT_EQ(statsConflicts, kWaves * 9 * 2);
@@ -247,16 +139,16 @@ TEST(Vcd, LdsConflictSignalMatchesTheStatistics) {
 // The walkthrough kernel (README, "Debugging timing"): the 32-way conflicts of the unpadded
 // row sums show in the VCD exactly as counted, and padding removes most of them.
 TEST(Vcd, WalkthroughKernelConflictsMatchTheStatistics) {
-  TempDir dir;
+  ScratchDir dir;
   std::vector<float> in(8 * 64 * 64);
   std::mt19937 rng(7);
   for (float& x : in) x = static_cast<float>(rng() % 1000) / 10.0f;
   std::ofstream(dir.file("in.bin"), std::ios::binary)
       .write(reinterpret_cast<const char*>(in.data()), static_cast<std::streamsize>(in.size() * 4));
   auto run = [&](const std::string& kernel) {
-    return "run " + quote(std::string(VGPU_KERNEL_DIR) + "/bank_conflicts.co") + " " + kernel +
-           " --grid 512 --block 64 --arg file:" + quote(dir.file("in.bin")) +
-           " --arg zeros:2048 --platform tiny --vcd " + quote(dir.file(kernel + ".vcd"));
+    return "run " + shellQuote(std::string(VGPU_KERNEL_DIR) + "/bank_conflicts.co") + " " + kernel +
+           " --grid 512 --block 64 --arg file:" + shellQuote(dir.file("in.bin")) +
+           " --arg zeros:2048 --platform tiny --vcd " + shellQuote(dir.file(kernel + ".vcd"));
   };
   const Result plain = vgpuSim(dir, run("row_sums"));
   ASSERT_EQ(plain.exitCode, 0) << plain.err;
@@ -270,12 +162,12 @@ TEST(Vcd, WalkthroughKernelConflictsMatchTheStatistics) {
 }
 
 TEST(Vcd, WindowKeepsOnlyItsCycles) {
-  TempDir dir;
+  ScratchDir dir;
   const Result whole = vgpuSim(dir, stride2Run(dir));
   ASSERT_EQ(whole.exitCode, 0) << whole.err;
   const uint64_t start = whole.stats["start_cycle"].get<uint64_t>() + 50, end = start + 200;
   const Result r =
-      vgpuSim(dir, stride2Run(dir) + " --vcd " + quote(dir.file("w.vcd")) + " --vcd-window " +
+      vgpuSim(dir, stride2Run(dir) + " --vcd " + shellQuote(dir.file("w.vcd")) + " --vcd-window " +
                        std::to_string(start) + ":" + std::to_string(end));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Vcd v = readVcd(dir.file("w.vcd"));
@@ -289,9 +181,9 @@ TEST(Vcd, WindowKeepsOnlyItsCycles) {
 }
 
 TEST(Vcd, ScopeKeepsOnlyTheNamedBlocks) {
-  TempDir dir;
-  const Result r =
-      vgpuSim(dir, stride2Run(dir) + " --vcd " + quote(dir.file("s.vcd")) + " --vcd-scope cu1,l2");
+  ScratchDir dir;
+  const Result r = vgpuSim(
+      dir, stride2Run(dir) + " --vcd " + shellQuote(dir.file("s.vcd")) + " --vcd-scope cu1,l2");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Vcd v = readVcd(dir.file("s.vcd"));
   EXPECT_FALSE(v.namesStartingWith("gpu.cu1.").empty());
@@ -303,9 +195,9 @@ TEST(Vcd, ScopeKeepsOnlyTheNamedBlocks) {
 }
 
 TEST(Vcd, BadScopesAndWindowsAreInputErrors) {
-  TempDir dir;
-  Result r =
-      vgpuSim(dir, stride2Run(dir) + " --vcd " + quote(dir.file("a.vcd")) + " --vcd-scope cu0,cu7");
+  ScratchDir dir;
+  Result r = vgpuSim(
+      dir, stride2Run(dir) + " --vcd " + shellQuote(dir.file("a.vcd")) + " --vcd-scope cu0,cu7");
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("'cu7'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("cu1"), std::string::npos) << "the message lists the blocks: " << r.err;
@@ -313,11 +205,11 @@ TEST(Vcd, BadScopesAndWindowsAreInputErrors) {
   r = vgpuSim(dir, stride2Run(dir) + " --vcd-scope cu0");
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--vcd-scope needs --vcd"), std::string::npos) << r.err;
-  r = vgpuSim(
-      dir, stride2Run(dir) + " --timeline " + quote(dir.file("t.json")) + " --timeline-window 9:3");
+  r = vgpuSim(dir, stride2Run(dir) + " --timeline " + shellQuote(dir.file("t.json")) +
+                       " --timeline-window 9:3");
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("END is before START"), std::string::npos) << r.err;
-  r = vgpuSim(dir, stride2Run(dir) + " --vcd " + quote(dir.file("no/such/dir/a.vcd")));
+  r = vgpuSim(dir, stride2Run(dir) + " --vcd " + shellQuote(dir.file("no/such/dir/a.vcd")));
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--vcd"), std::string::npos) << r.err;
 }
@@ -353,8 +245,8 @@ int64_t cycles(const json& microseconds) {
 }
 
 TEST(Timeline, IsTraceEventJsonWithASlicePerInstruction) {
-  TempDir dir;
-  const Result r = vgpuSim(dir, stride2Run(dir) + " --timeline " + quote(dir.file("t.json")));
+  ScratchDir dir;
+  const Result r = vgpuSim(dir, stride2Run(dir) + " --timeline " + shellQuote(dir.file("t.json")));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Timeline t = readTimeline(dir.file("t.json"));
   ASSERT_FALSE(t.doc.is_discarded()) << "not JSON";
@@ -390,8 +282,8 @@ TEST(Timeline, IsTraceEventJsonWithASlicePerInstruction) {
 // Perfetto drops slices that overlap on a track without nesting: every track's slices nest or
 // are disjoint.
 TEST(Timeline, SlicesOfATrackNestOrAreDisjoint) {
-  TempDir dir;
-  const Result r = vgpuSim(dir, stride2Run(dir) + " --timeline " + quote(dir.file("t.json")));
+  ScratchDir dir;
+  const Result r = vgpuSim(dir, stride2Run(dir) + " --timeline " + shellQuote(dir.file("t.json")));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Timeline t = readTimeline(dir.file("t.json"));
   std::map<std::pair<int, int>, std::vector<std::pair<int64_t, int64_t>>> byTrack;
@@ -417,8 +309,8 @@ TEST(Timeline, SlicesOfATrackNestOrAreDisjoint) {
 // Every flow has one start and one finish, its points in time order, each inside a slice of
 // its track; some flows go from a wave slot all the way to a DRAM channel.
 TEST(Timeline, FlowsLinkTheirStartAndEndThroughSlices) {
-  TempDir dir;
-  const Result r = vgpuSim(dir, stride2Run(dir) + " --timeline " + quote(dir.file("t.json")));
+  ScratchDir dir;
+  const Result r = vgpuSim(dir, stride2Run(dir) + " --timeline " + shellQuote(dir.file("t.json")));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Timeline t = readTimeline(dir.file("t.json"));
   std::map<std::pair<int, int>, std::vector<std::pair<int64_t, int64_t>>> byTrack;
@@ -449,11 +341,11 @@ TEST(Timeline, FlowsLinkTheirStartAndEndThroughSlices) {
 }
 
 TEST(Timeline, WindowAndScopeFilter) {
-  TempDir dir;
+  ScratchDir dir;
   const Result whole = vgpuSim(dir, stride2Run(dir));
   ASSERT_EQ(whole.exitCode, 0) << whole.err;
   const int64_t start = whole.stats["start_cycle"].get<int64_t>() + 100, end = start + 300;
-  const Result r = vgpuSim(dir, stride2Run(dir) + " --timeline " + quote(dir.file("t.json")) +
+  const Result r = vgpuSim(dir, stride2Run(dir) + " --timeline " + shellQuote(dir.file("t.json")) +
                                     " --timeline-window " + std::to_string(start) + ":" +
                                     std::to_string(end) + " --timeline-scope cu0");
   ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -469,7 +361,7 @@ TEST(Timeline, WindowAndScopeFilter) {
 // ---- Tracing is an observer ---------------------------------------------------------------------
 
 TEST(Tracing, ChangesNoResultAndIsDeterministic) {
-  TempDir dir;
+  ScratchDir dir;
   const Result plain = vgpuSim(dir, stride2Run(dir));
   ASSERT_EQ(plain.exitCode, 0) << plain.err;
   std::string files[2][2];
@@ -477,8 +369,8 @@ TEST(Tracing, ChangesNoResultAndIsDeterministic) {
   for (int run = 0; run < 2; ++run) {
     const std::string vcd = dir.file("r" + std::to_string(run) + ".vcd");
     const std::string timeline = dir.file("r" + std::to_string(run) + ".json");
-    const Result r =
-        vgpuSim(dir, stride2Run(dir) + " --vcd " + quote(vcd) + " --timeline " + quote(timeline));
+    const Result r = vgpuSim(
+        dir, stride2Run(dir) + " --vcd " + shellQuote(vcd) + " --timeline " + shellQuote(timeline));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     files[run][0] = slurp(vcd);
     files[run][1] = slurp(timeline);
@@ -492,8 +384,8 @@ TEST(Tracing, ChangesNoResultAndIsDeterministic) {
 
 // The save files name only signals the VCD has (GTKWave drops unknown ones silently).
 TEST(Tracing, GtkwaveSaveFilesNameSignalsOfTheVcd) {
-  TempDir dir;
-  const Result r = vgpuSim(dir, stride2Run(dir) + " --vcd " + quote(dir.file("a.vcd")));
+  ScratchDir dir;
+  const Result r = vgpuSim(dir, stride2Run(dir) + " --vcd " + shellQuote(dir.file("a.vcd")));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Vcd v = readVcd(dir.file("a.vcd"));
   for (const char* file : {"overview.gtkw", "cu.gtkw", "memory.gtkw"}) {

@@ -1,11 +1,13 @@
-// Runs vgpu-sim as a user does (a shell command with its own temporary directory), for the
-// reliability tests: exit code, stdout and stderr of each run.
+// Runs vgpu-sim (or any shell command) as a user does, for the tests that drive the command
+// line: a directory of the test's own, the exit code, stdout and stderr of each run, and small
+// file helpers. Shared by the acceptance, trace, report, reliability and RTL end-to-end tests.
 #pragma once
 
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -20,17 +22,20 @@ struct SimResult {
   std::string out, err;
 };
 
-// A directory of its own for one test, removed afterwards.
+// A directory of its own for one test (named after the process and, by default, the running
+// test, so parallel ctest processes never share one), removed afterwards.
 class ScratchDir {
  public:
-  ScratchDir() {
+  explicit ScratchDir(
+      const std::string& name = ::testing::UnitTest::GetInstance()->current_test_info()->name()) {
     path_ = std::filesystem::temp_directory_path() /
-            ("vgpu-reliability-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+            ("vgpu-test-" + std::to_string(::getpid()) + "-" + name);
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
   ~ScratchDir() { std::filesystem::remove_all(path_); }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
   std::string file(const std::string& name) const { return (path_ / name).string(); }
   const std::filesystem::path& path() const { return path_; }
 
@@ -45,10 +50,11 @@ inline std::string slurp(const std::string& path) {
   return s.str();
 }
 
-inline void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+template <typename T>
+void writeBytes(const std::string& path, const std::vector<T>& values) {
   std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
+      .write(reinterpret_cast<const char*>(values.data()),
+             static_cast<std::streamsize>(values.size() * sizeof(T)));
 }
 
 inline std::string shellQuote(const std::string& s) {
@@ -57,19 +63,27 @@ inline std::string shellQuote(const std::string& s) {
   return q + "'";
 }
 
-// `args` is appended to the vgpu-sim command line as written (quote paths with shellQuote).
-inline SimResult runVgpuSim(const std::string& args, const ScratchDir& dir,
-                            const std::string& tag = "run") {
+// Runs `command` through the shell with stdout and stderr captured in DIR/TAG.stdout and
+// DIR/TAG.stderr; a command killed by a signal reports 128 + the signal, as shells do.
+inline SimResult runShell(const std::string& command, const ScratchDir& dir,
+                          const std::string& tag = "run") {
   const std::string out = dir.file(tag + ".stdout"), err = dir.file(tag + ".stderr");
-  const std::string cmd =
-      shellQuote(VGPU_SIM_PATH) + " " + args + " >" + shellQuote(out) + " 2>" + shellQuote(err);
-  const int status = std::system(cmd.c_str());
+  const int status =
+      std::system((command + " >" + shellQuote(out) + " 2>" + shellQuote(err)).c_str());
   SimResult r;
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
 }
+
+#ifdef VGPU_SIM_PATH
+// `args` is appended to the vgpu-sim command line as written (quote paths with shellQuote).
+inline SimResult runVgpuSim(const std::string& args, const ScratchDir& dir,
+                            const std::string& tag = "run") {
+  return runShell(shellQuote(VGPU_SIM_PATH) + " " + args, dir, tag);
+}
+#endif
 
 // With VGPU_RELIABILITY_LOG_DIR set (scripts/reliability-report sets it), appends `text` to
 // DIR/TEST.txt, TEST being the running test's full name: the report quotes what the tests saw.
