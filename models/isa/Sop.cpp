@@ -19,7 +19,7 @@ int64_t i64(uint64_t v) {
 }
 
 int popcount64(uint64_t v) {
-  return __builtin_popcountll(v);
+  return bitCount(v);
 }
 
 // Signed overflow of a + b (or a - b) in 32 bits: SCC for s_add_i32 / s_sub_i32.
@@ -172,7 +172,7 @@ void fork(S& s, uint64_t target) {
     s.w.pc = target;
   } else if (fail == exec) {
     s.w.pc = next;
-  } else if (__builtin_popcountll(fail) < __builtin_popcountll(pass)) {
+  } else if (bitCount(fail) < bitCount(pass)) {
     s.w.exec = fail;
     forkPush(s, target, pass);
     s.w.pc = next;
