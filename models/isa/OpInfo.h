@@ -146,11 +146,12 @@ struct MemDesc {
 struct ExecArgs;
 using ExecFn = void (*)(ExecArgs&);
 struct ValuLanes;
+struct ValuLaneState;
 using ValuFn = void (*)(ValuLanes&);
 // The same lane function over 32-bit operands read in place: sources straight from the VGPRs
 // (or a broadcast scalar), the result into `d` (Vop.cpp's fast path for plain 32-bit ops).
-using ValuNarrowFn = void (*)(ValuLanes&, const uint32_t* a, const uint32_t* b, const uint32_t* c,
-                              uint32_t* d);
+using ValuNarrowFn = void (*)(ValuLaneState&, const uint32_t* a, const uint32_t* b,
+                              const uint32_t* c, uint32_t* d);
 // The lane body's loops over operands read in place (Valu.h).
 struct ValuLaneForms;
 // What a VALU table line gives: the general lane function and, where VALU_LANES wrote it, its

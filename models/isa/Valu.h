@@ -9,11 +9,9 @@
 
 namespace vgpu::isa {
 
-struct ValuLanes {
-  alignas(64) uint64_t a[kWaveSize];
-  alignas(64) uint64_t b[kWaveSize];
-  alignas(64) uint64_t c[kWaveSize];
-  alignas(64) uint64_t d[kWaveSize];
+// What a lane body may read besides its operands (the wave, the instruction, the clamp bit),
+// and the carry bytes of the loops over every lane.
+struct ValuLaneState {
   uint8_t cin[kWaveSize];  // carry / condition in (vcc or src2 mask)
   uint8_t cc[kWaveSize];   // carry / compare result out
   uint64_t exec = 0;       // lanes enabled (EXEC, DPP masks)
@@ -25,6 +23,14 @@ struct ValuLanes {
   const Instruction* in = nullptr;
   const ExecContext* ctx = nullptr;
   const char* fault = nullptr;
+};
+
+// The general form's operands: every source widened to 64-bit lanes, and the result.
+struct ValuLanes : ValuLaneState {
+  alignas(64) uint64_t a[kWaveSize];
+  alignas(64) uint64_t b[kWaveSize];
+  alignas(64) uint64_t c[kWaveSize];
+  alignas(64) uint64_t d[kWaveSize];
 };
 
 // Sources of the in-place forms, as dword arrays of 64 lanes: the low dword of each source
@@ -40,8 +46,8 @@ struct ValuOperands {
 // `dlo`/`dhi` (the destination VGPRs); returns the carry/compare-out mask; `carryIn` is the
 // carry-in mask. sparse32 reads only the low dwords and writes only `dlo`; sparse64 reads the
 // sources as dword pairs and writes both.
-using ValuSparseFn = uint64_t (*)(ValuLanes& L, const ValuOperands& s, uint32_t* dlo, uint32_t* dhi,
-                                  uint64_t lanes, uint64_t carryIn);
+using ValuSparseFn = uint64_t (*)(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo,
+                                  uint32_t* dhi, uint64_t lanes, uint64_t carryIn);
 struct ValuLaneForms {
   ValuSparseFn sparse32;
   ValuSparseFn sparse64;
@@ -65,11 +71,13 @@ void wide(ValuLanes& L) {
 }
 
 // Over 32-bit operands read in place into `D` (the caller's buffer, distinct from the sources:
-// lets the compiler vectorise).
+// lets the compiler vectorise). The carry bytes go to a local array first: stored straight into
+// L.cc they might alias L's other fields (L.clamp ...), which the body would then reload in every
+// lane, and the loop would not vectorise.
 template <class Lane>
-void narrow(ValuLanes& L, const uint32_t* __restrict A, const uint32_t* __restrict B,
+void narrow(ValuLaneState& L, const uint32_t* __restrict A, const uint32_t* __restrict B,
             const uint32_t* __restrict C, uint32_t* __restrict D) {
-  uint8_t* __restrict ccOut = L.cc;
+  alignas(16) uint8_t ccOut[kWaveSize];
   const uint8_t* __restrict cinIn = L.cin;
   for (int i = 0; i < kWaveSize; ++i) {
     uint64_t d = 0;
@@ -78,19 +86,20 @@ void narrow(ValuLanes& L, const uint32_t* __restrict A, const uint32_t* __restri
     D[i] = static_cast<uint32_t>(d);
     ccOut[i] = cc;
   }
+  std::memcpy(L.cc, ccOut, sizeof ccOut);
 }
 
-// Only the lanes set in `active`, one at a time, results straight to the destination. The
-// destination may be a source: each lane reads its sources before writing, and no lane reads
-// another's (so no __restrict here).
-template <class Lane, bool Wide>
-uint64_t sparse(ValuLanes& L, const ValuOperands& s, uint32_t* dlo, uint32_t* dhi, uint64_t active,
-                uint64_t carryIn) {
+// Only the lanes set in `active`, one at a time, results straight to the destination (none for
+// a compare: `Result` false). The destination may be a source: each lane reads its sources
+// before writing, and no lane reads another's (so no __restrict here).
+template <class Lane, bool Wide, bool Result>
+uint64_t sparse(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo, uint32_t* dhi,
+                uint64_t active, uint64_t carryIn) {
   const uint32_t *a0 = s.lo[0], *b0 = s.lo[1], *c0 = s.lo[2];
   const uint32_t *a1 = s.hi[0], *b1 = s.hi[1], *c1 = s.hi[2];
   uint64_t ccMask = 0;
   for (; active != 0; active &= active - 1) {
-    const int i = __builtin_ctzll(active);
+    const auto i = static_cast<unsigned>(__builtin_ctzll(active));
     uint64_t a = a0[i], b = b0[i], c = c0[i];
     if constexpr (Wide) {
       a |= static_cast<uint64_t>(a1[i]) << 32;
@@ -99,41 +108,44 @@ uint64_t sparse(ValuLanes& L, const ValuOperands& s, uint32_t* dlo, uint32_t* dh
     }
     uint64_t d = 0;
     bool cc = false;
-    Lane::run(L, i, a, b, c, (carryIn >> i) & 1, d, cc);
-    dlo[i] = static_cast<uint32_t>(d);
-    if constexpr (Wide) dhi[i] = static_cast<uint32_t>(d >> 32);
+    Lane::run(L, static_cast<int>(i), a, b, c, (carryIn >> i) & 1, d, cc);
+    if constexpr (Result) {
+      dlo[i] = static_cast<uint32_t>(d);
+      if constexpr (Wide) dhi[i] = static_cast<uint32_t>(d >> 32);
+    }
     ccMask |= static_cast<uint64_t>(cc) << i;
   }
   return ccMask;
 }
 
-template <class Lane>
-inline constexpr ValuLaneForms kForms{&sparse<Lane, false>, &sparse<Lane, true>};
+template <class Lane, bool Result>
+inline constexpr ValuLaneForms kForms{&sparse<Lane, false, Result>, &sparse<Lane, true, Result>};
 
 }  // namespace lanes
 
-// Every form of a lane body (OpInfo.h ValuKernel).
-template <class Lane>
+// Every form of a lane body (OpInfo.h ValuKernel); `Result` false for a compare (its result is
+// the compare mask alone).
+template <class Lane, bool Result = true>
 ValuKernel valuKernel() {
-  return ValuKernel(&lanes::wide<Lane>, &lanes::narrow<Lane>, &lanes::kForms<Lane>);
+  return ValuKernel(&lanes::wide<Lane>, &lanes::narrow<Lane>, &lanes::kForms<Lane, Result>);
 }
 
 // A VALU table line's lane function, written once as the body of one lane. In the body:
 // a, b, c: source bits (zero-extended to 64 bits); d: result bits; cc: carry/compare out;
 // cin: carry in; i: lane; L: the ValuLanes (clamp, the wave). The body is instantiated in every
 // loop of `lanes` above; each sees the same values, so the body means the same in all of them.
-#define VALU_LANES(...)                                                             \
-  ([] {                                                                             \
-    struct Lane {                                                                   \
-      __attribute__((always_inline)) static inline void run(                        \
-          [[maybe_unused]] ::vgpu::isa::ValuLanes& L, [[maybe_unused]] const int i, \
-          [[maybe_unused]] const uint64_t a, [[maybe_unused]] const uint64_t b,     \
-          [[maybe_unused]] const uint64_t c, [[maybe_unused]] const bool cin,       \
-          [[maybe_unused]] uint64_t& d, [[maybe_unused]] bool& cc) {                \
-        __VA_ARGS__;                                                                \
-      }                                                                             \
-    };                                                                              \
-    return ::vgpu::isa::valuKernel<Lane>();                                         \
+#define VALU_LANES(...)                                                                 \
+  ([] {                                                                                 \
+    struct Lane {                                                                       \
+      __attribute__((always_inline)) static inline void run(                            \
+          [[maybe_unused]] ::vgpu::isa::ValuLaneState& L, [[maybe_unused]] const int i, \
+          [[maybe_unused]] const uint64_t a, [[maybe_unused]] const uint64_t b,         \
+          [[maybe_unused]] const uint64_t c, [[maybe_unused]] const bool cin,           \
+          [[maybe_unused]] uint64_t& d, [[maybe_unused]] bool& cc) {                    \
+        __VA_ARGS__;                                                                    \
+      }                                                                                 \
+    };                                                                                  \
+    return ::vgpu::isa::valuKernel<Lane>();                                             \
   }())
 
 // Helpers for lane bodies.

@@ -256,7 +256,7 @@ bool execValuInPlace(ExecArgs& x) {
     return false;
   const bool wide = dstDwords == 2 || is64(op.src0) || is64(op.src1) || is64(src2);
 
-  ValuLanes L;
+  ValuLaneState L;
   L.w = &w;
   L.in = &in;
   L.ctx = &x.ctx;
@@ -274,10 +274,15 @@ bool execValuInPlace(ExecArgs& x) {
     ccMask = (wide ? forms.sparse64 : forms.sparse32)(L, s, dlo, dhi, exec, carryMask);
   } else {
     if (carryIn) maskToBytes(carryMask, L.cin);
+    // With every lane on and a destination that is none of the sources, the loop writes the
+    // destination itself; else a buffer and a masked store.
+    uint32_t* dst = dstDwords != 0 ? w.v(static_cast<uint32_t>(dstReg)) : nullptr;
+    const bool direct = dst != nullptr && exec == ~uint64_t{0} && dst != s.lo[0] &&
+                        dst != s.lo[1] && dst != s.lo[2];
     alignas(64) uint32_t d[kWaveSize];
-    op.valuNarrow(L, s.lo[0], s.lo[1], s.lo[2], d);
+    op.valuNarrow(L, s.lo[0], s.lo[1], s.lo[2], direct ? dst : d);
     if (vopc || (flags & kCarryOut)) ccMask = laneMask(L.cc, exec);
-    if (dstDwords != 0) maskedStore(w.v(static_cast<uint32_t>(dstReg)), d, exec);
+    if (dst != nullptr && !direct) maskedStore(dst, d, exec);
   }
   if (vopc) {
     // Compare: inactive lanes read as 0 in the result mask (6.4).

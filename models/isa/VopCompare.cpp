@@ -100,8 +100,8 @@ bool intCond(T a, T b) {
 // One lane of a compare (Valu.h lanes::*: instantiated in every loop form).
 template <int K, int C>
 struct CompareLane {
-  __attribute__((always_inline)) static void run(ValuLanes&, int, uint64_t a, uint64_t b, uint64_t,
-                                                 bool, uint64_t&, bool& cc) {
+  __attribute__((always_inline)) static void run(ValuLaneState&, int, uint64_t a, uint64_t b,
+                                                 uint64_t, bool, uint64_t&, bool& cc) {
     const auto x = value<K>(a);
     const auto y = value<K>(b);
     if constexpr (K == kF16 || K == kF32 || K == kF64) {
@@ -114,7 +114,7 @@ struct CompareLane {
 
 template <int K>
 struct ClassLane {
-  __attribute__((always_inline)) static void run(ValuLanes&, int, uint64_t bits, uint64_t mask,
+  __attribute__((always_inline)) static void run(ValuLaneState&, int, uint64_t bits, uint64_t mask,
                                                  uint64_t, bool, uint64_t&, bool& cc) {
     bool quiet;
     if constexpr (K == kF16)
@@ -129,7 +129,7 @@ struct ClassLane {
 
 template <int K, int... C>
 std::array<ValuKernel, sizeof...(C)> compareKernels(std::integer_sequence<int, C...>) {
-  return {valuKernel<CompareLane<K, C>>()...};
+  return {valuKernel<CompareLane<K, C>, false>()...};
 }
 
 struct Grid {
@@ -188,9 +188,9 @@ std::vector<OpInfo> buildTable() {
     Ty ty;
     ValuKernel fn;
   } classes[] = {
-      {0x10, "f32", Ty::F32, valuKernel<ClassLane<kF32>>()},
-      {0x12, "f64", Ty::F64, valuKernel<ClassLane<kF64>>()},
-      {0x14, "f16", Ty::F16, valuKernel<ClassLane<kF16>>()},
+      {0x10, "f32", Ty::F32, valuKernel<ClassLane<kF32>, false>()},
+      {0x12, "f64", Ty::F64, valuKernel<ClassLane<kF64>, false>()},
+      {0x14, "f16", Ty::F16, valuKernel<ClassLane<kF16>, false>()},
   };
   for (const auto& c : classes) {
     add(c.op, std::string("v_cmp_class_") + c.t, c.ty, Ty::B32, c.fn, false);
