@@ -130,6 +130,11 @@ ValuKernel valuKernel() {
   return ValuKernel(&lanes::wide<Lane>, &lanes::narrow<Lane>, &lanes::kForms<Lane, Result>);
 }
 
+// The executor of a VALU table line (OpInfo::exec): for an op with in-place forms, Vop.cpp's
+// fast path instantiated for its operand shape (falling back to the general path); else
+// op.exec as it is. The VALU tables set it once the line is complete.
+ExecFn valuExecutor(const OpInfo& op);
+
 // A VALU table line's lane function, written once as the body of one lane. In the body:
 // a, b, c: source bits (zero-extended to 64 bits); d: result bits; cc: carry/compare out;
 // cin: carry in; i: lane; L: the ValuLanes (clamp, the wave). The body is instantiated in every

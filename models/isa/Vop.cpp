@@ -219,12 +219,19 @@ __attribute__((always_inline)) inline bool inPlaceSource(const Instruction& in, 
   return true;
 }
 
+// What the fast path writes besides a vector result: nothing, a carry-out mask (VOP3B sdst or
+// VCC), or (a compare) only the compare mask.
+enum ValuResult { kVectorResult, kCarryResult, kCompareResult };
+
 // The fast path: an op of 32- and 64-bit operands without modifiers (e32, or e64 without
 // abs/neg/omod/clamp/op_sel) in a mode that changes nothing (the default float mode, or an op
 // MODE does not touch), with every VGPR inside the allocation. VGPR sources are read in place
 // (a 64-bit source as its two registers) and scalars broadcast once; the lane body runs on
 // just the active lanes or on all 64 (OpInfo::valuForms). Anything else, including every
-// fault, is left to the general path: returns false before changing any state.
+// fault, is left to the general path: returns false before changing any state. Instantiated
+// per operand shape (valuExecutor): `Sources` read (src0 .. src2, a carry-in not counted),
+// `Wide` some operand 64-bit, `Result` what is written.
+template <int Sources, bool Wide, ValuResult Result>
 bool execValuInPlace(ExecArgs& x) {
   const Instruction& in = x.in;
   const OpInfo& op = x.op;
@@ -233,28 +240,27 @@ bool execValuInPlace(ExecArgs& x) {
   if (form != kE32 && !(form == kE64 && in.f[fld::kMods] == 0 && in.f[fld::kOpsel] == 0))
     return false;
   const uint32_t flags = op.flags;
-  const bool vopc = op.enc == Enc::Vopc;
+  constexpr bool vopc = Result == kCompareResult;
   if ((w.mode & kModeGprIdxEnable) ||
-      ((w.mode & fpmode::kFieldsMask) != fpmode::kDefault && !(flags & kFpBitwise) && !vopc))
+      (!vopc && (w.mode & fpmode::kFieldsMask) != fpmode::kDefault && !(flags & kFpBitwise)))
     return false;
-  const int dstDwords = vopc ? 0 : (is64(op.dst) ? 2 : 1);  // a compare's result is a mask
+  const int dstDwords = vopc ? 0 : (Wide && is64(op.dst) ? 2 : 1);  // a compare's is a mask
   const int dstReg = in.f[fld::kDst] - opnd::kVgpr0;
-  if (dstDwords != 0 && !vgprInRange(w, dstReg, dstDwords)) return false;
+  if (!vopc && !vgprInRange(w, dstReg, dstDwords)) return false;
 
   ValuOperands s{{kZeroLanes, kZeroLanes, kZeroLanes}, {kZeroLanes, kZeroLanes, kZeroLanes}};
-  alignas(64) uint32_t splat[3][2][kWaveSize];
-  if (op.src0 != Ty::None &&
-      !inPlaceSource(in, w, x.ctx, in.f[fld::kSrc0], op.src0, s.lo[0], s.hi[0], splat[0]))
-    return false;
-  if (op.src1 != Ty::None &&
-      !inPlaceSource(in, w, x.ctx, in.f[fld::kSrc1], op.src1, s.lo[1], s.hi[1], splat[1]))
-    return false;
-  const bool carryIn = flags & kCarryIn;
-  const Ty src2 = (flags & kAccumulate) ? op.dst : op.src2;
-  if (src2 != Ty::None && !carryIn &&
-      !inPlaceSource(in, w, x.ctx, in.f[fld::kSrc2], src2, s.lo[2], s.hi[2], splat[2]))
-    return false;
-  const bool wide = dstDwords == 2 || is64(op.src0) || is64(op.src1) || is64(src2);
+  alignas(64) uint32_t splat[Sources][2][kWaveSize];
+  const auto source = [&](int k, Ty t) {
+    return inPlaceSource(in, w, x.ctx, in.f[fld::kSrc0 + k], Wide ? t : Ty::B32, s.lo[k], s.hi[k],
+                         splat[k]);
+  };
+  if (!source(0, op.src0)) return false;
+  if constexpr (Sources >= 2) {
+    if (!source(1, op.src1)) return false;
+  }
+  if constexpr (Sources >= 3) {
+    if (!source(2, (flags & kAccumulate) ? op.dst : op.src2)) return false;
+  }
 
   ValuLaneState L;
   L.w = &w;
@@ -263,32 +269,32 @@ bool execValuInPlace(ExecArgs& x) {
   const uint64_t exec = w.exec;
   L.exec = exec;
   L.writeMask = exec;
+  const bool carryIn = flags & kCarryIn;
   const uint64_t carryMask =
       !carryIn ? 0 : (form == kE64 ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc);
-  uint64_t ccMask = 0;  // carry / compare out of the active lanes
-  const ValuLaneForms& forms = *op.valuForms;
-  if (wide || !op.valuNarrow || bitCount(exec) <= kSparseLanesNarrow) {
-    alignas(64) uint32_t unused[kWaveSize];  // the result of a compare, the high half of a dword
-    uint32_t* dlo = dstDwords != 0 ? w.v(static_cast<uint32_t>(dstReg)) : unused;
+  uint64_t ccMask = 0;                     // carry / compare out of the active lanes
+  alignas(64) uint32_t unused[kWaveSize];  // the result of a compare, the high half of a dword
+  if (Wide || !op.valuNarrow || bitCount(exec) <= kSparseLanesNarrow) {
+    uint32_t* dlo = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : unused;
     uint32_t* dhi = dstDwords == 2 ? w.v(static_cast<uint32_t>(dstReg + 1)) : unused;
-    ccMask = (wide ? forms.sparse64 : forms.sparse32)(L, s, dlo, dhi, exec, carryMask);
+    ccMask =
+        (Wide ? op.valuForms->sparse64 : op.valuForms->sparse32)(L, s, dlo, dhi, exec, carryMask);
   } else {
     if (carryIn) maskToBytes(carryMask, L.cin);
     // With every lane on and a destination that is none of the sources, the loop writes the
     // destination itself; else a buffer and a masked store.
-    uint32_t* dst = dstDwords != 0 ? w.v(static_cast<uint32_t>(dstReg)) : nullptr;
-    const bool direct = dst != nullptr && exec == ~uint64_t{0} && dst != s.lo[0] &&
-                        dst != s.lo[1] && dst != s.lo[2];
-    alignas(64) uint32_t d[kWaveSize];
-    op.valuNarrow(L, s.lo[0], s.lo[1], s.lo[2], direct ? dst : d);
-    if (vopc || (flags & kCarryOut)) ccMask = laneMask(L.cc, exec);
-    if (dst != nullptr && !direct) maskedStore(dst, d, exec);
+    uint32_t* dst = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : nullptr;
+    const bool direct =
+        !vopc && exec == ~uint64_t{0} && dst != s.lo[0] && dst != s.lo[1] && dst != s.lo[2];
+    op.valuNarrow(L, s.lo[0], s.lo[1], s.lo[2], direct ? dst : unused);
+    if constexpr (Result != kVectorResult) ccMask = laneMask(L.cc, exec);
+    if (!vopc && !direct) maskedStore(dst, unused, exec);
   }
-  if (vopc) {
+  if constexpr (Result == kCompareResult) {
     // Compare: inactive lanes read as 0 in the result mask (6.4).
     writeScalar(w, in.f[fld::kDst], 2, ccMask);
     if (flags & kCmpx) w.exec = ccMask;
-  } else if (flags & kCarryOut) {
+  } else if constexpr (Result == kCarryResult) {
     writeScalar(w, in.f[fld::kSdst], 2, ccMask);
   }
   w.pc += in.sizeBytes;
@@ -490,8 +496,54 @@ void execValuGeneral(ExecArgs& x) {
 }  // namespace
 
 void execValu(ExecArgs& x) {
-  if (x.op.valuForms && execValuInPlace(x)) return;
   execValuGeneral(x);
+}
+
+namespace {
+
+template <int Sources, bool Wide, ValuResult Result>
+void execValuShaped(ExecArgs& x) {
+  if (!execValuInPlace<Sources, Wide, Result>(x)) execValuGeneral(x);
+}
+
+template <int Sources, bool Wide>
+ExecFn shapedFor(ValuResult result) {
+  switch (result) {
+    case kCarryResult:
+      return &execValuShaped<Sources, Wide, kCarryResult>;
+    case kCompareResult:
+      return &execValuShaped<Sources, Wide, kCompareResult>;
+    default:
+      return &execValuShaped<Sources, Wide, kVectorResult>;
+  }
+}
+
+}  // namespace
+
+ExecFn valuExecutor(const OpInfo& op) {
+  if (!op.exec || !op.valuForms || op.src0 == Ty::None) return op.exec;
+  const Ty src2 = (op.flags & kAccumulate) ? op.dst : op.src2;
+  const int sources =
+      (op.src1 == Ty::None) ? 1 : ((src2 == Ty::None || (op.flags & kCarryIn)) ? 2 : 3);
+  const bool wide =
+      (op.enc != Enc::Vopc && is64(op.dst)) || is64(op.src0) || is64(op.src1) || is64(src2);
+  const ValuResult result = op.enc == Enc::Vopc
+                                ? kCompareResult
+                                : ((op.flags & kCarryOut) ? kCarryResult : kVectorResult);
+  switch (sources * 2 + (wide ? 1 : 0)) {
+    case 2:
+      return shapedFor<1, false>(result);
+    case 3:
+      return shapedFor<1, true>(result);
+    case 4:
+      return shapedFor<2, false>(result);
+    case 5:
+      return shapedFor<2, true>(result);
+    case 6:
+      return shapedFor<3, false>(result);
+    default:
+      return shapedFor<3, true>(result);
+  }
 }
 
 }  // namespace vgpu::isa

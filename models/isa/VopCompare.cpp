@@ -179,6 +179,7 @@ std::vector<OpInfo> buildTable() {
     o.valuNarrow = isNarrowType(a) && isNarrowType(b) ? fn.narrow : nullptr;
     o.valuForms = isDwordsType(a) && isDwordsType(b) ? fn.forms : nullptr;
     o.issue = IssueType::Valu;
+    o.exec = valuExecutor(o);
     ops.push_back(o);
   };
   // Class tests: 0x10.. (f32, f64, f16), each followed by its cmpx form.

@@ -12,6 +12,7 @@ OpInfo valu(Enc enc, int opcode, int vop3, const char* name, Ty d, Ty a, Ty b, T
             uint32_t flags) {
   OpInfo o = valuOp(enc, execValu, opcode, name, d, a, b, c, fn, flags);
   o.vop3 = static_cast<int16_t>(vop3);
+  o.exec = valuExecutor(o);
   return o;
 }
 // VOP2: e64 opcode is 0x100 + op (12.7).
