@@ -48,9 +48,14 @@ struct ValuOperands {
 // sources as dword pairs and writes both.
 using ValuSparseFn = uint64_t (*)(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo,
                                   uint32_t* dhi, uint64_t lanes, uint64_t carryIn);
+// A compare over every lane with its sources as dword pairs, the results into L.cc.
+using ValuCompareFn = void (*)(ValuLaneState& L, const ValuOperands& s);
 struct ValuLaneForms {
   ValuSparseFn sparse32;
   ValuSparseFn sparse64;
+  // 64-bit integer compares only (VopCompare.cpp; nullptr else): over every lane on 32-bit
+  // halves, which vectorises and beats the lane-by-lane loop once more than a few lanes are on.
+  ValuCompareFn compare64;
 };
 
 // The loops a lane body is instantiated in. `Lane::run(L, i, a, b, c, cin, d, cc)` is one
@@ -119,7 +124,8 @@ uint64_t sparse(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo, uint32_t
 }
 
 template <class Lane, bool Result>
-inline constexpr ValuLaneForms kForms{&sparse<Lane, false, Result>, &sparse<Lane, true, Result>};
+inline constexpr ValuLaneForms kForms{&sparse<Lane, false, Result>, &sparse<Lane, true, Result>,
+                                      nullptr};
 
 }  // namespace lanes
 

@@ -178,6 +178,8 @@ void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
 // 64-bit bodies do not vectorise (SSE2 has no 64-bit compares, variable shifts or narrowing to
 // the carry bytes): they always run lane by lane. Measured with callgrind on collatz.
 constexpr int kSparseLanesNarrow = 32;
+// The same limit for 64-bit compares, which vectorise on 32-bit halves (VopCompare.cpp).
+constexpr int kSparseLanesCompare64 = 16;
 
 // out[l] = v for every lane.
 inline void fillLanes(uint32_t* out, uint32_t v) {
@@ -274,7 +276,11 @@ bool execValuInPlace(ExecArgs& x) {
       !carryIn ? 0 : (form == kE64 ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc);
   uint64_t ccMask = 0;                     // carry / compare out of the active lanes
   alignas(64) uint32_t unused[kWaveSize];  // the result of a compare, the high half of a dword
-  if (Wide || !op.valuNarrow || bitCount(exec) <= kSparseLanesNarrow) {
+  if (Wide && Result == kCompareResult && op.valuForms->compare64 &&
+      bitCount(exec) > kSparseLanesCompare64) {
+    op.valuForms->compare64(L, s);
+    ccMask = laneMask(L.cc, exec);
+  } else if (Wide || !op.valuNarrow || bitCount(exec) <= kSparseLanesNarrow) {
     uint32_t* dlo = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : unused;
     uint32_t* dhi = dstDwords == 2 ? w.v(static_cast<uint32_t>(dstReg + 1)) : unused;
     ccMask =

@@ -2,6 +2,7 @@
 // are a regular grid (type x condition x cmp/cmpx), so the table is generated from it; each
 // entry's lane function is a template instance (one vectorisable loop per condition and type).
 #include <array>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <utility>
@@ -97,17 +98,46 @@ bool intCond(T a, T b) {
   }
 }
 
+// 64-bit integer condition C on 32-bit halves (a = ah:al, b = bh:bl): the same answer as
+// intCond on the 64-bit values (which the other forms use), in operations SSE2 has (it has no
+// 64-bit compares), so the loop over every lane (compareAll64) vectorises.
+template <int C, bool Signed>
+bool intCond64(uint32_t al, uint32_t ah, uint32_t bl, uint32_t bh) {
+  const bool hiLess = Signed ? static_cast<int32_t>(ah) < static_cast<int32_t>(bh) : ah < bh;
+  const bool hiMore = Signed ? static_cast<int32_t>(ah) > static_cast<int32_t>(bh) : ah > bh;
+  const bool hiEqual = ah == bh;
+  const bool less = hiLess | (hiEqual & (al < bl));
+  const bool more = hiMore | (hiEqual & (al > bl));
+  const bool equal = hiEqual & (al == bl);
+  switch (C) {
+    case 0:
+      return false;
+    case 1:
+      return less;
+    case 2:
+      return equal;
+    case 3:
+      return !more;
+    case 4:
+      return more;
+    case 5:
+      return !equal;
+    case 6:
+      return !less;
+    default:
+      return true;
+  }
+}
+
 // One lane of a compare (Valu.h lanes::*: instantiated in every loop form).
 template <int K, int C>
 struct CompareLane {
   __attribute__((always_inline)) static void run(ValuLaneState&, int, uint64_t a, uint64_t b,
                                                  uint64_t, bool, uint64_t&, bool& cc) {
-    const auto x = value<K>(a);
-    const auto y = value<K>(b);
     if constexpr (K == kF16 || K == kF32 || K == kF64) {
-      cc = floatCond<C>(x, y);
+      cc = floatCond<C>(value<K>(a), value<K>(b));
     } else {
-      cc = intCond<C>(x, y);
+      cc = intCond<C>(value<K>(a), value<K>(b));
     }
   }
 };
@@ -127,9 +157,35 @@ struct ClassLane {
   }
 };
 
+// A 64-bit integer compare over every lane, its sources as dword pairs (the halves go straight
+// to intCond64, so the loop is 32-bit operations only and vectorises), results into L.cc.
+template <int K, int C>
+void compareAll64(ValuLaneState& L, const ValuOperands& s) {
+  const uint32_t* __restrict a0 = s.lo[0];
+  const uint32_t* __restrict a1 = s.hi[0];
+  const uint32_t* __restrict b0 = s.lo[1];
+  const uint32_t* __restrict b1 = s.hi[1];
+  alignas(16) uint8_t cc[kWaveSize];
+  for (int i = 0; i < kWaveSize; ++i) cc[i] = intCond64<C, K == kI64>(a0[i], a1[i], b0[i], b1[i]);
+  std::memcpy(L.cc, cc, sizeof cc);
+}
+
+// The compare's kernel: its in-place forms, with the loop above for 64-bit integers.
+template <int K, int C>
+ValuKernel compareKernel() {
+  ValuKernel k = valuKernel<CompareLane<K, C>, false>();
+  if constexpr (K == kI64 || K == kU64) {
+    static constexpr ValuLaneForms forms{lanes::kForms<CompareLane<K, C>, false>.sparse32,
+                                         lanes::kForms<CompareLane<K, C>, false>.sparse64,
+                                         &compareAll64<K, C>};
+    k.forms = &forms;
+  }
+  return k;
+}
+
 template <int K, int... C>
 std::array<ValuKernel, sizeof...(C)> compareKernels(std::integer_sequence<int, C...>) {
-  return {valuKernel<CompareLane<K, C>, false>()...};
+  return {compareKernel<K, C>()...};
 }
 
 struct Grid {

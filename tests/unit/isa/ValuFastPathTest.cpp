@@ -38,6 +38,9 @@ Outcome runProgram(const std::string& program, uint64_t exec, bool general, uint
     // Carries in every direction: v1 + v2 wraps in some lanes, v3 is all ones in others.
     if (vgprs > 3 && l % 3 == 0) r.v(3, l) = 0xffffffffu;
     if (vgprs > 2 && l % 5 == 0) r.v(2, l) = ~r.v(1, l) + static_cast<uint32_t>(l & 1);
+    // 64-bit compares of v[4:5] with v[6:7]: equal high halves, and equal values, in some lanes.
+    if (vgprs > 7 && l % 4 == 0) r.v(7, l) = r.v(5, l);
+    if (vgprs > 7 && l % 8 == 0) r.v(6, l) = r.v(4, l);
   }
   r.s(0) = 0x12345678u;
   r.s(1) = 0x9abcdef0u;
