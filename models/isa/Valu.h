@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 
 #include "isa/Operands.h"
 
@@ -104,7 +105,7 @@ uint64_t sparse(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo, uint32_t
   const uint32_t *a1 = s.hi[0], *b1 = s.hi[1], *c1 = s.hi[2];
   uint64_t ccMask = 0;
   for (; active != 0; active &= active - 1) {
-    const auto i = static_cast<unsigned>(__builtin_ctzll(active));
+    const auto i = static_cast<uint64_t>(__builtin_ctzll(active));
     uint64_t a = a0[i], b = b0[i], c = c0[i];
     if constexpr (Wide) {
       a |= static_cast<uint64_t>(a1[i]) << 32;
@@ -143,8 +144,8 @@ ExecFn valuExecutor(const OpInfo& op);
 
 // A VALU table line's lane function, written once as the body of one lane. In the body:
 // a, b, c: source bits (zero-extended to 64 bits); d: result bits; cc: carry/compare out;
-// cin: carry in; i: lane; L: the ValuLanes (clamp, the wave). The body is instantiated in every
-// loop of `lanes` above; each sees the same values, so the body means the same in all of them.
+// cin: carry in; i: lane; L: the ValuLaneState (clamp, the wave). The body is instantiated in
+// every loop of `lanes` above; each sees the same values, so the body means the same in all.
 #define VALU_LANES(...)                                                                 \
   ([] {                                                                                 \
     struct Lane {                                                                       \

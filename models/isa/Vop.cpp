@@ -1,6 +1,8 @@
 // The VALU executor, written once for VOP1/VOP2/VOPC/VOP3 and their DPP and SDWA forms:
 // operand fetch with input modifiers, the opcode's lane function, output modifiers and
-// write-back under EXEC (Vega ISA guide ch. 6 "Vector ALU Operations", 12.7 - 12.11).
+// write-back under EXEC (Vega ISA guide ch. 6 "Vector ALU Operations", 12.7 - 12.11). Ops of
+// 32- and 64-bit operands without modifiers take a fast path (execValuInPlace) that reads the
+// operands in place; everything else, and every fault, goes through the general path.
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -251,7 +253,7 @@ bool execValuInPlace(ExecArgs& x) {
   if (!vopc && !vgprInRange(w, dstReg, dstDwords)) return false;
 
   ValuOperands s{{kZeroLanes, kZeroLanes, kZeroLanes}, {kZeroLanes, kZeroLanes, kZeroLanes}};
-  alignas(64) uint32_t splat[Sources][2][kWaveSize];
+  alignas(16) uint32_t splat[Sources][2][kWaveSize];
   const auto source = [&](int k, Ty t) {
     return inPlaceSource(in, w, x.ctx, in.f[fld::kSrc0 + k], Wide ? t : Ty::B32, s.lo[k], s.hi[k],
                          splat[k]);
@@ -274,15 +276,17 @@ bool execValuInPlace(ExecArgs& x) {
   const bool carryIn = flags & kCarryIn;
   const uint64_t carryMask =
       !carryIn ? 0 : (form == kE64 ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc);
-  uint64_t ccMask = 0;                     // carry / compare out of the active lanes
-  alignas(64) uint32_t unused[kWaveSize];  // the result of a compare, the high half of a dword
+  uint64_t ccMask = 0;  // carry / compare out of the active lanes
+  // The vectorised loop's result before its masked store; the lane-by-lane loop's sink for what
+  // goes nowhere (a compare's result lanes, the high dwords of a 32-bit result).
+  alignas(16) uint32_t scratch[kWaveSize];
   if (Wide && Result == kCompareResult && op.valuForms->compare64 &&
       bitCount(exec) > kSparseLanesCompare64) {
     op.valuForms->compare64(L, s);
     ccMask = laneMask(L.cc, exec);
   } else if (Wide || !op.valuNarrow || bitCount(exec) <= kSparseLanesNarrow) {
-    uint32_t* dlo = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : unused;
-    uint32_t* dhi = dstDwords == 2 ? w.v(static_cast<uint32_t>(dstReg + 1)) : unused;
+    uint32_t* dlo = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : scratch;
+    uint32_t* dhi = dstDwords == 2 ? w.v(static_cast<uint32_t>(dstReg + 1)) : scratch;
     ccMask =
         (Wide ? op.valuForms->sparse64 : op.valuForms->sparse32)(L, s, dlo, dhi, exec, carryMask);
   } else {
@@ -292,9 +296,9 @@ bool execValuInPlace(ExecArgs& x) {
     uint32_t* dst = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : nullptr;
     const bool direct =
         !vopc && exec == ~uint64_t{0} && dst != s.lo[0] && dst != s.lo[1] && dst != s.lo[2];
-    op.valuNarrow(L, s.lo[0], s.lo[1], s.lo[2], direct ? dst : unused);
+    op.valuNarrow(L, s.lo[0], s.lo[1], s.lo[2], direct ? dst : scratch);
     if constexpr (Result != kVectorResult) ccMask = laneMask(L.cc, exec);
-    if (!vopc && !direct) maskedStore(dst, unused, exec);
+    if (!vopc && !direct) maskedStore(dst, scratch, exec);
   }
   if constexpr (Result == kCompareResult) {
     // Compare: inactive lanes read as 0 in the result mask (6.4).
