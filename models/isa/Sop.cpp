@@ -217,6 +217,8 @@ inline uint64_t readSource(const Instruction& in, const WaveState& w, const Exec
     return Width == 2 ? w.sgpr[code] | (static_cast<uint64_t>(w.sgpr[code + 1]) << 32)
                       : w.sgpr[code];
   }
+  if (Width == 2 && code == opnd::kExecLo) return w.exec;  // the exec mask arithmetic
+  if (Width == 2 && code == opnd::kVccLo) return w.vcc;
   return readScalar(in, w, ctx, code, ty);
 }
 

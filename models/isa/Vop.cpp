@@ -236,7 +236,7 @@ enum ValuResult { kVectorResult, kCarryResult, kCompareResult };
 // per operand shape (valuExecutor): `Sources` read (src0 .. src2, a carry-in not counted),
 // `Wide` some operand 64-bit, `Result` what is written.
 template <int Sources, bool Wide, ValuResult Result>
-bool execValuInPlace(ExecArgs& x) {
+__attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
   const Instruction& in = x.in;
   const OpInfo& op = x.op;
   WaveState& w = x.w;
