@@ -138,22 +138,16 @@ void maskToBytes(uint64_t mask, uint8_t* out) {
 
 alignas(64) const uint32_t kZeroLanes[kWaveSize] = {};
 
-// out[l] = in[l] for the lanes set in `mask`: a copy when every lane is, a select four lanes at
-// a time (SSE2) when many are, else lane by lane.
+// out[l] = in[l] for the lanes set in `mask`: a copy when every lane is, else a select four
+// lanes at a time (SSE2) or lane by lane.
 void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
   if (mask == ~uint64_t{0}) {
     std::memcpy(out, in, kWaveSize * sizeof(uint32_t));
     return;
   }
 #if defined(__SSE2__)
-  if (bitCount(mask) < 24) {  // few lanes (deep divergence): visit just those
-    for (; mask != 0; mask &= mask - 1) {
-      const int l = __builtin_ctzll(mask);
-      out[l] = in[l];
-    }
-    return;
-  }
-  // Lane-select masks for each 4-bit group of EXEC.
+  // Lane-select masks for each 4-bit group of EXEC; every group blended, without branches (the
+  // fast path stores this way only with more than half the lanes on).
   alignas(16) static const uint32_t kNibble[16][4] = {
       {0, 0, 0, 0},     {~0u, 0, 0, 0},     {0, ~0u, 0, 0},     {~0u, ~0u, 0, 0},
       {0, 0, ~0u, 0},   {~0u, 0, ~0u, 0},   {0, ~0u, ~0u, 0},   {~0u, ~0u, ~0u, 0},
@@ -161,7 +155,6 @@ void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
       {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
   for (int g = 0; g < kWaveSize / 4; ++g, mask >>= 4) {
     const unsigned nibble = static_cast<unsigned>(mask & 15);
-    if (nibble == 0) continue;
     auto* o = reinterpret_cast<__m128i*>(out + 4 * g);
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 4 * g));
     const __m128i m = _mm_load_si128(reinterpret_cast<const __m128i*>(kNibble[nibble]));
