@@ -85,6 +85,9 @@ void narrow(ValuLaneState& L, const uint32_t* __restrict A, const uint32_t* __re
             const uint32_t* __restrict C, uint32_t* __restrict D) {
   alignas(16) uint8_t ccOut[kWaveSize];
   const uint8_t* __restrict cinIn = L.cin;
+  // The in-place forms run only for ops without modifiers: the clamp is off. Said here so the
+  // compiler drops the saturation of the integer bodies from the loop.
+  if (L.clamp) __builtin_unreachable();
   for (int i = 0; i < kWaveSize; ++i) {
     uint64_t d = 0;
     bool cc = false;
@@ -104,6 +107,7 @@ uint64_t sparse(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo, uint32_t
   const uint32_t *a0 = s.lo[0], *b0 = s.lo[1], *c0 = s.lo[2];
   const uint32_t *a1 = s.hi[0], *b1 = s.hi[1], *c1 = s.hi[2];
   uint64_t ccMask = 0;
+  if (L.clamp) __builtin_unreachable();  // as in `narrow`
   for (; active != 0; active &= active - 1) {
     const auto i = static_cast<uint64_t>(__builtin_ctzll(active));
     uint64_t a = a0[i], b = b0[i], c = c0[i];

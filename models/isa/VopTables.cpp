@@ -27,9 +27,9 @@ OpInfo v1(int op, const char* n, Ty d, Ty a, ValuKernel fn, uint32_t flags = 0) 
 constexpr Ty NoT = Ty::None, B16 = Ty::B16, I16 = Ty::I16, F16 = Ty::F16, B32 = Ty::B32,
              I32 = Ty::I32, F32 = Ty::F32, F64 = Ty::F64, PkF16_T = Ty::PkF16;
 
-// The 32-bit integer adds and subtracts compute their carry in 32 bits (r < a): written with
-// a 64-bit sum, the conversion of its bit 32 to the carry keeps the lane loop from vectorising
-// (SSE2). With the VOP3 clamp bit they saturate to [0, 0xffffffff].
+// The 32-bit integer adds and subtracts compute their carry / borrow in 32 bits (r < a): written
+// with a 64-bit sum, the conversion of its bit 32 to the carry keeps the lane loop from
+// vectorising (SSE2). With the VOP3 clamp bit they saturate to [0, 0xffffffff].
 const OpInfo kVopOps[] = {
     // ---- VOP2 (12.7) ----
     // v_cndmask takes float input modifiers (abs/neg act on the sign bit), so F32 sources.
@@ -66,9 +66,9 @@ const OpInfo kVopOps[] = {
     v2(0x19, "v_add_co_u32", B32, B32, B32, VALU_LANES(const uint32_t r = u32(a) + u32(b); cc = r < u32(a); d = (L.clamp && cc) ? 0xffffffffu : r), kCarryOut | kVop3b),
     v2(0x1a, "v_sub_co_u32", B32, B32, B32, VALU_LANES(cc = u32(b) > u32(a); d = (L.clamp && cc) ? 0 : u32(a - b)), kCarryOut | kVop3b),
     v2(0x1b, "v_subrev_co_u32", B32, B32, B32, VALU_LANES(cc = u32(a) > u32(b); d = (L.clamp && cc) ? 0 : u32(b - a)), kCarryOut | kVop3b),
-    v2(0x1c, "v_addc_co_u32", B32, B32, B32, VALU_LANES(const uint64_t r = (a & 0xffffffff) + (b & 0xffffffff) + cin; cc = r >> 32; d = u32(r)), kCarryOut | kCarryIn | kVop3b),
-    v2(0x1d, "v_subb_co_u32", B32, B32, B32, VALU_LANES(const uint64_t r = (a & 0xffffffff) - (b & 0xffffffff) - cin; cc = (r >> 32) != 0; d = u32(r)), kCarryOut | kCarryIn | kVop3b),
-    v2(0x1e, "v_subbrev_co_u32", B32, B32, B32, VALU_LANES(const uint64_t r = (b & 0xffffffff) - (a & 0xffffffff) - cin; cc = (r >> 32) != 0; d = u32(r)), kCarryOut | kCarryIn | kVop3b),
+    v2(0x1c, "v_addc_co_u32", B32, B32, B32, VALU_LANES(const uint32_t s = u32(a) + u32(b); const uint32_t r = s + cin; cc = (s < u32(a)) | (r < s); d = r), kCarryOut | kCarryIn | kVop3b),
+    v2(0x1d, "v_subb_co_u32", B32, B32, B32, VALU_LANES(const uint32_t s = u32(a) - u32(b); cc = (u32(b) > u32(a)) | (s < uint32_t{cin}); d = s - cin), kCarryOut | kCarryIn | kVop3b),
+    v2(0x1e, "v_subbrev_co_u32", B32, B32, B32, VALU_LANES(const uint32_t s = u32(b) - u32(a); cc = (u32(a) > u32(b)) | (s < uint32_t{cin}); d = s - cin), kCarryOut | kCarryIn | kVop3b),
     v2(0x1f, "v_add_f16", F16, F16, F16, VALU_LANES(d = H(h(a) + h(b)))),
     v2(0x20, "v_sub_f16", F16, F16, F16, VALU_LANES(d = H(h(a) - h(b)))),
     v2(0x21, "v_subrev_f16", F16, F16, F16, VALU_LANES(d = H(h(b) - h(a)))),

@@ -112,6 +112,13 @@ TEST(ValuFastPath, ComputesTheExpectedLanes) {
     const uint32_t untouched8 = mix(8 * 64 + static_cast<uint32_t>(l));
     EXPECT_EQ(v(8, l), on ? static_cast<uint32_t>(l) + v1 : untouched8);
     if (!on) continue;
+    // The carry chain through VCC: v_add_co (v9), v_addc_co (v10), v_subb_co (v14).
+    const uint64_t sum9 = static_cast<uint64_t>(v1) + v2;
+    EXPECT_EQ(v(9, l), static_cast<uint32_t>(sum9));
+    const uint64_t sum10 = static_cast<uint64_t>(v2) + v3 + (sum9 >> 32);
+    EXPECT_EQ(v(10, l), static_cast<uint32_t>(sum10));
+    const uint64_t diff14 = static_cast<uint64_t>(v3) - v1 - (sum10 >> 32);
+    EXPECT_EQ(v(14, l), static_cast<uint32_t>(diff14));
     // v_mad_u64_u32 v[16:17], s[16:17], v1, v2, v[2:3]
     const uint64_t pair23 = v2 | (static_cast<uint64_t>(v3) << 32);
     const uint64_t mad = static_cast<uint64_t>(v1) * v2 + pair23;
