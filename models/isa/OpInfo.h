@@ -146,17 +146,22 @@ struct MemDesc {
 struct ExecArgs;
 using ExecFn = void (*)(ExecArgs&);
 struct ValuLanes;
+struct ValuLaneState;
 using ValuFn = void (*)(ValuLanes&);
 // The same lane function over 32-bit operands read in place: sources straight from the VGPRs
 // (or a broadcast scalar), the result into `d` (Vop.cpp's fast path for plain 32-bit ops).
-using ValuNarrowFn = void (*)(ValuLanes&, const uint32_t* a, const uint32_t* b, const uint32_t* c,
-                              uint32_t* d);
+using ValuNarrowFn = void (*)(ValuLaneState&, const uint32_t* a, const uint32_t* b,
+                              const uint32_t* c, uint32_t* d);
+// The lane body's loops over operands read in place (Valu.h).
+struct ValuLaneForms;
 // What a VALU table line gives: the general lane function and, where VALU_LANES wrote it, its
-// 32-bit form. Converts from and to a plain ValuFn for the tables that have no 32-bit form.
+// 32-bit form and its in-place forms. Converts from and to a plain ValuFn for the tables that
+// have neither.
 struct ValuKernel {
   ValuFn wide = nullptr;
   ValuNarrowFn narrow = nullptr;
-  ValuKernel(ValuFn w, ValuNarrowFn n) : wide(w), narrow(n) {}
+  const ValuLaneForms* forms = nullptr;
+  ValuKernel(ValuFn w, ValuNarrowFn n, const ValuLaneForms* f) : wide(w), narrow(n), forms(f) {}
   template <class F, class = std::enable_if_t<std::is_convertible_v<F, ValuFn>>>
   ValuKernel(F f) : wide(f) {}              // NOLINT: implicit on purpose (a lambda or ValuFn)
   operator ValuFn() const { return wide; }  // NOLINT: implicit on purpose
@@ -176,6 +181,9 @@ struct OpInfo {
   // Its 32-bit form, set only when every operand is 32-bit and nothing but the lane function
   // acts on them (no scalar destination, no forced denormal flushing, not VOP3P).
   ValuNarrowFn valuNarrow = nullptr;
+  // Its in-place forms, set when every operand is 32- or 64-bit and nothing but the lane function
+  // acts on them (as for valuNarrow, but 64-bit operands allowed).
+  const ValuLaneForms* valuForms = nullptr;
   SaluFn salu = nullptr;  // SALU value function
   MemDesc mem{};
   IssueType issue = IssueType::Internal;
@@ -274,6 +282,9 @@ void execVop3p(ExecArgs& a);  // Vop3p.cpp: packed math
 inline bool isNarrowType(Ty t) {
   return t == Ty::None || t == Ty::B32 || t == Ty::I32 || t == Ty::F32;
 }
+inline bool isDwordsType(Ty t) {
+  return isNarrowType(t) || t == Ty::B64 || t == Ty::I64 || t == Ty::F64;
+}
 inline OpInfo valuOp(Enc enc, ExecFn executor, int op, const char* name, Ty d, Ty a, Ty b, Ty c,
                      ValuKernel fn, uint32_t flags) {
   OpInfo o;
@@ -287,10 +298,14 @@ inline OpInfo valuOp(Enc enc, ExecFn executor, int op, const char* name, Ty d, T
   o.flags = flags;
   o.exec = fn ? executor : nullptr;
   o.valu = fn.wide;
-  const bool narrow = enc != Enc::Vop3p && d != Ty::None && isNarrowType(d) && isNarrowType(a) &&
-                      isNarrowType(b) && isNarrowType(c) &&
-                      !(flags & (kScalarDst | kFpFlushAlways | kInterp | kLiteralK));
+  const bool plain = enc != Enc::Vop3p && d != Ty::None &&
+                     !(flags & (kScalarDst | kFpFlushAlways | kInterp | kLiteralK));
+  const bool narrow =
+      plain && isNarrowType(d) && isNarrowType(a) && isNarrowType(b) && isNarrowType(c);
   o.valuNarrow = narrow ? fn.narrow : nullptr;
+  const bool dwords =
+      plain && isDwordsType(d) && isDwordsType(a) && isDwordsType(b) && isDwordsType(c);
+  o.valuForms = dwords ? fn.forms : nullptr;
   o.issue = IssueType::Valu;
   return o;
 }

@@ -161,8 +161,8 @@ uint32_t readScalarDword(const WaveState& w, const ExecContext& ctx, int code) {
   }
 }
 
-uint64_t readScalar(const Instruction& in, const WaveState& w, const ExecContext& ctx, int code,
-                    Ty ty) {
+uint64_t readScalarAny(const Instruction& in, const WaveState& w, const ExecContext& ctx, int code,
+                       Ty ty) {
   if (code == opnd::kLiteral) {
     if (ty == Ty::F64) return static_cast<uint64_t>(in.literal) << 32;  // high half of a double
     if (ty == Ty::I64) return sext(in.literal, 32);
@@ -229,7 +229,7 @@ void writeScalarDword(WaveState& w, int code, uint32_t value) {
   // Writes to constants and read-only sources are ignored.
 }
 
-void writeScalar(WaveState& w, int code, int dwords, uint64_t value) {
+void writeScalarAny(WaveState& w, int code, int dwords, uint64_t value) {
   writeScalarDword(w, code, static_cast<uint32_t>(value));
   if (dwords > 1) writeScalarDword(w, code + 1, static_cast<uint32_t>(value >> 32));
 }
@@ -249,10 +249,6 @@ void readLanes(const Instruction& in, const WaveState& w, const ExecContext& ctx
   }
   const uint64_t v = readScalar(in, w, ctx, code, ty);
   for (int l = 0; l < kWaveSize; ++l) out[l] = v;
-}
-
-bool vgprInRange(const WaveState& w, int reg, int count) {
-  return reg >= 0 && static_cast<uint32_t>(reg + count) <= w.numVgprs;
 }
 
 }  // namespace vgpu::isa

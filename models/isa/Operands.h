@@ -5,6 +5,9 @@
 
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "isa/OpInfo.h"
 
@@ -52,6 +55,24 @@ inline uint64_t sext(uint64_t v, int bits) {
   const int s = 64 - bits;
   return static_cast<uint64_t>(static_cast<int64_t>(v << s) >> s);
 }
+// Bits set in `v`. Written out (SWAR) rather than __builtin_popcountll, which without
+// -mpopcnt (the portable x86-64 baseline the build targets) is a call into libgcc.
+inline int bitCount(uint64_t v) {
+#if defined(__SSE2__)
+  // The same steps on an SSE register, the final byte sum by psadbw (no 64-bit multiply).
+  const __m128i x = _mm_cvtsi64_si128(static_cast<long long>(v));
+  __m128i y = _mm_sub_epi64(x, _mm_and_si128(_mm_srli_epi64(x, 1), _mm_set1_epi8(0x55)));
+  y = _mm_add_epi64(_mm_and_si128(y, _mm_set1_epi8(0x33)),
+                    _mm_and_si128(_mm_srli_epi64(y, 2), _mm_set1_epi8(0x33)));
+  y = _mm_and_si128(_mm_add_epi64(y, _mm_srli_epi64(y, 4)), _mm_set1_epi8(0x0f));
+  return _mm_cvtsi128_si32(_mm_sad_epu8(y, _mm_setzero_si128()));
+#else
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<int>((v * 0x0101010101010101ull) >> 56);
+#endif
+}
 inline uint64_t widthMask(int bits) {
   return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
 }
@@ -66,10 +87,38 @@ uint64_t inlineConstant(int code, Ty ty);
 bool isInlineConstant(int code);
 
 // Reads scalar operand `code` (0..255) as `ty` (64-bit types read a register pair).
-uint64_t readScalar(const Instruction& in, const WaveState& w, const ExecContext& ctx, int code,
-                    Ty ty);
+uint64_t readScalarAny(const Instruction& in, const WaveState& w, const ExecContext& ctx, int code,
+                       Ty ty);
+inline uint64_t readScalar(const Instruction& in, const WaveState& w, const ExecContext& ctx,
+                           int code, Ty ty) {
+  // The common cases inline: SGPRs (a pair inside s0..s101 for 64-bit types; 16-bit types
+  // other than packed keep the low half) and the non-negative integer constants 0..64, which
+  // read the same at every width.
+  if (code + 1 < kNumSgprs) {
+    if (is64(ty)) return w.sgpr[code] | (static_cast<uint64_t>(w.sgpr[code + 1]) << 32);
+    if (!is16(ty) || ty == Ty::Pk16 || ty == Ty::PkF16) return w.sgpr[code];
+  }
+  if (code >= opnd::kZero && code <= opnd::kIntPosMax)
+    return static_cast<uint64_t>(code - opnd::kZero);
+  if (is64(ty) && code == opnd::kVccLo) return w.vcc;
+  if (is64(ty) && code == opnd::kExecLo) return w.exec;
+  return readScalarAny(in, w, ctx, code, ty);
+}
 // Writes `dwords` (1 or 2) dwords to scalar destination `code`.
-void writeScalar(WaveState& w, int code, int dwords, uint64_t value);
+void writeScalarAny(WaveState& w, int code, int dwords, uint64_t value);
+inline void writeScalar(WaveState& w, int code, int dwords, uint64_t value) {
+  // The common cases inline: SGPRs, and VCC or EXEC as a pair.
+  if (code + dwords <= kNumSgprs) {
+    w.sgpr[code] = static_cast<uint32_t>(value);
+    if (dwords > 1) w.sgpr[code + 1] = static_cast<uint32_t>(value >> 32);
+  } else if (code == opnd::kVccLo && dwords == 2) {
+    w.vcc = value;
+  } else if (code == opnd::kExecLo && dwords == 2) {
+    w.exec = value;
+  } else {
+    writeScalarAny(w, code, dwords, value);
+  }
+}
 // Writes `count` consecutive SGPR dwords starting at `code` (SMEM, readlane ...).
 void writeScalarDword(WaveState& w, int code, uint32_t value);
 uint32_t readScalarDword(const WaveState& w, const ExecContext& ctx, int code);
@@ -78,7 +127,9 @@ uint32_t readScalarDword(const WaveState& w, const ExecContext& ctx, int code);
 void readLanes(const Instruction& in, const WaveState& w, const ExecContext& ctx, int code, Ty ty,
                uint64_t* out);
 
-// Checks that a VGPR range is allocated; returns false (and sets a fault) otherwise.
-bool vgprInRange(const WaveState& w, int reg, int count);
+// Checks that a VGPR range is allocated.
+inline bool vgprInRange(const WaveState& w, int reg, int count) {
+  return reg >= 0 && static_cast<uint32_t>(reg + count) <= w.numVgprs;
+}
 
 }  // namespace vgpu::isa

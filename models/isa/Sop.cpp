@@ -19,7 +19,7 @@ int64_t i64(uint64_t v) {
 }
 
 int popcount64(uint64_t v) {
-  return __builtin_popcountll(v);
+  return bitCount(v);
 }
 
 // Signed overflow of a + b (or a - b) in 32 bits: SCC for s_add_i32 / s_sub_i32.
@@ -172,7 +172,7 @@ void fork(S& s, uint64_t target) {
     s.w.pc = target;
   } else if (fail == exec) {
     s.w.pc = next;
-  } else if (__builtin_popcountll(fail) < __builtin_popcountll(pass)) {
+  } else if (bitCount(fail) < bitCount(pass)) {
     s.w.exec = fail;
     forkPush(s, target, pass);
     s.w.pc = next;
@@ -208,6 +208,86 @@ uint32_t uimm(const S& s) {
   return s.imm & 0xffff;
 }
 
+// execSalu instantiated per operand width (0 none, 1 a dword, 2 a pair): the widths fold the
+// operand reads and the write-back; the types still decide the rest (a literal's extension).
+template <int Width>
+inline uint64_t readSource(const Instruction& in, const WaveState& w, const ExecContext& ctx,
+                           int code, Ty ty) {
+  if (code + 1 < kNumSgprs) {  // an SGPR (pair) as readScalar reads it for a 32/64-bit type
+    return Width == 2 ? w.sgpr[code] | (static_cast<uint64_t>(w.sgpr[code + 1]) << 32)
+                      : w.sgpr[code];
+  }
+  if (Width == 2 && code == opnd::kExecLo) return w.exec;  // the exec mask arithmetic
+  if (Width == 2 && code == opnd::kVccLo) return w.vcc;
+  return readScalar(in, w, ctx, code, ty);
+}
+
+template <int Src0, int Src1, int Dst>
+void execSaluShaped(ExecArgs& x) {
+  const Instruction& in = x.in;
+  const OpInfo& op = x.op;
+  WaveState& w = x.w;
+  SaluVals s(w, in, x.ctx);
+  if constexpr (Src0 != 0) s.a = readSource<Src0>(in, w, x.ctx, in.f[fld::kSrc0], op.src0);
+  if constexpr (Src1 != 0) s.b = readSource<Src1>(in, w, x.ctx, in.f[fld::kSrc1], op.src1);
+  s.imm = (op.enc == Enc::Sopk) ? in.f[fld::kExt0] : 0;
+  s.scc = w.scc;
+  s.write = Dst != 0;
+  op.salu(s);
+  if (s.fault) {
+    x.r.kind = StepKind::Fault;
+    x.r.fault = s.fault;
+    return;
+  }
+  if (s.write) writeScalar(w, in.f[fld::kDst], Dst, s.d);
+  w.scc = s.scc;
+  if (!s.pcSet) w.pc += in.sizeBytes;
+}
+
+int widthOf(Ty t) {
+  return t == Ty::None ? 0 : dwordsOf(t);
+}
+
+template <int Src0, int Src1>
+ExecFn saluShapedFor(int dst) {
+  switch (dst) {
+    case 0:
+      return &execSaluShaped<Src0, Src1, 0>;
+    case 1:
+      return &execSaluShaped<Src0, Src1, 1>;
+    default:
+      return &execSaluShaped<Src0, Src1, 2>;
+  }
+}
+
+// The executor of a table line: the instance for its widths (every SALU operand is a dword or a
+// pair; anything else keeps the generic execSalu).
+ExecFn saluExecutor(Ty d, Ty a, Ty b) {
+  for (const Ty t : {d, a, b})
+    if (t != Ty::None && t != Ty::B32 && t != Ty::I32 && t != Ty::B64 && t != Ty::I64)
+      return execSalu;
+  switch (widthOf(a) * 3 + widthOf(b)) {
+    case 0:
+      return saluShapedFor<0, 0>(widthOf(d));
+    case 1:
+      return saluShapedFor<0, 1>(widthOf(d));
+    case 2:
+      return saluShapedFor<0, 2>(widthOf(d));
+    case 3:
+      return saluShapedFor<1, 0>(widthOf(d));
+    case 4:
+      return saluShapedFor<1, 1>(widthOf(d));
+    case 5:
+      return saluShapedFor<1, 2>(widthOf(d));
+    case 6:
+      return saluShapedFor<2, 0>(widthOf(d));
+    case 7:
+      return saluShapedFor<2, 1>(widthOf(d));
+    default:
+      return saluShapedFor<2, 2>(widthOf(d));
+  }
+}
+
 OpInfo sop(Enc enc, int opcode, const char* name, Ty d, Ty a, Ty b, SaluFn fn, uint32_t flags = 0) {
   OpInfo o;
   o.name = name;
@@ -217,7 +297,7 @@ OpInfo sop(Enc enc, int opcode, const char* name, Ty d, Ty a, Ty b, SaluFn fn, u
   o.src0 = a;
   o.src1 = b;
   o.flags = flags;
-  o.exec = fn ? execSalu : nullptr;  // no function: decoded and printed, faults if run
+  o.exec = fn ? saluExecutor(d, a, b) : nullptr;  // no function: decoded and printed, faults
   o.salu = fn;
   o.issue = IssueType::Salu;
   return o;

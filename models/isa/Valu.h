@@ -4,16 +4,15 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 
 #include "isa/Operands.h"
 
 namespace vgpu::isa {
 
-struct ValuLanes {
-  alignas(64) uint64_t a[kWaveSize];
-  alignas(64) uint64_t b[kWaveSize];
-  alignas(64) uint64_t c[kWaveSize];
-  alignas(64) uint64_t d[kWaveSize];
+// What a lane body may read besides its operands (the wave, the instruction, the clamp bit),
+// and the carry bytes of the loops over every lane.
+struct ValuLaneState {
   uint8_t cin[kWaveSize];  // carry / condition in (vcc or src2 mask)
   uint8_t cc[kWaveSize];   // carry / compare result out
   uint64_t exec = 0;       // lanes enabled (EXEC, DPP masks)
@@ -27,44 +26,143 @@ struct ValuLanes {
   const char* fault = nullptr;
 };
 
-// Lane function body over all 64 lanes (the loop the compiler vectorises). In the body:
-// a, b, c: source bits; d: result bits; cc: carry/compare out; cin: carry in; i: lane.
-// The macro writes the body twice: over the 64-bit lane arrays of ValuLanes (every form and
-// width) and over 32-bit operands read in place (the fast path of plain 32-bit ops). Both see
-// the sources zero-extended to 64 bits, so the body means the same in either.
-#define VALU_LANES(...)                                                                   \
-  ::vgpu::isa::ValuKernel {                                                               \
-    [](ValuLanes& L) {                                                                    \
-      for (int i = 0; i < kWaveSize; ++i) {                                               \
-        [[maybe_unused]] const uint64_t a = L.a[i];                                       \
-        [[maybe_unused]] const uint64_t b = L.b[i];                                       \
-        [[maybe_unused]] const uint64_t c = L.c[i];                                       \
-        [[maybe_unused]] const bool cin = L.cin[i] != 0;                                  \
-        uint64_t d = 0;                                                                   \
-        bool cc = false;                                                                  \
-        __VA_ARGS__;                                                                      \
-        L.d[i] = d;                                                                       \
-        L.cc[i] = cc;                                                                     \
-      }                                                                                   \
-    },                                                                                    \
-        [](ValuLanes& L, const uint32_t* __restrict A_, const uint32_t* __restrict B_,    \
-           const uint32_t* __restrict C_, uint32_t* __restrict D_) {                      \
-          /* Distinct arrays (D_ is the caller's buffer): lets the compiler vectorise. */ \
-          uint8_t* __restrict CC_ = L.cc;                                                 \
-          const uint8_t* __restrict CIN_ = L.cin;                                         \
-          for (int i = 0; i < kWaveSize; ++i) {                                           \
-            [[maybe_unused]] const uint64_t a = A_[i];                                    \
-            [[maybe_unused]] const uint64_t b = B_[i];                                    \
-            [[maybe_unused]] const uint64_t c = C_[i];                                    \
-            [[maybe_unused]] const bool cin = CIN_[i] != 0;                               \
-            uint64_t d = 0;                                                               \
-            bool cc = false;                                                              \
-            __VA_ARGS__;                                                                  \
-            D_[i] = static_cast<uint32_t>(d);                                             \
-            CC_[i] = cc;                                                                  \
-          }                                                                               \
-        }                                                                                 \
+// The general form's operands: every source widened to 64-bit lanes, and the result.
+struct ValuLanes : ValuLaneState {
+  alignas(64) uint64_t a[kWaveSize];
+  alignas(64) uint64_t b[kWaveSize];
+  alignas(64) uint64_t c[kWaveSize];
+  alignas(64) uint64_t d[kWaveSize];
+};
+
+// Sources of the in-place forms, as dword arrays of 64 lanes: the low dword of each source
+// (a VGPR, or a broadcast scalar) and its high dword (the pair's second VGPR, the high half of
+// a broadcast 64-bit scalar, or zeros for a 32-bit source).
+struct ValuOperands {
+  const uint32_t* lo[3];
+  const uint32_t* hi[3];
+};
+
+// The lane body run over operands read in place (Vop.cpp's fast path for ops without
+// modifiers), over just the lanes set in `lanes`: each lane's result goes straight to
+// `dlo`/`dhi` (the destination VGPRs); returns the carry/compare-out mask; `carryIn` is the
+// carry-in mask. sparse32 reads only the low dwords and writes only `dlo`; sparse64 reads the
+// sources as dword pairs and writes both.
+using ValuSparseFn = uint64_t (*)(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo,
+                                  uint32_t* dhi, uint64_t lanes, uint64_t carryIn);
+// A compare over every lane with its sources as dword pairs, the results into L.cc.
+using ValuCompareFn = void (*)(ValuLaneState& L, const ValuOperands& s);
+struct ValuLaneForms {
+  ValuSparseFn sparse32;
+  ValuSparseFn sparse64;
+  // 64-bit integer compares only (VopCompare.cpp; nullptr else): over every lane on 32-bit
+  // halves, which vectorises and beats the lane-by-lane loop once more than a few lanes are on.
+  ValuCompareFn compare64;
+};
+
+// The loops a lane body is instantiated in. `Lane::run(L, i, a, b, c, cin, d, cc)` is one
+// lane: a, b, c the source bits zero-extended to 64 bits, cin the carry in; it sets d (result
+// bits, 0 on entry) and cc (carry / compare out, false on entry).
+namespace lanes {
+
+// Over the 64-bit lane arrays of ValuLanes: every form and width (the general path).
+template <class Lane>
+void wide(ValuLanes& L) {
+  for (int i = 0; i < kWaveSize; ++i) {
+    uint64_t d = 0;
+    bool cc = false;
+    Lane::run(L, i, L.a[i], L.b[i], L.c[i], L.cin[i] != 0, d, cc);
+    L.d[i] = d;
+    L.cc[i] = cc;
   }
+}
+
+// Over 32-bit operands read in place into `D` (the caller's buffer, distinct from the sources:
+// lets the compiler vectorise). The carry bytes go to a local array first: stored straight into
+// L.cc they might alias L's other fields (L.clamp ...), which the body would then reload in every
+// lane, and the loop would not vectorise.
+template <class Lane>
+void narrow(ValuLaneState& L, const uint32_t* __restrict A, const uint32_t* __restrict B,
+            const uint32_t* __restrict C, uint32_t* __restrict D) {
+  alignas(16) uint8_t ccOut[kWaveSize];
+  const uint8_t* __restrict cinIn = L.cin;
+  // The in-place forms run only for ops without modifiers: the clamp is off. Said here so the
+  // compiler drops the saturation of the integer bodies from the loop.
+  if (L.clamp) __builtin_unreachable();
+  for (int i = 0; i < kWaveSize; ++i) {
+    uint64_t d = 0;
+    bool cc = false;
+    Lane::run(L, i, A[i], B[i], C[i], cinIn[i] != 0, d, cc);
+    D[i] = static_cast<uint32_t>(d);
+    ccOut[i] = cc;
+  }
+  std::memcpy(L.cc, ccOut, sizeof ccOut);
+}
+
+// Only the lanes set in `active`, one at a time, results straight to the destination (none for
+// a compare: `Result` false). The destination may be a source: each lane reads its sources
+// before writing, and no lane reads another's (so no __restrict here).
+template <class Lane, bool Wide, bool Result>
+uint64_t sparse(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo, uint32_t* dhi,
+                uint64_t active, uint64_t carryIn) {
+  const uint32_t *a0 = s.lo[0], *b0 = s.lo[1], *c0 = s.lo[2];
+  const uint32_t *a1 = s.hi[0], *b1 = s.hi[1], *c1 = s.hi[2];
+  uint64_t ccMask = 0;
+  if (L.clamp) __builtin_unreachable();  // as in `narrow`
+  for (; active != 0; active &= active - 1) {
+    const auto i = static_cast<uint64_t>(__builtin_ctzll(active));
+    uint64_t a = a0[i], b = b0[i], c = c0[i];
+    if constexpr (Wide) {
+      a |= static_cast<uint64_t>(a1[i]) << 32;
+      b |= static_cast<uint64_t>(b1[i]) << 32;
+      c |= static_cast<uint64_t>(c1[i]) << 32;
+    }
+    uint64_t d = 0;
+    bool cc = false;
+    Lane::run(L, static_cast<int>(i), a, b, c, (carryIn >> i) & 1, d, cc);
+    if constexpr (Result) {
+      dlo[i] = static_cast<uint32_t>(d);
+      if constexpr (Wide) dhi[i] = static_cast<uint32_t>(d >> 32);
+    }
+    ccMask |= static_cast<uint64_t>(cc) << i;
+  }
+  return ccMask;
+}
+
+template <class Lane, bool Result>
+inline constexpr ValuLaneForms kForms{&sparse<Lane, false, Result>, &sparse<Lane, true, Result>,
+                                      nullptr};
+
+}  // namespace lanes
+
+// Every form of a lane body (OpInfo.h ValuKernel); `Result` false for a compare (its result is
+// the compare mask alone).
+template <class Lane, bool Result = true>
+ValuKernel valuKernel() {
+  return ValuKernel(&lanes::wide<Lane>, &lanes::narrow<Lane>, &lanes::kForms<Lane, Result>);
+}
+
+// The executor of a VALU table line (OpInfo::exec): for an op with in-place forms, Vop.cpp's
+// fast path instantiated for its operand shape (falling back to the general path); else
+// op.exec as it is. The VALU tables set it once the line is complete.
+ExecFn valuExecutor(const OpInfo& op);
+
+// A VALU table line's lane function, written once as the body of one lane. In the body:
+// a, b, c: source bits (zero-extended to 64 bits); d: result bits; cc: carry/compare out;
+// cin: carry in; i: lane; L: the ValuLaneState (clamp, the wave). The body is instantiated in
+// every loop of `lanes` above; each sees the same values, so the body means the same in all.
+#define VALU_LANES(...)                                                                 \
+  ([] {                                                                                 \
+    struct Lane {                                                                       \
+      __attribute__((always_inline)) static inline void run(                            \
+          [[maybe_unused]] ::vgpu::isa::ValuLaneState& L, [[maybe_unused]] const int i, \
+          [[maybe_unused]] const uint64_t a, [[maybe_unused]] const uint64_t b,         \
+          [[maybe_unused]] const uint64_t c, [[maybe_unused]] const bool cin,           \
+          [[maybe_unused]] uint64_t& d, [[maybe_unused]] bool& cc) {                    \
+        __VA_ARGS__;                                                                    \
+      }                                                                                 \
+    };                                                                                  \
+    return ::vgpu::isa::valuKernel<Lane>();                                             \
+  }())
 
 // Helpers for lane bodies.
 inline float f(uint64_t v) {

@@ -45,7 +45,7 @@ inline uint32_t ffbhSigned(uint32_t v) {
   return x ? static_cast<uint32_t>(__builtin_clz(x)) : ~0u;
 }
 inline uint32_t popcount(uint64_t v) {
-  return static_cast<uint32_t>(__builtin_popcountll(v));
+  return static_cast<uint32_t>(bitCount(v));
 }
 
 inline uint32_t bfeU(uint32_t v, uint32_t off, uint32_t width) {

@@ -1,6 +1,8 @@
 // The VALU executor, written once for VOP1/VOP2/VOPC/VOP3 and their DPP and SDWA forms:
 // operand fetch with input modifiers, the opcode's lane function, output modifiers and
-// write-back under EXEC (Vega ISA guide ch. 6 "Vector ALU Operations", 12.7 - 12.11).
+// write-back under EXEC (Vega ISA guide ch. 6 "Vector ALU Operations", 12.7 - 12.11). Ops of
+// 32- and 64-bit operands without modifiers take a fast path (execValuInPlace) that reads the
+// operands in place; everything else, and every fault, goes through the general path.
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -115,24 +117,37 @@ uint64_t laneMask(const uint8_t* bits, uint64_t enabled) {
   return m & enabled;
 }
 
+// Lanes whose bit is set in `mask`, as bytes 0/1 (the carry in of the loops over every lane):
+// 16 lanes per step with SSE2, else one at a time.
+void maskToBytes(uint64_t mask, uint8_t* out) {
+#if defined(__SSE2__)
+  const __m128i bit = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+  const __m128i one = _mm_set1_epi8(1);
+  for (int k = 0; k < kWaveSize / 16; ++k) {
+    const __m128i m = _mm_cvtsi32_si128(static_cast<int>((mask >> (16 * k)) & 0xffff));
+    __m128i v = _mm_unpacklo_epi8(m, m);  // byte 0 twice, byte 1 twice
+    v = _mm_unpacklo_epi16(v, v);         // byte 0 four times, byte 1 four times
+    v = _mm_unpacklo_epi32(v, v);         // byte 0 in bytes 0-7, byte 1 in bytes 8-15
+    const __m128i set = _mm_cmpeq_epi8(_mm_and_si128(v, bit), bit);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * k), _mm_and_si128(set, one));
+  }
+#else
+  for (int l = 0; l < kWaveSize; ++l) out[l] = (mask >> l) & 1;
+#endif
+}
+
 alignas(64) const uint32_t kZeroLanes[kWaveSize] = {};
 
-// out[l] = in[l] for the lanes set in `mask`: a copy when every lane is, a select four lanes at
-// a time (SSE2) when many are, else lane by lane.
+// out[l] = in[l] for the lanes set in `mask`: a copy when every lane is, else a select four
+// lanes at a time (SSE2) or lane by lane.
 void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
   if (mask == ~uint64_t{0}) {
     std::memcpy(out, in, kWaveSize * sizeof(uint32_t));
     return;
   }
 #if defined(__SSE2__)
-  if (__builtin_popcountll(mask) < 24) {  // few lanes (deep divergence): visit just those
-    for (; mask != 0; mask &= mask - 1) {
-      const int l = __builtin_ctzll(mask);
-      out[l] = in[l];
-    }
-    return;
-  }
-  // Lane-select masks for each 4-bit group of EXEC.
+  // Lane-select masks for each 4-bit group of EXEC; every group blended, without branches (the
+  // fast path stores this way only with more than half the lanes on).
   alignas(16) static const uint32_t kNibble[16][4] = {
       {0, 0, 0, 0},     {~0u, 0, 0, 0},     {0, ~0u, 0, 0},     {~0u, ~0u, 0, 0},
       {0, 0, ~0u, 0},   {~0u, 0, ~0u, 0},   {0, ~0u, ~0u, 0},   {~0u, ~0u, ~0u, 0},
@@ -140,7 +155,6 @@ void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
       {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
   for (int g = 0; g < kWaveSize / 4; ++g, mask >>= 4) {
     const unsigned nibble = static_cast<unsigned>(mask & 15);
-    if (nibble == 0) continue;
     auto* o = reinterpret_cast<__m128i*>(out + 4 * g);
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 4 * g));
     const __m128i m = _mm_load_si128(reinterpret_cast<const __m128i*>(kNibble[nibble]));
@@ -154,84 +168,146 @@ void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
 #endif
 }
 
-// The fast path: a plain 32-bit op (e32, or e64 without modifiers) in a mode that changes
-// nothing (the default float mode, or an op MODE does not touch), with every VGPR inside the
-// allocation. VGPR sources are read in place and scalars broadcast once; the lane function runs
-// on 32-bit lanes. Anything else, including every fault, is left to the general path below:
-// returns false before changing any state.
-bool execValuNarrow(ExecArgs& x) {
+// Up to this many active lanes a 32-bit op runs lane by lane on just those (results straight
+// into the destination); above, over every lane (vectorised) into a buffer and a masked store.
+// 64-bit bodies do not vectorise (SSE2 has no 64-bit compares, variable shifts or narrowing to
+// the carry bytes): they always run lane by lane. Measured with callgrind on collatz.
+constexpr int kSparseLanesNarrow = 32;
+// The same limit for 64-bit compares, which vectorise on 32-bit halves (VopCompare.cpp).
+constexpr int kSparseLanesCompare64 = 16;
+
+// out[l] = v for every lane.
+inline void fillLanes(uint32_t* out, uint32_t v) {
+#if defined(__SSE2__)
+  const __m128i x = _mm_set1_epi32(static_cast<int>(v));
+  auto* o = reinterpret_cast<__m128i*>(out);
+  for (int k = 0; k < kWaveSize / 4; k += 4) {
+    _mm_store_si128(o + k, x);
+    _mm_store_si128(o + k + 1, x);
+    _mm_store_si128(o + k + 2, x);
+    _mm_store_si128(o + k + 3, x);
+  }
+#else
+  for (int l = 0; l < kWaveSize; ++l) out[l] = v;
+#endif
+}
+
+// A source of the fast path: `code` read as `t` in place (`lo`/`hi`), a scalar broadcast into
+// `splat` (two 64-lane dword arrays). False when a VGPR is outside the allocation.
+__attribute__((always_inline)) inline bool inPlaceSource(const Instruction& in, const WaveState& w,
+                                                         const ExecContext& ctx, int code, Ty t,
+                                                         const uint32_t*& lo, const uint32_t*& hi,
+                                                         uint32_t (&splat)[2][kWaveSize]) {
+  const bool pair = is64(t);
+  if (code >= opnd::kVgpr0) {
+    const int reg = code - opnd::kVgpr0;
+    if (!vgprInRange(w, reg, pair ? 2 : 1)) return false;
+    lo = w.v(static_cast<uint32_t>(reg));
+    if (pair) hi = w.v(static_cast<uint32_t>(reg + 1));
+    return true;
+  }
+  const uint64_t v = readScalar(in, w, ctx, code, t);
+  fillLanes(splat[0], static_cast<uint32_t>(v));
+  lo = splat[0];
+  if (v >> 32) {
+    fillLanes(splat[1], static_cast<uint32_t>(v >> 32));
+    hi = splat[1];
+  }
+  return true;
+}
+
+// What the fast path writes besides a vector result: nothing, a carry-out mask (VOP3B sdst or
+// VCC), or (a compare) only the compare mask.
+enum ValuResult { kVectorResult, kCarryResult, kCompareResult };
+
+// The fast path: an op of 32- and 64-bit operands without modifiers (e32, or e64 without
+// abs/neg/omod/clamp/op_sel) in a mode that changes nothing (the default float mode, or an op
+// MODE does not touch), with every VGPR inside the allocation. VGPR sources are read in place
+// (a 64-bit source as its two registers) and scalars broadcast once; the lane body runs on
+// just the active lanes or on all 64 (OpInfo::valuForms). Anything else, including every
+// fault, is left to the general path: returns false before changing any state. Instantiated
+// per operand shape (valuExecutor): `Sources` read (src0 .. src2, a carry-in not counted),
+// `Wide` some operand 64-bit, `Result` what is written.
+template <int Sources, bool Wide, ValuResult Result>
+__attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
   const Instruction& in = x.in;
   const OpInfo& op = x.op;
   WaveState& w = x.w;
   const unsigned form = in.f[fld::kForm];
   if (form != kE32 && !(form == kE64 && in.f[fld::kMods] == 0 && in.f[fld::kOpsel] == 0))
     return false;
-  if (w.mode & kModeGprIdxEnable) return false;
-  if ((w.mode & fpmode::kFieldsMask) != fpmode::kDefault && !(op.flags & kFpBitwise) &&
-      op.enc != Enc::Vopc)
+  const uint32_t flags = op.flags;
+  constexpr bool vopc = Result == kCompareResult;
+  if ((w.mode & kModeGprIdxEnable) ||
+      (!vopc && (w.mode & fpmode::kFieldsMask) != fpmode::kDefault && !(flags & kFpBitwise)))
     return false;
-  const bool vectorResult = op.enc != Enc::Vopc;  // narrow ops have a 32-bit VGPR result
+  const int dstDwords = vopc ? 0 : (Wide && is64(op.dst) ? 2 : 1);  // a compare's is a mask
   const int dstReg = in.f[fld::kDst] - opnd::kVgpr0;
-  if (vectorResult && !vgprInRange(w, dstReg, 1)) return false;
+  if (!vopc && !vgprInRange(w, dstReg, dstDwords)) return false;
 
-  const bool carryIn = op.flags & kCarryIn;
-  const Ty types[3] = {op.src0, op.src1, (op.flags & kAccumulate) ? op.dst : op.src2};
-  const uint32_t* src[3];
-  alignas(64) uint32_t splat[3][kWaveSize];
-  for (int s = 0; s < 3; ++s) {
-    if (types[s] == Ty::None || (carryIn && s == 2)) {
-      src[s] = kZeroLanes;
-      continue;
-    }
-    const int code = in.f[fld::kSrc0 + s];
-    if (code >= opnd::kVgpr0) {
-      if (!vgprInRange(w, code - opnd::kVgpr0, 1)) return false;
-      src[s] = w.v(static_cast<uint32_t>(code - opnd::kVgpr0));
-      continue;
-    }
-    const auto v = static_cast<uint32_t>(readScalar(in, w, x.ctx, code, types[s]));
-    for (int l = 0; l < kWaveSize; ++l) splat[s][l] = v;
-    src[s] = splat[s];
+  ValuOperands s{{kZeroLanes, kZeroLanes, kZeroLanes}, {kZeroLanes, kZeroLanes, kZeroLanes}};
+  alignas(16) uint32_t splat[Sources][2][kWaveSize];
+  const auto source = [&](int k, Ty t) {
+    return inPlaceSource(in, w, x.ctx, in.f[fld::kSrc0 + k], Wide ? t : Ty::B32, s.lo[k], s.hi[k],
+                         splat[k]);
+  };
+  if (!source(0, op.src0)) return false;
+  if constexpr (Sources >= 2) {
+    if (!source(1, op.src1)) return false;
+  }
+  if constexpr (Sources >= 3) {
+    if (!source(2, (flags & kAccumulate) ? op.dst : op.src2)) return false;
   }
 
-  ValuLanes L;
+  ValuLaneState L;
   L.w = &w;
   L.in = &in;
   L.ctx = &x.ctx;
-  L.exec = w.exec;
-  if (carryIn) {
-    const uint64_t mask =
-        (form == kE64) ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc;
-    for (int l = 0; l < kWaveSize; ++l) L.cin[l] = (mask >> l) & 1;
+  const uint64_t exec = w.exec;
+  L.exec = exec;
+  L.writeMask = exec;
+  const bool carryIn = flags & kCarryIn;
+  const uint64_t carryMask =
+      !carryIn ? 0 : (form == kE64 ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc);
+  uint64_t ccMask = 0;  // carry / compare out of the active lanes
+  // The vectorised loop's result before its masked store; the lane-by-lane loop's sink for what
+  // goes nowhere (a compare's result lanes, the high dwords of a 32-bit result).
+  alignas(16) uint32_t scratch[kWaveSize];
+  if (Wide && Result == kCompareResult && op.valuForms->compare64 &&
+      bitCount(exec) > kSparseLanesCompare64) {
+    op.valuForms->compare64(L, s);
+    ccMask = laneMask(L.cc, exec);
+  } else if (Wide || !op.valuNarrow || bitCount(exec) <= kSparseLanesNarrow) {
+    uint32_t* dlo = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : scratch;
+    uint32_t* dhi = dstDwords == 2 ? w.v(static_cast<uint32_t>(dstReg + 1)) : scratch;
+    ccMask =
+        (Wide ? op.valuForms->sparse64 : op.valuForms->sparse32)(L, s, dlo, dhi, exec, carryMask);
   } else {
-    std::memset(L.cin, 0, sizeof L.cin);
+    if (carryIn) maskToBytes(carryMask, L.cin);
+    // With every lane on and a destination that is none of the sources, the loop writes the
+    // destination itself; else a buffer and a masked store.
+    uint32_t* dst = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : nullptr;
+    const bool direct =
+        !vopc && exec == ~uint64_t{0} && dst != s.lo[0] && dst != s.lo[1] && dst != s.lo[2];
+    op.valuNarrow(L, s.lo[0], s.lo[1], s.lo[2], direct ? dst : scratch);
+    if constexpr (Result != kVectorResult) ccMask = laneMask(L.cc, exec);
+    if (!vopc && !direct) maskedStore(dst, scratch, exec);
   }
-  L.writeMask = L.exec;
-  alignas(64) uint32_t d[kWaveSize];
-  op.valuNarrow(L, src[0], src[1], src[2], d);
-  if (L.fault) {
-    x.r.kind = StepKind::Fault;
-    x.r.fault = L.fault;
-    return true;
-  }
-  if (!vectorResult) {
+  if constexpr (Result == kCompareResult) {
     // Compare: inactive lanes read as 0 in the result mask (6.4).
-    const uint64_t result = laneMask(L.cc, L.exec);
-    writeScalar(w, in.f[fld::kDst], 2, result);
-    if (op.flags & kCmpx) w.exec = result;
-    w.pc += in.sizeBytes;
-    return true;
+    writeScalar(w, in.f[fld::kDst], 2, ccMask);
+    if (flags & kCmpx) w.exec = ccMask;
+  } else if constexpr (Result == kCarryResult) {
+    writeScalar(w, in.f[fld::kSdst], 2, ccMask);
   }
-  if (op.flags & kCarryOut) writeScalar(w, in.f[fld::kSdst], 2, laneMask(L.cc, L.exec));
-  maskedStore(w.v(static_cast<uint32_t>(dstReg)), d, L.writeMask);
   w.pc += in.sizeBytes;
   return true;
 }
 
-}  // namespace
+// Every other VALU instruction: operands widened to 64-bit lanes with their modifiers.
+__attribute__((noinline)) void execValuGeneral(ExecArgs& x);
 
-void execValu(ExecArgs& x) {
-  if (x.op.valuNarrow && execValuNarrow(x)) return;
+void execValuGeneral(ExecArgs& x) {
   const Instruction& in = x.in;
   const OpInfo& op = x.op;
   WaveState& w = x.w;
@@ -418,6 +494,59 @@ void execValu(ExecArgs& x) {
     }
   }
   w.pc += in.sizeBytes;
+}
+
+}  // namespace
+
+void execValu(ExecArgs& x) {
+  execValuGeneral(x);
+}
+
+namespace {
+
+template <int Sources, bool Wide, ValuResult Result>
+void execValuShaped(ExecArgs& x) {
+  if (!execValuInPlace<Sources, Wide, Result>(x)) execValuGeneral(x);
+}
+
+template <int Sources, bool Wide>
+ExecFn shapedFor(ValuResult result) {
+  switch (result) {
+    case kCarryResult:
+      return &execValuShaped<Sources, Wide, kCarryResult>;
+    case kCompareResult:
+      return &execValuShaped<Sources, Wide, kCompareResult>;
+    default:
+      return &execValuShaped<Sources, Wide, kVectorResult>;
+  }
+}
+
+}  // namespace
+
+ExecFn valuExecutor(const OpInfo& op) {
+  if (!op.exec || !op.valuForms || op.src0 == Ty::None) return op.exec;
+  const Ty src2 = (op.flags & kAccumulate) ? op.dst : op.src2;
+  const int sources =
+      (op.src1 == Ty::None) ? 1 : ((src2 == Ty::None || (op.flags & kCarryIn)) ? 2 : 3);
+  const bool wide =
+      (op.enc != Enc::Vopc && is64(op.dst)) || is64(op.src0) || is64(op.src1) || is64(src2);
+  const ValuResult result = op.enc == Enc::Vopc
+                                ? kCompareResult
+                                : ((op.flags & kCarryOut) ? kCarryResult : kVectorResult);
+  switch (sources * 2 + (wide ? 1 : 0)) {
+    case 2:
+      return shapedFor<1, false>(result);
+    case 3:
+      return shapedFor<1, true>(result);
+    case 4:
+      return shapedFor<2, false>(result);
+    case 5:
+      return shapedFor<2, true>(result);
+    case 6:
+      return shapedFor<3, false>(result);
+    default:
+      return shapedFor<3, true>(result);
+  }
 }
 
 }  // namespace vgpu::isa

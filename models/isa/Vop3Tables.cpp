@@ -8,7 +8,9 @@ namespace {
 using namespace math;
 
 OpInfo v3(int op, const char* name, Ty d, Ty a, Ty b, Ty c, ValuKernel fn, uint32_t flags = 0) {
-  return valuOp(Enc::Vop3, execValu, op, name, d, a, b, c, fn, flags);
+  OpInfo o = valuOp(Enc::Vop3, execValu, op, name, d, a, b, c, fn, flags);
+  o.exec = valuExecutor(o);
+  return o;
 }
 
 constexpr Ty NoT = Ty::None, B16 = Ty::B16, I16 = Ty::I16, F16 = Ty::F16, B32 = Ty::B32,

@@ -2,6 +2,7 @@
 // are a regular grid (type x condition x cmp/cmpx), so the table is generated from it; each
 // entry's lane function is a template instance (one vectorisable loop per condition and type).
 #include <array>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <utility>
@@ -97,39 +98,54 @@ bool intCond(T a, T b) {
   }
 }
 
-template <int K, int C>
-void compareLanes(ValuLanes& L) {
-  for (int i = 0; i < kWaveSize; ++i) {
-    const auto a = value<K>(L.a[i]);
-    const auto b = value<K>(L.b[i]);
-    if constexpr (K == kF16 || K == kF32 || K == kF64) {
-      L.cc[i] = floatCond<C>(a, b);
-    } else {
-      L.cc[i] = intCond<C>(a, b);
-    }
+// 64-bit integer condition C on 32-bit halves (a = ah:al, b = bh:bl): the same answer as
+// intCond on the 64-bit values (which the other forms use), in operations SSE2 has (it has no
+// 64-bit compares), so the loop over every lane (compareAll64) vectorises.
+template <int C, bool Signed>
+bool intCond64(uint32_t al, uint32_t ah, uint32_t bl, uint32_t bh) {
+  const bool hiLess = Signed ? static_cast<int32_t>(ah) < static_cast<int32_t>(bh) : ah < bh;
+  const bool hiMore = Signed ? static_cast<int32_t>(ah) > static_cast<int32_t>(bh) : ah > bh;
+  const bool hiEqual = ah == bh;
+  const bool less = hiLess | (hiEqual & (al < bl));
+  const bool more = hiMore | (hiEqual & (al > bl));
+  const bool equal = hiEqual & (al == bl);
+  switch (C) {
+    case 0:
+      return false;
+    case 1:
+      return less;
+    case 2:
+      return equal;
+    case 3:
+      return !more;
+    case 4:
+      return more;
+    case 5:
+      return !equal;
+    case 6:
+      return !less;
+    default:
+      return true;
   }
 }
 
-// The same compare over 32-bit operands read in place (Vop.cpp's fast path).
+// One lane of a compare (Valu.h lanes::*: instantiated in every loop form).
 template <int K, int C>
-void compareNarrow(ValuLanes& L, const uint32_t* __restrict A, const uint32_t* __restrict B,
-                   const uint32_t*, uint32_t*) {
-  uint8_t* __restrict cc = L.cc;
-  for (int i = 0; i < kWaveSize; ++i) {
-    const auto a = value<K>(A[i]);
-    const auto b = value<K>(B[i]);
-    if constexpr (K == kF32) {
-      cc[i] = floatCond<C>(a, b);
+struct CompareLane {
+  __attribute__((always_inline)) static void run(ValuLaneState&, int, uint64_t a, uint64_t b,
+                                                 uint64_t, bool, uint64_t&, bool& cc) {
+    if constexpr (K == kF16 || K == kF32 || K == kF64) {
+      cc = floatCond<C>(value<K>(a), value<K>(b));
     } else {
-      cc[i] = intCond<C>(a, b);
+      cc = intCond<C>(value<K>(a), value<K>(b));
     }
   }
-}
+};
 
 template <int K>
-void classLanes(ValuLanes& L) {
-  for (int i = 0; i < kWaveSize; ++i) {
-    const uint64_t bits = L.a[i];
+struct ClassLane {
+  __attribute__((always_inline)) static void run(ValuLaneState&, int, uint64_t bits, uint64_t mask,
+                                                 uint64_t, bool, uint64_t&, bool& cc) {
     bool quiet;
     if constexpr (K == kF16)
       quiet = (bits >> 9) & 1;
@@ -137,19 +153,39 @@ void classLanes(ValuLanes& L) {
       quiet = (bits >> 22) & 1;
     else
       quiet = (bits >> 51) & 1;
-    L.cc[i] = math::fpClass(value<K>(bits), u32(L.b[i]), quiet);
+    cc = math::fpClass(value<K>(bits), u32(mask), quiet);
   }
+};
+
+// A 64-bit integer compare over every lane, its sources as dword pairs (the halves go straight
+// to intCond64, so the loop is 32-bit operations only and vectorises), results into L.cc.
+template <int K, int C>
+void compareAll64(ValuLaneState& L, const ValuOperands& s) {
+  const uint32_t* __restrict a0 = s.lo[0];
+  const uint32_t* __restrict a1 = s.hi[0];
+  const uint32_t* __restrict b0 = s.lo[1];
+  const uint32_t* __restrict b1 = s.hi[1];
+  alignas(16) uint8_t cc[kWaveSize];
+  for (int i = 0; i < kWaveSize; ++i) cc[i] = intCond64<C, K == kI64>(a0[i], a1[i], b0[i], b1[i]);
+  std::memcpy(L.cc, cc, sizeof cc);
+}
+
+// The compare's kernel: its in-place forms, with the loop above for 64-bit integers.
+template <int K, int C>
+ValuKernel compareKernel() {
+  ValuKernel k = valuKernel<CompareLane<K, C>, false>();
+  if constexpr (K == kI64 || K == kU64) {
+    static constexpr ValuLaneForms forms{lanes::kForms<CompareLane<K, C>, false>.sparse32,
+                                         lanes::kForms<CompareLane<K, C>, false>.sparse64,
+                                         &compareAll64<K, C>};
+    k.forms = &forms;
+  }
+  return k;
 }
 
 template <int K, int... C>
-constexpr std::array<ValuFn, sizeof...(C)> compareFns(std::integer_sequence<int, C...>) {
-  return {&compareLanes<K, C>...};
-}
-
-template <int K, int... C>
-constexpr std::array<ValuNarrowFn, sizeof...(C)> compareNarrowFns(
-    std::integer_sequence<int, C...>) {
-  return {&compareNarrow<K, C>...};
+std::array<ValuKernel, sizeof...(C)> compareKernels(std::integer_sequence<int, C...>) {
+  return {compareKernel<K, C>()...};
 }
 
 struct Grid {
@@ -157,41 +193,32 @@ struct Grid {
   const char* type;
   Ty ty;
   bool isFloat;
-  const ValuFn* fns;
-  const ValuNarrowFn* narrow;  // 32-bit grids only
+  const ValuKernel* kernels;
 };
 
 std::vector<OpInfo> buildTable() {
-  static const auto f16 = compareFns<kF16>(std::make_integer_sequence<int, 16>{});
-  static const auto f32 = compareFns<kF32>(std::make_integer_sequence<int, 16>{});
-  static const auto f64 = compareFns<kF64>(std::make_integer_sequence<int, 16>{});
-  static const auto i16 = compareFns<kI16>(std::make_integer_sequence<int, 8>{});
-  static const auto u16 = compareFns<kU16>(std::make_integer_sequence<int, 8>{});
-  static const auto i32 = compareFns<kI32>(std::make_integer_sequence<int, 8>{});
-  static const auto u32 = compareFns<kU32>(std::make_integer_sequence<int, 8>{});
-  static const auto i64 = compareFns<kI64>(std::make_integer_sequence<int, 8>{});
-  static const auto u64 = compareFns<kU64>(std::make_integer_sequence<int, 8>{});
-  static const auto f32n = compareNarrowFns<kF32>(std::make_integer_sequence<int, 16>{});
-  static const auto i32n = compareNarrowFns<kI32>(std::make_integer_sequence<int, 8>{});
-  static const auto u32n = compareNarrowFns<kU32>(std::make_integer_sequence<int, 8>{});
+  static const auto f16 = compareKernels<kF16>(std::make_integer_sequence<int, 16>{});
+  static const auto f32 = compareKernels<kF32>(std::make_integer_sequence<int, 16>{});
+  static const auto f64 = compareKernels<kF64>(std::make_integer_sequence<int, 16>{});
+  static const auto i16 = compareKernels<kI16>(std::make_integer_sequence<int, 8>{});
+  static const auto u16 = compareKernels<kU16>(std::make_integer_sequence<int, 8>{});
+  static const auto i32 = compareKernels<kI32>(std::make_integer_sequence<int, 8>{});
+  static const auto u32 = compareKernels<kU32>(std::make_integer_sequence<int, 8>{});
+  static const auto i64 = compareKernels<kI64>(std::make_integer_sequence<int, 8>{});
+  static const auto u64 = compareKernels<kU64>(std::make_integer_sequence<int, 8>{});
   static const char* const kFloatConds[] = {"f", "lt",  "eq",  "le",  "gt",  "lg",  "ge",  "o",
                                             "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru"};
   static const char* const kIntConds[] = {"f", "lt", "eq", "le", "gt", "ne", "ge", "t"};
   const Grid grids[] = {
-      {0x20, "f16", Ty::F16, true, f16.data(), nullptr},
-      {0x40, "f32", Ty::F32, true, f32.data(), f32n.data()},
-      {0x60, "f64", Ty::F64, true, f64.data(), nullptr},
-      {0xa0, "i16", Ty::I16, false, i16.data(), nullptr},
-      {0xa8, "u16", Ty::B16, false, u16.data(), nullptr},
-      {0xc0, "i32", Ty::I32, false, i32.data(), i32n.data()},
-      {0xc8, "u32", Ty::B32, false, u32.data(), u32n.data()},
-      {0xe0, "i64", Ty::I64, false, i64.data(), nullptr},
-      {0xe8, "u64", Ty::B64, false, u64.data(), nullptr},
+      {0x20, "f16", Ty::F16, true, f16.data()},  {0x40, "f32", Ty::F32, true, f32.data()},
+      {0x60, "f64", Ty::F64, true, f64.data()},  {0xa0, "i16", Ty::I16, false, i16.data()},
+      {0xa8, "u16", Ty::B16, false, u16.data()}, {0xc0, "i32", Ty::I32, false, i32.data()},
+      {0xc8, "u32", Ty::B32, false, u32.data()}, {0xe0, "i64", Ty::I64, false, i64.data()},
+      {0xe8, "u64", Ty::B64, false, u64.data()},
   };
   static std::deque<std::string> names;  // stable storage for the generated mnemonics
   std::vector<OpInfo> ops;
-  auto add = [&](int opcode, std::string name, Ty a, Ty b, ValuFn fn, bool cmpx,
-                 ValuNarrowFn narrow = nullptr) {
+  auto add = [&](int opcode, std::string name, Ty a, Ty b, const ValuKernel& fn, bool cmpx) {
     names.push_back(std::move(name));
     OpInfo o;
     o.name = names.back().c_str();
@@ -203,9 +230,12 @@ std::vector<OpInfo> buildTable() {
     o.src1 = b;
     o.flags = cmpx ? static_cast<uint32_t>(kCmpx) : 0u;
     o.exec = execValu;
-    o.valu = fn;
-    o.valuNarrow = narrow;
+    o.valu = fn.wide;
+    // The in-place forms for 32- and 64-bit operands; the 32-bit loop for 32-bit ones.
+    o.valuNarrow = isNarrowType(a) && isNarrowType(b) ? fn.narrow : nullptr;
+    o.valuForms = isDwordsType(a) && isDwordsType(b) ? fn.forms : nullptr;
     o.issue = IssueType::Valu;
+    o.exec = valuExecutor(o);
     ops.push_back(o);
   };
   // Class tests: 0x10.. (f32, f64, f16), each followed by its cmpx form.
@@ -213,11 +243,11 @@ std::vector<OpInfo> buildTable() {
     int op;
     const char* t;
     Ty ty;
-    ValuFn fn;
+    ValuKernel fn;
   } classes[] = {
-      {0x10, "f32", Ty::F32, &classLanes<kF32>},
-      {0x12, "f64", Ty::F64, &classLanes<kF64>},
-      {0x14, "f16", Ty::F16, &classLanes<kF16>},
+      {0x10, "f32", Ty::F32, valuKernel<ClassLane<kF32>, false>()},
+      {0x12, "f64", Ty::F64, valuKernel<ClassLane<kF64>, false>()},
+      {0x14, "f16", Ty::F16, valuKernel<ClassLane<kF16>, false>()},
   };
   for (const auto& c : classes) {
     add(c.op, std::string("v_cmp_class_") + c.t, c.ty, Ty::B32, c.fn, false);
@@ -230,11 +260,9 @@ std::vector<OpInfo> buildTable() {
     const int cmpxOffset = 16;
     for (int c = 0; c < conds; ++c) {
       const char* cond = g.isFloat ? kFloatConds[c] : kIntConds[c];
-      const ValuNarrowFn narrow = g.narrow ? g.narrow[c] : nullptr;
-      add(g.base + c, std::string("v_cmp_") + cond + "_" + g.type, g.ty, g.ty, g.fns[c], false,
-          narrow);
+      add(g.base + c, std::string("v_cmp_") + cond + "_" + g.type, g.ty, g.ty, g.kernels[c], false);
       add(g.base + cmpxOffset + c, std::string("v_cmpx_") + cond + "_" + g.type, g.ty, g.ty,
-          g.fns[c], true, narrow);
+          g.kernels[c], true);
     }
   }
   return ops;

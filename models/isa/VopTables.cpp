@@ -12,6 +12,7 @@ OpInfo valu(Enc enc, int opcode, int vop3, const char* name, Ty d, Ty a, Ty b, T
             uint32_t flags) {
   OpInfo o = valuOp(enc, execValu, opcode, name, d, a, b, c, fn, flags);
   o.vop3 = static_cast<int16_t>(vop3);
+  o.exec = valuExecutor(o);
   return o;
 }
 // VOP2: e64 opcode is 0x100 + op (12.7).
@@ -26,11 +27,9 @@ OpInfo v1(int op, const char* n, Ty d, Ty a, ValuKernel fn, uint32_t flags = 0) 
 constexpr Ty NoT = Ty::None, B16 = Ty::B16, I16 = Ty::I16, F16 = Ty::F16, B32 = Ty::B32,
              I32 = Ty::I32, F32 = Ty::F32, F64 = Ty::F64, PkF16_T = Ty::PkF16;
 
-// Integer add/sub with optional unsigned saturation (VOP3 clamp bit).
-#define SAT_U32(expr64)         \
-  const uint64_t r_ = (expr64); \
-  d = (L.clamp && (r_ >> 32)) ? (i64(r_) < 0 ? 0 : 0xffffffffu) : u32(r_)
-
+// The 32-bit integer adds and subtracts compute their carry / borrow in 32 bits (r < a): written
+// with a 64-bit sum, the conversion of its bit 32 to the carry keeps the lane loop from
+// vectorising (SSE2). With the VOP3 clamp bit they saturate to [0, 0xffffffff].
 const OpInfo kVopOps[] = {
     // ---- VOP2 (12.7) ----
     // v_cndmask takes float input modifiers (abs/neg act on the sign bit), so F32 sources.
@@ -64,12 +63,12 @@ const OpInfo kVopOps[] = {
     // as the second / third source so both are a plain multiply-add here.
     valu(Enc::Vop2, 0x17, -1, "v_madmk_f32", F32, F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c))), kLiteralK | kNoE32Suffix | kFpFlushAlways),
     valu(Enc::Vop2, 0x18, -1, "v_madak_f32", F32, F32, F32, F32, VALU_LANES(d = F(f(a) * f(b) + f(c))), kLiteralK | kNoE32Suffix | kFpFlushAlways),
-    v2(0x19, "v_add_co_u32", B32, B32, B32, VALU_LANES(const uint64_t r = (a & 0xffffffff) + (b & 0xffffffff); cc = r >> 32; d = (L.clamp && cc) ? 0xffffffffu : u32(r)), kCarryOut | kVop3b),
+    v2(0x19, "v_add_co_u32", B32, B32, B32, VALU_LANES(const uint32_t r = u32(a) + u32(b); cc = r < u32(a); d = (L.clamp && cc) ? 0xffffffffu : r), kCarryOut | kVop3b),
     v2(0x1a, "v_sub_co_u32", B32, B32, B32, VALU_LANES(cc = u32(b) > u32(a); d = (L.clamp && cc) ? 0 : u32(a - b)), kCarryOut | kVop3b),
     v2(0x1b, "v_subrev_co_u32", B32, B32, B32, VALU_LANES(cc = u32(a) > u32(b); d = (L.clamp && cc) ? 0 : u32(b - a)), kCarryOut | kVop3b),
-    v2(0x1c, "v_addc_co_u32", B32, B32, B32, VALU_LANES(const uint64_t r = (a & 0xffffffff) + (b & 0xffffffff) + cin; cc = r >> 32; d = u32(r)), kCarryOut | kCarryIn | kVop3b),
-    v2(0x1d, "v_subb_co_u32", B32, B32, B32, VALU_LANES(const uint64_t r = (a & 0xffffffff) - (b & 0xffffffff) - cin; cc = (r >> 32) != 0; d = u32(r)), kCarryOut | kCarryIn | kVop3b),
-    v2(0x1e, "v_subbrev_co_u32", B32, B32, B32, VALU_LANES(const uint64_t r = (b & 0xffffffff) - (a & 0xffffffff) - cin; cc = (r >> 32) != 0; d = u32(r)), kCarryOut | kCarryIn | kVop3b),
+    v2(0x1c, "v_addc_co_u32", B32, B32, B32, VALU_LANES(const uint32_t s = u32(a) + u32(b); const uint32_t r = s + cin; cc = (s < u32(a)) | (r < s); d = r), kCarryOut | kCarryIn | kVop3b),
+    v2(0x1d, "v_subb_co_u32", B32, B32, B32, VALU_LANES(const uint32_t s = u32(a) - u32(b); cc = (u32(b) > u32(a)) | (s < uint32_t{cin}); d = s - cin), kCarryOut | kCarryIn | kVop3b),
+    v2(0x1e, "v_subbrev_co_u32", B32, B32, B32, VALU_LANES(const uint32_t s = u32(b) - u32(a); cc = (u32(a) > u32(b)) | (s < uint32_t{cin}); d = s - cin), kCarryOut | kCarryIn | kVop3b),
     v2(0x1f, "v_add_f16", F16, F16, F16, VALU_LANES(d = H(h(a) + h(b)))),
     v2(0x20, "v_sub_f16", F16, F16, F16, VALU_LANES(d = H(h(a) - h(b)))),
     v2(0x21, "v_subrev_f16", F16, F16, F16, VALU_LANES(d = H(h(b) - h(a)))),
@@ -91,9 +90,9 @@ const OpInfo kVopOps[] = {
     v2(0x31, "v_min_u16", B16, B16, B16, VALU_LANES(d = std::min(u16(a), u16(b)))),
     v2(0x32, "v_min_i16", I16, I16, I16, VALU_LANES(d = u16(std::min(i16(a), i16(b))))),
     v2(0x33, "v_ldexp_f16", F16, F16, I16, VALU_LANES(d = H(std::ldexp(h(a), std::max(-64, std::min(64, int(i16(b)))))))),
-    v2(0x34, "v_add_u32", B32, B32, B32, VALU_LANES(SAT_U32((a & 0xffffffff) + (b & 0xffffffff)))),
-    v2(0x35, "v_sub_u32", B32, B32, B32, VALU_LANES(SAT_U32((a & 0xffffffff) - (b & 0xffffffff)))),
-    v2(0x36, "v_subrev_u32", B32, B32, B32, VALU_LANES(SAT_U32((b & 0xffffffff) - (a & 0xffffffff)))),
+    v2(0x34, "v_add_u32", B32, B32, B32, VALU_LANES(const uint32_t r = u32(a) + u32(b); d = (L.clamp && r < u32(a)) ? 0xffffffffu : r)),
+    v2(0x35, "v_sub_u32", B32, B32, B32, VALU_LANES(d = (L.clamp && u32(b) > u32(a)) ? 0u : u32(a - b))),
+    v2(0x36, "v_subrev_u32", B32, B32, B32, VALU_LANES(d = (L.clamp && u32(a) > u32(b)) ? 0u : u32(b - a))),
     // gfx906 (deep-learning extensions).
     v2(0x3b, "v_fmac_f32", F32, F32, F32, VALU_LANES(d = F(std::fma(f(a), f(b), f(c)))), kAccumulate | kGfx906Only),
     v2(0x3c, "v_pk_fmac_f16", PkF16_T, PkF16_T, PkF16_T, VALU_LANES(d = H(std::fma(h(a), h(b), h(c))) | (H(std::fma(h(a >> 16), h(b >> 16), h(c >> 16))) << 16)), kAccumulate | kGfx906Only),
@@ -209,7 +208,6 @@ const OpInfo kVopOps[] = {
       L.writeMask = 0;
     }, kNoE32Suffix),
 };
-#undef SAT_U32
 
 }  // namespace
 
