@@ -23,8 +23,26 @@ class BusyUntil {
  public:
   // Reserves `occupancy` in the first free gap at or after `at`; returns its start.
   sc_core::sc_time reserve(const sc_core::sc_time& at, const sc_core::sc_time& occupancy) {
+    return reserve(at, occupancy, sc_core::sc_time_stamp());
+  }
+  // The same for a caller that already has the current SystemC time `now` (at >= now): saves
+  // the kernel call on the hot path.
+  sc_core::sc_time reserve(const sc_core::sc_time& at, const sc_core::sc_time& occupancy,
+                           const sc_core::sc_time& now) {
     busy_ += occupancy;
-    prune();
+    prune(now);
+    // The common case, a request at or after the start of the last reservation: it cannot fall
+    // into a gap, so it goes at `at` or right after the last reservation (exactly what the
+    // search below finds, without searching).
+    if (empty() || at >= intervals_.back().first) {
+      const sc_core::sc_time start = empty() ? at : std::max(at, intervals_.back().second);
+      if (occupancy == sc_core::SC_ZERO_TIME) return start;
+      if (!empty() && intervals_.back().second == start)
+        intervals_.back().second = start + occupancy;  // touches the last one: merge
+      else
+        intervals_.emplace_back(start, start + occupancy);
+      return start;
+    }
     sc_core::sc_time start = at;
     auto it = upperBound(start);
     if (it != first()) {
@@ -58,8 +76,14 @@ class BusyUntil {
   }
   const sc_core::sc_time& busyTime() const { return busy_; }
 
- private:
   using Interval = std::pair<sc_core::sc_time, sc_core::sc_time>;  // [start, end)
+  // The reservations not yet dropped, sorted by start (some may have ended already).
+  std::pair<const Interval*, const Interval*> reservations() const {
+    const Interval* begin = intervals_.data();
+    return {begin + head_, begin + intervals_.size()};
+  }
+
+ private:
   using Iterator = std::vector<Interval>::iterator;
   using ConstIterator = std::vector<Interval>::const_iterator;
 
@@ -96,8 +120,7 @@ class BusyUntil {
     if (next != intervals_.end() && next->first == start) return;  // as std::map::emplace
     intervals_.insert(next, Interval(start, end));
   }
-  void prune() {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+  void prune(const sc_core::sc_time& now) {
     while (!empty() && intervals_[head_].second <= now) ++head_;
     // Dropped intervals stay in front of head_ until they are many: erasing the front of a
     // vector one by one would move the whole calendar every time.
@@ -116,30 +139,154 @@ class BusyUntil {
 };
 
 // N identical servers (miss-status holding registers): a request takes a server that is free
-// when it arrives, or waits for the one that frees first.
+// when it arrives (the lowest-numbered one), or waits for the one that frees first.
+//
+// Finding that slot must not visit every slot's calendar (L2 has 256 per channel, and
+// temporal decoupling leaves several reservations per calendar). A tree over the slots keeps,
+// for every subtree, the times at which all its slots are busy (the intersection of their
+// calendars) and the earliest end of a slot's last reservation: the lowest slot free at `at`
+// is found by going down from the root into the first subtree not all busy at `at`, one
+// binary search per level. A reservation only adds busy time, so it adds to a subtree's
+// intersection only the part of it during which all the other slots below are busy too,
+// which usually vanishes a few levels up.
 class SlotPool {
  public:
-  explicit SlotPool(unsigned slots) : slots_(std::max(1u, slots)) {}
+  using Interval = BusyUntil::Interval;
+
+  explicit SlotPool(unsigned slots)
+      : slots_(std::max(1u, slots)), always_(sc_core::SC_ZERO_TIME, sc_core::sc_max_time()) {
+    while (leaves_ < slots_.size()) leaves_ *= 2;
+    allBusy_.resize(leaves_);
+    // Padding leaves are always busy and never first to free; real slots start empty.
+    minEnd_.assign(2 * leaves_, sc_core::sc_max_time());
+    minEndSlot_.assign(2 * leaves_, 0);
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      minEnd_[leaves_ + i] = sc_core::SC_ZERO_TIME;
+      minEndSlot_[leaves_ + i] = i;
+    }
+    for (size_t node = leaves_ - 1; node >= 1; --node) {
+      updateMinEnd(node);
+      // All busy forever exactly when every slot below is padding.
+      const size_t firstSlot = node << depthBelow(node);
+      if (firstSlot - leaves_ >= slots_.size()) allBusy_[node].push_back(always_);
+    }
+  }
   // The earliest time >= at that a slot is free, and that slot's index.
   std::pair<sc_core::sc_time, size_t> acquire(const sc_core::sc_time& at) const {
-    size_t best = 0;
-    sc_core::sc_time bestStart = sc_core::sc_max_time();
-    for (size_t i = 0; i < slots_.size(); ++i) {
-      // Free after its last reservation: certainly free at `at`, no calendar search needed.
-      const sc_core::sc_time lastEnd = slots_[i].freeAt();
-      if (lastEnd <= at || slots_[i].isFreeAt(at)) return {at, i};
-      const sc_core::sc_time free = std::max(at, lastEnd);
-      if (free < bestStart) bestStart = free, best = i;
-    }
-    return {bestStart, best};
+    // Every slot is busy at `at`: the one whose last reservation ends first (the lowest index
+    // among equals).
+    if (busyAt(1, at)) return {minEnd_[1], minEndSlot_[1]};
+    size_t node = 1;
+    while (node < leaves_) node = busyAt(2 * node, at) ? 2 * node + 1 : 2 * node;
+    return {at, node - leaves_};
   }
   // Marks slot `slot` busy over [from, until).
   void hold(size_t slot, const sc_core::sc_time& from, const sc_core::sc_time& until) {
-    if (until > from) slots_[slot].reserve(from, until - from);
+    hold(slot, from, until, sc_core::sc_time_stamp());
+  }
+  void hold(size_t slot, const sc_core::sc_time& from, const sc_core::sc_time& until,
+            const sc_core::sc_time& now) {
+    if (until <= from) return;
+    // The calendar places the reservation in a free gap (not always at `from`): that gap is
+    // the busy time the slot gains.
+    const sc_core::sc_time start = slots_[slot].reserve(from, until - from, now);
+    minEnd_[leaves_ + slot] = slots_[slot].freeAt();
+    for (size_t node = (leaves_ + slot) / 2; node >= 1 && updateMinEnd(node); node /= 2) {
+    }
+    added_.assign(1, Interval(start, start + (until - from)));
+    for (size_t node = leaves_ + slot; node > 1; node /= 2) {
+      // Of what this subtree gained, the part during which the sibling subtree is all busy
+      // too is what the parent gains.
+      intersect(added_, busyTimes(node ^ 1), now, scratch_);
+      if (scratch_.empty()) break;
+      unite(allBusy_[node / 2], scratch_, now);
+      added_.swap(scratch_);
+    }
   }
 
  private:
+  using Span = std::pair<const Interval*, const Interval*>;
+  size_t depthBelow(size_t node) const {
+    size_t depth = 0;
+    while ((node << depth) < leaves_) ++depth;
+    return depth;
+  }
+  // When every slot of the subtree is busy: disjoint intervals sorted by start (some may have
+  // ended already).
+  Span busyTimes(size_t node) const {
+    if (node >= leaves_) {
+      const size_t slot = node - leaves_;
+      return slot < slots_.size() ? slots_[slot].reservations() : Span(&always_, &always_ + 1);
+    }
+    const std::vector<Interval>& list = allBusy_[node];
+    return {list.data(), list.data() + list.size()};
+  }
+  static const Interval* firstStartingAfter(Span s, const sc_core::sc_time& t) {
+    return std::upper_bound(s.first, s.second, t, [](const sc_core::sc_time& v, const Interval& i) {
+      return v < i.first;
+    });
+  }
+  bool busyAt(size_t node, const sc_core::sc_time& t) const {
+    const Span s = busyTimes(node);
+    const Interval* after = firstStartingAfter(s, t);
+    return after != s.first && std::prev(after)->second > t;
+  }
+  // Recomputes an inner node's earliest end from its children; false if it did not change
+  // (then no node above changes either).
+  bool updateMinEnd(size_t node) {
+    const bool leftFirst = minEnd_[2 * node] <= minEnd_[2 * node + 1];
+    const size_t from = leftFirst ? 2 * node : 2 * node + 1;
+    if (minEnd_[node] == minEnd_[from] && minEndSlot_[node] == minEndSlot_[from]) return false;
+    minEnd_[node] = minEnd_[from];
+    minEndSlot_[node] = minEndSlot_[from];
+    return true;
+  }
+  // out = a ∩ b, both disjoint and sorted, without what ended by `now` (no request can
+  // arrive before now).
+  static void intersect(const std::vector<Interval>& a, Span b, const sc_core::sc_time& now,
+                        std::vector<Interval>& out) {
+    out.clear();
+    for (const Interval& x : a) {
+      // Disjoint and sorted by start means sorted by end too: skip those ending by x's start.
+      const Interval* y = std::upper_bound(
+          b.first, b.second, x.first,
+          [](const sc_core::sc_time& v, const Interval& i) { return v < i.second; });
+      for (; y != b.second && y->first < x.second; ++y) {
+        const sc_core::sc_time lo = std::max(x.first, y->first);
+        const sc_core::sc_time hi = std::min(x.second, y->second);
+        if (lo < hi && hi > now) out.emplace_back(lo, hi);
+      }
+    }
+  }
+  // list = list ∪ add (both disjoint and sorted), touching intervals merged, without what
+  // ended by `now`.
+  void unite(std::vector<Interval>& list, const std::vector<Interval>& add,
+             const sc_core::sc_time& now) {
+    merged_.clear();
+    auto a = list.cbegin();
+    auto b = add.cbegin();
+    while (a != list.cend() || b != add.cend()) {
+      const bool takeList = b == add.cend() || (a != list.cend() && a->first < b->first);
+      const Interval& next = takeList ? *a++ : *b++;
+      if (next.second <= now) continue;
+      if (!merged_.empty() && next.first <= merged_.back().second)
+        merged_.back().second = std::max(merged_.back().second, next.second);
+      else
+        merged_.push_back(next);
+    }
+    list.swap(merged_);
+  }
+
   std::vector<BusyUntil> slots_;
+  Interval always_;  // a padding leaf's calendar
+  size_t leaves_ = 1;
+  // By tree node (1 is the root, leaves_ + i is slot i): when all slots below are busy (inner
+  // nodes only), the earliest end of a last reservation below, and the lowest slot ending then.
+  std::vector<std::vector<Interval>> allBusy_;
+  std::vector<sc_core::sc_time> minEnd_;
+  std::vector<size_t> minEndSlot_;
+  // Scratch space of hold(), kept so that it does not allocate.
+  std::vector<Interval> added_, scratch_, merged_;
 };
 
 }  // namespace vgpu

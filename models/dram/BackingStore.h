@@ -17,11 +17,11 @@ class BackingStore {
     while (len > 0) {
       const uint64_t off = addr % kPageBytes;
       const uint64_t n = std::min(len, kPageBytes - off);
-      auto it = pages_.find(addr / kPageBytes);
-      if (it == pages_.end())
+      const uint8_t* p = existingPage(addr / kPageBytes);
+      if (p == nullptr)
         std::memset(out, 0, n);
       else
-        std::memcpy(out, it->second.get() + off, n);
+        std::memcpy(out, p + off, n);
       addr += n, out += n, len -= n;
     }
   }
@@ -35,16 +35,32 @@ class BackingStore {
   }
   // Direct pointer to the page holding addr (created if needed); valid until destruction.
   uint8_t* page(uint64_t addr) {
-    auto& p = pages_[addr / kPageBytes];
+    const uint64_t index = addr / kPageBytes;
+    if (index == lastIndex_) return lastPage_;
+    auto& p = pages_[index];
     if (!p) {
       p.reset(new uint8_t[kPageBytes]);
       std::memset(p.get(), 0, kPageBytes);
     }
+    lastIndex_ = index, lastPage_ = p.get();
     return p.get();
   }
 
  private:
+  // The page with this index, or null if it was never written.
+  uint8_t* existingPage(uint64_t index) const {
+    if (index == lastIndex_) return lastPage_;
+    auto it = pages_.find(index);
+    if (it == pages_.end()) return nullptr;
+    lastIndex_ = index, lastPage_ = it->second.get();
+    return lastPage_;
+  }
+
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  // The page used last: accesses come in runs on the same page, and a page, once created,
+  // stays where it is until the store is destroyed.
+  mutable uint64_t lastIndex_ = ~uint64_t{0};
+  mutable uint8_t* lastPage_ = nullptr;
 };
 
 }  // namespace vgpu

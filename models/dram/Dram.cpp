@@ -59,15 +59,19 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
   if (!debug) {
     // Every enabled byte must lie in an allocation (adjacent allocations may share an access).
     bool ok = true;
-    for (unsigned i = 0; i < len && ok;) {
-      if (!enabled(i)) {
-        ++i;
-        continue;
+    if (be == nullptr) {
+      ok = map_.covers(addr, len);
+    } else {
+      for (unsigned i = 0; i < len && ok;) {
+        if (!enabled(i)) {
+          ++i;
+          continue;
+        }
+        unsigned run = i;
+        while (run < len && enabled(run)) ++run;
+        ok = map_.covers(addr + i, run - i);
+        i = run;
       }
-      unsigned run = i;
-      while (run < len && enabled(run)) ++run;
-      ok = map_.covers(addr + i, run - i);
-      i = run;
     }
     if (!ok) {
       ++addressErrors;
@@ -97,10 +101,16 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
       if (be == nullptr) {
         store_.read(addr, data, len);
       } else {
-        std::vector<uint8_t> tmp(len);
-        store_.read(addr, tmp.data(), len);
-        for (unsigned i = 0; i < len; ++i)
-          if (enabled(i)) data[i] = tmp[i];
+        for (unsigned i = 0; i < len;) {  // runs of enabled bytes
+          if (!enabled(i)) {
+            ++i;
+            continue;
+          }
+          unsigned run = i;
+          while (run < len && enabled(run)) ++run;
+          store_.read(addr + i, data + i, run - i);
+          i = run;
+        }
       }
       if (counted) ++reads, bytesRead += len;
       break;
@@ -108,8 +118,16 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
       if (be == nullptr) {
         store_.write(addr, data, len);
       } else {
-        for (unsigned i = 0; i < len; ++i)
-          if (enabled(i)) store_.write(addr + i, data + i, 1);
+        for (unsigned i = 0; i < len;) {  // runs of enabled bytes
+          if (!enabled(i)) {
+            ++i;
+            continue;
+          }
+          unsigned run = i;
+          while (run < len && enabled(run)) ++run;
+          store_.write(addr + i, data + i, run - i);
+          i = run;
+        }
       }
       if (counted) ++writes, bytesWritten += len;
       break;
@@ -126,7 +144,7 @@ uint64_t Dram::busiestChannelBusyCycles() const {
   return static_cast<uint64_t>(busiest / period_);
 }
 
-sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
+sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at, const sc_time& now) {
   // Address map: [interleave bytes] within a channel, then the channel, then columns of the
   // row, then the bank, then the row.
   const uint64_t interleave = std::max(1u, config_.interleaveBytes);
@@ -143,7 +161,7 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
   auto rowOutcome = trace::DramProbe::Row::Hit;  // for the trace
   if (bank.openRow == row) {
     ++rowHits;
-    const sc_time start = bank.commands.reserve(at + latency_, tCCD_);
+    const sc_time start = bank.commands.reserve(at + latency_, tCCD_, now);
     ready = start + tCL_;
   } else {
     const bool conflict = bank.openRow >= 0;
@@ -153,33 +171,44 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
     const sc_time earliest =
         conflict ? std::max(at + latency_, bank.activatedAt + tRAS_) : at + latency_;
     const sc_time occupancy = (conflict ? tRP_ : SC_ZERO_TIME) + tRCD_ + tCCD_;
-    const sc_time start = bank.commands.reserve(earliest, occupancy);
+    const sc_time start = bank.commands.reserve(earliest, occupancy, now);
     bank.openRow = row;
     bank.activatedAt = start + (conflict ? tRP_ : SC_ZERO_TIME);
     ready = bank.activatedAt + tRCD_ + tCL_;
   }
-  const sc_time burst(static_cast<double>(bytes) * nsPerByte_, SC_NS);
-  const sc_time busStart = ch.bus.reserve(ready, burst);
+  const sc_time burst = burstTime(bytes);
+  const sc_time busStart = ch.bus.reserve(ready, burst, now);
   if (traceProbe)
     traceProbe->access(static_cast<uint32_t>(&ch - channels_.data()), at, busStart,
                        busStart + burst, rowOutcome, address, bytes);
   return busStart + burst;
 }
 
+sc_time Dram::burstTime(uint64_t bytes) {
+  // Accesses come in a few sizes: each size's time is converted from nanoseconds once.
+  if (bytes >= burstTimes_.size()) return sc_time(static_cast<double>(bytes) * nsPerByte_, SC_NS);
+  if (!burstKnown_[bytes]) {
+    burstTimes_[bytes] = sc_time(static_cast<double>(bytes) * nsPerByte_, SC_NS);
+    burstKnown_[bytes] = true;
+  }
+  return burstTimes_[bytes];
+}
+
 void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (trans.get_extension<TimingOnlyExtension>() != nullptr) {
     ++writebacks;
-    delay = schedule(trans.get_address(), trans.get_data_length(), sc_time_stamp() + delay) -
-            sc_time_stamp();
+    const sc_time now = sc_time_stamp();
+    delay = schedule(trans.get_address(), trans.get_data_length(), now + delay, now) - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
   const bool served = trans.get_extension<ServedAboveExtension>() != nullptr;
   if (access(trans, served ? Mode::ServedAbove : Mode::Normal))
     trans.set_dmi_allowed(trans.get_extension<AtomicExtension>() == nullptr);
-  if (!served && config_.timed)
-    delay = schedule(trans.get_address(), trans.get_data_length(), sc_time_stamp() + delay) -
-            sc_time_stamp();
+  if (!served && config_.timed) {
+    const sc_time now = sc_time_stamp();
+    delay = schedule(trans.get_address(), trans.get_data_length(), now + delay, now) - now;
+  }
 }
 
 unsigned int Dram::transport_dbg(int, tlm::tlm_generic_payload& trans) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/MemoryExtensions.h"
+#include "common/SmallCopy.h"
 #include "trace/Probes.h"
 
 namespace vgpu {
@@ -20,12 +21,34 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
       lineBytes_(l1Config.lineBytes),
       timed_(l1Config.timed),
       lineData_(l1Config.lineBytes),
-      byteEnable_(l1Config.lineBytes) {
+      byteEnable_(l1Config.lineBytes, TLM_BYTE_DISABLED),
+      allEnabled_(l1Config.lineBytes, TLM_BYTE_ENABLED) {
+  if (lineBytes_ == 0 || (lineBytes_ & (lineBytes_ - 1)) != 0)
+    SC_REPORT_ERROR(this->name(), "the vector L1 line size must be a power of two");
   socket.register_b_transport(this, &TexturePath::b_transport);
   socket.register_transport_dbg(this, &TexturePath::transport_dbg);
   socket.register_get_direct_mem_ptr(this, &TexturePath::get_direct_mem_ptr);
   toL1_.register_invalidate_direct_mem_ptr(this, &TexturePath::invalidate_direct_mem_ptr);
   toL1_.bind(vectorL1.socket);
+  // The most chunks a wave's elements split into: every element crosses as many line
+  // boundaries as it can.
+  const size_t piecesPerElement = isa::MemRequest::kMaxElementBytes / lineBytes_ + 2;
+  chunks_.resize(64 * isa::MemRequest::kElementsPerLane * piecesPerElement);
+}
+
+void TexturePath::prepare(tlm::tlm_command command, uint64_t address, uint8_t* data,
+                          uint32_t length) {
+  tlm::tlm_generic_payload& p = payload_;
+  p.set_command(command);
+  p.set_address(address);
+  p.set_data_ptr(data);
+  p.set_data_length(length);
+  p.set_streaming_width(length);
+  p.set_byte_enable_ptr(nullptr);
+  p.set_byte_enable_length(0);
+  p.set_dmi_allowed(false);
+  p.set_gp_option(tlm::TLM_MIN_PAYLOAD);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
 void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -43,8 +66,9 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time nextSend = arrival;
   sc_time done = arrival;
   uint32_t transactions = 0;
-  auto send = [&](tlm::tlm_generic_payload& p) {
-    if (timed_) nextSend = addressUnit_.reserve(nextSend, period_);
+  tlm::tlm_generic_payload& p = payload_;
+  auto send = [&]() {
+    if (timed_) nextSend = addressUnit_.reserve(nextSend, period_, now);
     sc_time d = nextSend - now;
     if (traceProbe)
       traceProbe->lineSent(static_cast<uint64_t>(nextSend / period_), p.get_address(),
@@ -64,23 +88,16 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
   if (req.op == isa::MemOp::Atomic) {
     // One read-modify-write per lane and element, in lane order.
-    for (int lane = 0; lane < 64; ++lane) {
-      if (!((req.laneMask >> lane) & 1)) continue;
+    for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+      const int lane = __builtin_ctzll(lanes);
       for (int e = 0; e < req.elementsPerLane; ++e) {
-        tlm::tlm_generic_payload p;
-        AtomicExtension atomic;
-        atomic.op = req.atomic;
-        atomic.compare = req.cmpElement(lane, e);
-        atomic.returnsData = req.atomicReturnsData;
-        p.set_command(tlm::TLM_WRITE_COMMAND);
-        p.set_address(req.addr[lane][e]);
-        p.set_data_ptr(req.element(lane, e));
-        p.set_data_length(req.elementBytes);
-        p.set_streaming_width(req.elementBytes);
-        p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        p.set_extension(&atomic);
-        send(p);
-        p.clear_extension(&atomic);
+        atomic_.op = req.atomic;
+        atomic_.compare = req.cmpElement(lane, e);
+        atomic_.returnsData = req.atomicReturnsData;
+        prepare(tlm::TLM_WRITE_COMMAND, req.addr[lane][e], req.element(lane, e), req.elementBytes);
+        p.set_extension(&atomic_);
+        send();
+        p.clear_extension(&atomic_);
         ++laneAccesses;
         if (p.is_response_error()) {
           fail(req.addr[lane][e]);
@@ -91,71 +108,74 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
   } else {
     // Split every lane's element into per-line chunks, then group them by line.
-    std::vector<Chunk>& chunks = chunks_;  // reused: no allocation per instruction
-    chunks.clear();
-    for (int lane = 0; lane < 64; ++lane) {
-      if (!((req.laneMask >> lane) & 1)) continue;
+    Chunk* const chunks = chunks_.data();  // sized for the worst case in the constructor
+    size_t count = 0;
+    bool sorted = true;  // lines in ascending order already (the usual case)
+    const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
+    for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+      const int lane = __builtin_ctzll(lanes);
+      // A buffer range check may keep only the first dwords of a lane's element.
+      const uint32_t laneBytes = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
       for (int e = 0; e < req.elementsPerLane; ++e) {
         uint64_t a = req.addr[lane][e];
-        // A buffer range check may keep only the first dwords of a lane's element.
-        uint32_t left = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
-        uint16_t dataOffset = static_cast<uint16_t>(req.element(lane, e) - req.data.data());
+        uint32_t left = laneBytes;
+        uint32_t dataOffset = static_cast<uint32_t>(req.element(lane, e) - req.data.data());
         while (left > 0) {
-          const uint64_t line = a - a % lineBytes_;
-          const uint32_t n = std::min<uint64_t>(left, line + lineBytes_ - a);
-          chunks.push_back({line, static_cast<uint16_t>(a - line), static_cast<uint16_t>(n),
-                            dataOffset, static_cast<uint16_t>(chunks.size()), req.addr[lane][e]});
+          const uint64_t line = a & lineMask;
+          const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(left, line + lineBytes_ - a));
+          sorted &= count == 0 || chunks[count - 1].line <= line;
+          chunks[count] = {line, static_cast<uint16_t>(a - line), static_cast<uint16_t>(n),
+                           static_cast<uint16_t>(dataOffset), static_cast<uint16_t>(count)};
+          ++count;
           a += n, left -= n, dataOffset += n;
         }
-        ++laneAccesses;
       }
     }
+    laneAccesses += static_cast<uint64_t>(__builtin_popcountll(req.laneMask)) * req.elementsPerLane;
     // Stable (ties keep their creation order): lanes stay in ascending order within a line,
     // so the highest lane's store wins. A plain sort on (line, order) needs no buffer.
-    auto inOrder = [](const Chunk& x, const Chunk& y) {
-      return x.line != y.line ? x.line < y.line : x.order < y.order;
-    };
-    if (!std::is_sorted(chunks.begin(), chunks.end(), inOrder))  // usually already sorted
-      std::sort(chunks.begin(), chunks.end(), inOrder);
+    if (!sorted)
+      std::sort(chunks, chunks + count, [](const Chunk& x, const Chunk& y) {
+        return x.line != y.line ? x.line < y.line : x.order < y.order;
+      });
 
+    // The line's bytes that no chunk covers are neither sent nor copied back, so lineData_
+    // needs no clearing; byteEnable_ is all disabled outside the line being built.
     const bool isStore = req.op == isa::MemOp::Store;
-    std::vector<uint8_t>& lineData = lineData_;
-    std::vector<uint8_t>& byteEnable = byteEnable_;
-    std::fill(lineData.begin(), lineData.end(), 0);  // as a fresh buffer per instruction
-    for (size_t i = 0; i < chunks.size();) {
+    uint8_t* lineData = lineData_.data();
+    uint8_t* byteEnable = byteEnable_.data();
+    for (size_t i = 0; i < count;) {
+      const uint64_t line = chunks[i].line;
       size_t j = i;
       uint32_t lo = lineBytes_, hi = 0;
-      std::fill(byteEnable.begin(), byteEnable.end(), TLM_BYTE_DISABLED);
-      for (; j < chunks.size() && chunks[j].line == chunks[i].line; ++j) {
+      for (; j < count && chunks[j].line == line; ++j) {
         const Chunk& c = chunks[j];
         lo = std::min<uint32_t>(lo, c.lineOffset);
         hi = std::max<uint32_t>(hi, c.lineOffset + c.bytes);
-        std::fill_n(byteEnable.begin() + c.lineOffset, c.bytes, TLM_BYTE_ENABLED);
-        if (isStore) std::memcpy(&lineData[c.lineOffset], &req.data[c.dataOffset], c.bytes);
+        fillSmall(&byteEnable[c.lineOffset], TLM_BYTE_ENABLED, c.bytes);
+        if (isStore) copySmall(&lineData[c.lineOffset], &req.data[c.dataOffset], c.bytes);
       }
-      const bool gaps = std::any_of(byteEnable.begin() + lo, byteEnable.begin() + hi,
-                                    [](uint8_t b) { return b == TLM_BYTE_DISABLED; });
-      tlm::tlm_generic_payload p;
-      p.set_command(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-      p.set_address(chunks[i].line + lo);
-      p.set_data_ptr(&lineData[lo]);
-      p.set_data_length(hi - lo);
-      p.set_streaming_width(hi - lo);
+      const bool gaps = std::memcmp(&byteEnable[lo], allEnabled_.data(), hi - lo) != 0;
+      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, line + lo, &lineData[lo],
+              hi - lo);
       if (gaps) {
         p.set_byte_enable_ptr(&byteEnable[lo]);
         p.set_byte_enable_length(hi - lo);
       }
-      p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      send(p);
+      send();
+      std::memset(&byteEnable[lo], TLM_BYTE_DISABLED, hi - lo);
       if (p.is_response_error()) {
-        fail(chunks[i].elementAddress);
+        // The fault names the address of the first lane's element in this line.
+        const int element = chunks[i].dataOffset / isa::MemRequest::kMaxElementBytes;
+        fail(req.addr[element / isa::MemRequest::kElementsPerLane]
+                     [element % isa::MemRequest::kElementsPerLane]);
         delay = done - now;
         return;
       }
       if (!isStore)
         for (size_t k = i; k < j; ++k)
-          std::memcpy(&req.data[chunks[k].dataOffset], &lineData[chunks[k].lineOffset],
-                      chunks[k].bytes);
+          copySmall(&req.data[chunks[k].dataOffset], &lineData[chunks[k].lineOffset],
+                    chunks[k].bytes);
       i = j;
     }
   }

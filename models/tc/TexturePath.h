@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "common/Cache.h"
+#include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
 
@@ -51,13 +52,19 @@ class TexturePath : public sc_core::sc_module {
     uint64_t line;        // line address
     uint16_t lineOffset;  // first byte inside the line
     uint16_t bytes;
-    uint16_t dataOffset;      // where in MemRequest::data
-    uint16_t order;           // creation order (lane, element, piece): ties in sorting
-    uint64_t elementAddress;  // the lane's own address (for fault reports)
+    uint16_t dataOffset;  // where in MemRequest::data (which also says which lane and element)
+    uint16_t order;       // creation order (lane, element, piece): ties in sorting
   };
-  // Scratch space of b_transport, kept between instructions so none allocates.
+  // Sets up the reused line payload for one transaction (none of its earlier state remains).
+  void prepare(tlm::tlm_command command, uint64_t address, uint8_t* data, uint32_t length);
+
+  // Scratch space of b_transport, kept between instructions so none allocates: the chunks, the
+  // line payload and atomic extension (set up afresh for every transaction), the line's data
+  // and byte enables (all disabled between lines), and a line of enabled bytes to compare with.
   std::vector<Chunk> chunks_;
-  std::vector<uint8_t> lineData_, byteEnable_;
+  tlm::tlm_generic_payload payload_;
+  AtomicExtension atomic_;
+  std::vector<uint8_t> lineData_, byteEnable_, allEnabled_;
 };
 
 }  // namespace vgpu
