@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <vector>
 
@@ -21,6 +22,12 @@ namespace vgpu {
 // One server: a port, a bus, a bank.
 class BusyUntil {
  public:
+  // [start, end) in picoseconds (sc_time values): plain integers, so that the calendar moves
+  // its entries with memmove and compares them without going through sc_time.
+  struct Interval {
+    uint64_t start, end;
+  };
+
   // Reserves `occupancy` in the first free gap at or after `at`; returns its start.
   sc_core::sc_time reserve(const sc_core::sc_time& at, const sc_core::sc_time& occupancy) {
     return reserve(at, occupancy, sc_core::sc_time_stamp());
@@ -30,53 +37,63 @@ class BusyUntil {
   sc_core::sc_time reserve(const sc_core::sc_time& at, const sc_core::sc_time& occupancy,
                            const sc_core::sc_time& now) {
     busy_ += occupancy;
-    prune(now);
+    prune(now.value());
+    const uint64_t t = at.value(), length = occupancy.value();
     // The common case, a request at or after the start of the last reservation: it cannot fall
     // into a gap, so it goes at `at` or right after the last reservation (exactly what the
     // search below finds, without searching).
-    if (empty() || at >= intervals_.back().first) {
-      const sc_core::sc_time start = empty() ? at : std::max(at, intervals_.back().second);
-      if (occupancy == sc_core::SC_ZERO_TIME) return start;
-      if (!empty() && intervals_.back().second == start)
-        intervals_.back().second = start + occupancy;  // touches the last one: merge
+    if (empty() || t >= intervals_.back().start) {
+      if (!empty() && intervals_.back().end > t) {  // queues behind the last reservation
+        const sc_core::sc_time start = lastEnd_;
+        if (length == 0) return start;
+        intervals_.back().end += length;
+        lastEnd_ += occupancy;
+        return start;
+      }
+      if (length == 0) return at;
+      if (!empty() && intervals_.back().end == t)
+        intervals_.back().end = t + length;  // touches the last one: merge
       else
-        intervals_.emplace_back(start, start + occupancy);
-      return start;
+        intervals_.push_back({t, t + length});
+      lastEnd_ = at + occupancy;
+      return at;
     }
-    sc_core::sc_time start = at;
+    uint64_t start = t;
     auto it = upperBound(start);
     if (it != first()) {
       auto prev = std::prev(it);
-      if (prev->second > start) start = prev->second;
+      if (prev->end > start) start = prev->end;
     }
     // First fit; a calendar fragmented by many decoupled initiators is searched for a bounded
     // number of gaps, after which the request goes after the last reservation (later, never
     // earlier, than an exact search would place it).
-    for (int gaps = 0; it != intervals_.end() && it->first < start + occupancy; ++it) {
-      start = std::max(start, it->second);
+    for (int gaps = 0; it != intervals_.end() && it->start < start + length; ++it) {
+      start = std::max(start, it->end);
       if (++gaps == kMaxGapsSearched) {
-        start = std::max(start, freeAt());
+        start = std::max(start, intervals_.back().end);
+        it = intervals_.end();  // after every reservation
         break;
       }
     }
-    if (occupancy == sc_core::SC_ZERO_TIME) return start;
-    insert(start, start + occupancy);
-    return start;
+    const sc_core::sc_time startTime = start == t ? at : sc_core::sc_time::from_value(start);
+    if (length == 0) return startTime;
+    // Every interval before `it` starts before `start`, and `it` (if any) after the new one
+    // ends: `it` is where the new one goes.
+    if (it == intervals_.end()) lastEnd_ = startTime + occupancy;
+    insertBefore(it, start, start + length);
+    return startTime;
   }
   // The end of the last reservation (when the resource is certainly free).
-  sc_core::sc_time freeAt() const {
-    return empty() ? sc_core::SC_ZERO_TIME : intervals_.back().second;
-  }
+  sc_core::sc_time freeAt() const { return empty() ? sc_core::SC_ZERO_TIME : lastEnd_; }
   // Whether [at, at + 1 ps) is free.
   bool isFreeAt(const sc_core::sc_time& at) const {
     if (empty()) return true;
-    auto it = upperBound(at);
+    auto it = upperBound(at.value());
     if (it == first()) return true;
-    return std::prev(it)->second <= at;
+    return std::prev(it)->end <= at.value();
   }
   const sc_core::sc_time& busyTime() const { return busy_; }
 
-  using Interval = std::pair<sc_core::sc_time, sc_core::sc_time>;  // [start, end)
   // The reservations not yet dropped, sorted by start (some may have ended already).
   std::pair<const Interval*, const Interval*> reservations() const {
     const Interval* begin = intervals_.data();
@@ -91,37 +108,32 @@ class BusyUntil {
   Iterator first() { return intervals_.begin() + static_cast<std::ptrdiff_t>(head_); }
   ConstIterator first() const { return intervals_.begin() + static_cast<std::ptrdiff_t>(head_); }
   // The first interval starting after `t` (std::map::upper_bound on the start).
-  Iterator upperBound(const sc_core::sc_time& t) {
-    return std::upper_bound(
-        first(), intervals_.end(), t,
-        [](const sc_core::sc_time& v, const Interval& i) { return v < i.first; });
+  Iterator upperBound(uint64_t t) {
+    return std::upper_bound(first(), intervals_.end(), t,
+                            [](uint64_t v, const Interval& i) { return v < i.start; });
   }
-  ConstIterator upperBound(const sc_core::sc_time& t) const {
-    return std::upper_bound(
-        first(), intervals_.end(), t,
-        [](const sc_core::sc_time& v, const Interval& i) { return v < i.first; });
+  ConstIterator upperBound(uint64_t t) const {
+    return std::upper_bound(first(), intervals_.end(), t,
+                            [](uint64_t v, const Interval& i) { return v < i.start; });
   }
-  void insert(sc_core::sc_time start, sc_core::sc_time end) {
-    // Merge with touching neighbours so a saturated resource keeps a handful of intervals.
-    auto next =
-        std::lower_bound(first(), intervals_.end(), start,
-                         [](const Interval& i, const sc_core::sc_time& v) { return i.first < v; });
-    if (next != intervals_.end() && next->first == end) {
-      end = next->second;
-      next = intervals_.erase(next);
+  void insertBefore(Iterator next, uint64_t start, uint64_t end) {
+    // Merge with touching neighbours so a saturated resource keeps a handful of intervals (and
+    // the vector moves its tail only for an interval that touches neither).
+    const bool joinsPrev = next != first() && std::prev(next)->end == start;
+    const bool joinsNext = next != intervals_.end() && next->start == end;
+    if (joinsPrev && joinsNext) {
+      std::prev(next)->end = next->end;
+      intervals_.erase(next);
+    } else if (joinsPrev) {
+      std::prev(next)->end = end;
+    } else if (joinsNext) {
+      next->start = start;
+    } else {
+      intervals_.insert(next, Interval{start, end});
     }
-    if (next != first()) {
-      auto prev = std::prev(next);
-      if (prev->second == start) {
-        prev->second = end;
-        return;
-      }
-    }
-    if (next != intervals_.end() && next->first == start) return;  // as std::map::emplace
-    intervals_.insert(next, Interval(start, end));
   }
-  void prune(const sc_core::sc_time& now) {
-    while (!empty() && intervals_[head_].second <= now) ++head_;
+  void prune(uint64_t now) {
+    while (!empty() && intervals_[head_].end <= now) ++head_;
     // Dropped intervals stay in front of head_ until they are many: erasing the front of a
     // vector one by one would move the whole calendar every time.
     if (head_ >= 64 && head_ * 2 >= intervals_.size()) {
@@ -135,6 +147,7 @@ class BusyUntil {
   // short, and a std::map's node walks and allocations cost more than moving a few entries).
   std::vector<Interval> intervals_;
   size_t head_ = 0;
+  sc_core::sc_time lastEnd_ = sc_core::SC_ZERO_TIME;  // the last interval's end, as sc_time
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
 };
 
@@ -153,8 +166,7 @@ class SlotPool {
  public:
   using Interval = BusyUntil::Interval;
 
-  explicit SlotPool(unsigned slots)
-      : slots_(std::max(1u, slots)), always_(sc_core::SC_ZERO_TIME, sc_core::sc_max_time()) {
+  explicit SlotPool(unsigned slots) : slots_(std::max(1u, slots)), always_{0, ~uint64_t{0}} {
     while (leaves_ < slots_.size()) leaves_ *= 2;
     allBusy_.resize(leaves_);
     // Padding leaves are always busy and never first to free; real slots start empty.
@@ -193,13 +205,26 @@ class SlotPool {
     minEnd_[leaves_ + slot] = slots_[slot].freeAt();
     for (size_t node = (leaves_ + slot) / 2; node >= 1 && updateMinEnd(node); node /= 2) {
     }
-    added_.assign(1, Interval(start, start + (until - from)));
-    for (size_t node = leaves_ + slot; node > 1; node /= 2) {
-      // Of what this subtree gained, the part during which the sibling subtree is all busy
-      // too is what the parent gains.
-      intersect(added_, busyTimes(node ^ 1), now, scratch_);
+    // Of what a subtree gained, the part during which the sibling subtree is all busy too is
+    // what the parent gains. Usually that is one interval all the way up.
+    const uint64_t t = now.value();
+    Interval gained{start.value(), start.value() + (until - from).value()};
+    size_t node = leaves_ + slot;
+    for (; node > 1; node /= 2) {
+      const Span sibling = busyTimes(node ^ 1);
+      const Interval* y = firstEndingAfter(sibling, gained.start);
+      if (y == sibling.second || y->start >= gained.end) return;
+      if (y + 1 != sibling.second && (y + 1)->start < gained.end) break;  // several pieces
+      gained = {std::max(gained.start, y->start), std::min(gained.end, y->end)};
+      if (gained.end <= t) return;
+      unite(allBusy_[node / 2], gained, t);
+    }
+    if (node <= 1) return;
+    added_.assign(1, gained);
+    for (; node > 1; node /= 2) {
+      intersect(added_, busyTimes(node ^ 1), t, scratch_);
       if (scratch_.empty()) break;
-      unite(allBusy_[node / 2], scratch_, now);
+      for (const Interval& piece : scratch_) unite(allBusy_[node / 2], piece, t);
       added_.swap(scratch_);
     }
   }
@@ -221,15 +246,12 @@ class SlotPool {
     const std::vector<Interval>& list = allBusy_[node];
     return {list.data(), list.data() + list.size()};
   }
-  static const Interval* firstStartingAfter(Span s, const sc_core::sc_time& t) {
-    return std::upper_bound(s.first, s.second, t, [](const sc_core::sc_time& v, const Interval& i) {
-      return v < i.first;
-    });
-  }
-  bool busyAt(size_t node, const sc_core::sc_time& t) const {
+  bool busyAt(size_t node, const sc_core::sc_time& at) const {
     const Span s = busyTimes(node);
-    const Interval* after = firstStartingAfter(s, t);
-    return after != s.first && std::prev(after)->second > t;
+    const uint64_t t = at.value();
+    const Interval* after = std::upper_bound(
+        s.first, s.second, t, [](uint64_t v, const Interval& i) { return v < i.start; });
+    return after != s.first && std::prev(after)->end > t;
   }
   // Recomputes an inner node's earliest end from its children; false if it did not change
   // (then no node above changes either).
@@ -243,38 +265,59 @@ class SlotPool {
   }
   // out = a ∩ b, both disjoint and sorted, without what ended by `now` (no request can
   // arrive before now).
-  static void intersect(const std::vector<Interval>& a, Span b, const sc_core::sc_time& now,
+  // The first interval of a disjoint sorted span (so sorted by end too) that ends after t.
+  static const Interval* firstEndingAfter(Span s, uint64_t t) {
+    return std::upper_bound(s.first, s.second, t,
+                            [](uint64_t v, const Interval& i) { return v < i.end; });
+  }
+  // out = a ∩ b, both disjoint and sorted, without what ended by `now` (no request can
+  // arrive before now).
+  static void intersect(const std::vector<Interval>& a, Span b, uint64_t now,
                         std::vector<Interval>& out) {
     out.clear();
     for (const Interval& x : a) {
-      // Disjoint and sorted by start means sorted by end too: skip those ending by x's start.
-      const Interval* y = std::upper_bound(
-          b.first, b.second, x.first,
-          [](const sc_core::sc_time& v, const Interval& i) { return v < i.second; });
-      for (; y != b.second && y->first < x.second; ++y) {
-        const sc_core::sc_time lo = std::max(x.first, y->first);
-        const sc_core::sc_time hi = std::min(x.second, y->second);
-        if (lo < hi && hi > now) out.emplace_back(lo, hi);
+      for (const Interval* y = firstEndingAfter(b, x.start); y != b.second && y->start < x.end;
+           ++y) {
+        const uint64_t lo = std::max(x.start, y->start);
+        const uint64_t hi = std::min(x.end, y->end);
+        if (hi > now) out.push_back({lo, hi});
       }
     }
   }
-  // list = list ∪ add (both disjoint and sorted), touching intervals merged, without what
+  // list = list ∪ {x} (list disjoint and sorted), touching intervals merged, without what
   // ended by `now`.
-  void unite(std::vector<Interval>& list, const std::vector<Interval>& add,
-             const sc_core::sc_time& now) {
-    merged_.clear();
-    auto a = list.cbegin();
-    auto b = add.cbegin();
-    while (a != list.cend() || b != add.cend()) {
-      const bool takeList = b == add.cend() || (a != list.cend() && a->first < b->first);
-      const Interval& next = takeList ? *a++ : *b++;
-      if (next.second <= now) continue;
-      if (!merged_.empty() && next.first <= merged_.back().second)
-        merged_.back().second = std::max(merged_.back().second, next.second);
-      else
-        merged_.push_back(next);
+  static void unite(std::vector<Interval>& list, const Interval& x, uint64_t now) {
+    if (!list.empty() && list.front().end <= now) {
+      auto live = list.begin();
+      while (live != list.end() && live->end <= now) ++live;
+      list.erase(list.begin(), live);
     }
-    list.swap(merged_);
+    // The usual cases: after the last interval, or overlapping it from its start on.
+    if (list.empty() || x.start > list.back().end) {
+      list.push_back(x);
+      return;
+    }
+    if (x.start >= list.back().start) {
+      list.back().end = std::max(list.back().end, x.end);
+      return;
+    }
+    // The first interval that ends at or after x starts: x merges with it and the following
+    // ones that start by x's end.
+    auto it = std::lower_bound(list.begin(), list.end(), x.start,
+                               [](const Interval& i, uint64_t v) { return i.end < v; });
+    if (it->start > x.end) {
+      list.insert(it, x);
+      return;
+    }
+    it->start = std::min(it->start, x.start);
+    it->end = std::max(it->end, x.end);
+    auto next = std::next(it);
+    auto merged = next;
+    while (merged != list.end() && merged->start <= it->end) {
+      it->end = std::max(it->end, merged->end);
+      ++merged;
+    }
+    list.erase(next, merged);
   }
 
   std::vector<BusyUntil> slots_;
@@ -286,7 +329,7 @@ class SlotPool {
   std::vector<sc_core::sc_time> minEnd_;
   std::vector<size_t> minEndSlot_;
   // Scratch space of hold(), kept so that it does not allocate.
-  std::vector<Interval> added_, scratch_, merged_;
+  std::vector<Interval> added_, scratch_;
 };
 
 }  // namespace vgpu

@@ -51,6 +51,64 @@ void TexturePath::prepare(tlm::tlm_command command, uint64_t address, uint8_t* d
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
+size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
+  Chunk* const chunks = chunks_.data();  // sized for the worst case in the constructor
+  const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
+  const uint32_t elementBytes = req.elementBytes;
+  const int elements = req.elementsPerLane;
+  uint64_t truncated = 0;  // any lane whose element a buffer range check shortened
+  for (size_t i = 0; i < req.laneBytes.size(); i += 8) {
+    uint64_t eight;
+    std::memcpy(&eight, &req.laneBytes[i], 8);
+    truncated |= eight;
+  }
+  Chunk* out = chunks;
+  uint64_t lastLine = 0;
+  sorted = true;  // lines in ascending order already (the usual case)
+  if (elements == 1 && truncated == 0) {
+    // The usual instruction: one whole element per lane. If every element lies inside one
+    // line, each is one chunk.
+    bool inside = true;
+    for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+      const int lane = __builtin_ctzll(lanes);
+      const uint64_t a = req.addr[lane][0];
+      const uint64_t line = a & lineMask;
+      inside &= a - line + elementBytes <= lineBytes_;
+      sorted &= line >= lastLine;
+      lastLine = line;
+      *out = {line, static_cast<uint16_t>(a - line), static_cast<uint16_t>(elementBytes),
+              static_cast<uint16_t>(lane * isa::MemRequest::kLaneStride),
+              static_cast<uint16_t>(out - chunks)};
+      ++out;
+    }
+    if (inside) return static_cast<size_t>(out - chunks);
+    out = chunks, lastLine = 0, sorted = true;
+  }
+  auto add = [&](uint64_t line, uint32_t lineOffset, uint32_t bytes, uint32_t dataOffset) {
+    sorted &= line >= lastLine;
+    lastLine = line;
+    const auto order = static_cast<uint16_t>(out - chunks);
+    *out++ = {line, static_cast<uint16_t>(lineOffset), static_cast<uint16_t>(bytes),
+              static_cast<uint16_t>(dataOffset), order};
+  };
+  for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+    const int lane = __builtin_ctzll(lanes);
+    // A buffer range check may keep only the first dwords of a lane's element.
+    const uint32_t laneBytes = req.laneBytes[lane] ? req.laneBytes[lane] : elementBytes;
+    for (int e = 0; e < elements; ++e) {
+      uint64_t a = req.addr[lane][e];
+      uint32_t dataOffset = static_cast<uint32_t>(req.element(lane, e) - req.data.data());
+      for (uint32_t left = laneBytes; left > 0;) {
+        const uint64_t line = a & lineMask;
+        const auto n = static_cast<uint32_t>(std::min<uint64_t>(left, line + lineBytes_ - a));
+        add(line, static_cast<uint32_t>(a - line), n, dataOffset);
+        a += n, left -= n, dataOffset += n;
+      }
+    }
+  }
+  return static_cast<size_t>(out - chunks);
+}
+
 void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   auto* ext = trans.get_extension<WaveAccessExtension>();
   if (ext == nullptr || ext->request == nullptr) {
@@ -108,29 +166,9 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
   } else {
     // Split every lane's element into per-line chunks, then group them by line.
-    Chunk* const chunks = chunks_.data();  // sized for the worst case in the constructor
-    size_t count = 0;
-    bool sorted = true;  // lines in ascending order already (the usual case)
-    const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
-    for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
-      const int lane = __builtin_ctzll(lanes);
-      // A buffer range check may keep only the first dwords of a lane's element.
-      const uint32_t laneBytes = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
-      for (int e = 0; e < req.elementsPerLane; ++e) {
-        uint64_t a = req.addr[lane][e];
-        uint32_t left = laneBytes;
-        uint32_t dataOffset = static_cast<uint32_t>(req.element(lane, e) - req.data.data());
-        while (left > 0) {
-          const uint64_t line = a & lineMask;
-          const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(left, line + lineBytes_ - a));
-          sorted &= count == 0 || chunks[count - 1].line <= line;
-          chunks[count] = {line, static_cast<uint16_t>(a - line), static_cast<uint16_t>(n),
-                           static_cast<uint16_t>(dataOffset), static_cast<uint16_t>(count)};
-          ++count;
-          a += n, left -= n, dataOffset += n;
-        }
-      }
-    }
+    Chunk* const chunks = chunks_.data();
+    bool sorted = true;
+    const size_t count = split(req, sorted);
     laneAccesses += static_cast<uint64_t>(__builtin_popcountll(req.laneMask)) * req.elementsPerLane;
     // Stable (ties keep their creation order): lanes stay in ascending order within a line,
     // so the highest lane's store wins. A plain sort on (line, order) needs no buffer.
@@ -147,23 +185,37 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     for (size_t i = 0; i < count;) {
       const uint64_t line = chunks[i].line;
       size_t j = i;
-      uint32_t lo = lineBytes_, hi = 0;
+      // Chunks that follow one another without gap or overlap (consecutive lanes on
+      // consecutive elements, the usual case) cover [lo, hi) without looking at the bytes.
+      const uint32_t lo = chunks[i].lineOffset;
+      uint32_t hi = lo;
+      bool dense = true;
       for (; j < count && chunks[j].line == line; ++j) {
         const Chunk& c = chunks[j];
-        lo = std::min<uint32_t>(lo, c.lineOffset);
-        hi = std::max<uint32_t>(hi, c.lineOffset + c.bytes);
-        fillSmall(&byteEnable[c.lineOffset], TLM_BYTE_ENABLED, c.bytes);
+        dense &= c.lineOffset == hi;
+        hi = c.lineOffset + c.bytes;
         if (isStore) copySmall(&lineData[c.lineOffset], &req.data[c.dataOffset], c.bytes);
       }
-      const bool gaps = std::memcmp(&byteEnable[lo], allEnabled_.data(), hi - lo) != 0;
-      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, line + lo, &lineData[lo],
-              hi - lo);
+      uint32_t first = lo, last = hi;
+      bool gaps = false;
+      if (!dense) {
+        first = lineBytes_, last = 0;
+        for (size_t k = i; k < j; ++k) {
+          const Chunk& c = chunks[k];
+          first = std::min<uint32_t>(first, c.lineOffset);
+          last = std::max<uint32_t>(last, c.lineOffset + c.bytes);
+          fillSmall(&byteEnable[c.lineOffset], TLM_BYTE_ENABLED, c.bytes);
+        }
+        gaps = std::memcmp(&byteEnable[first], allEnabled_.data(), last - first) != 0;
+      }
+      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, line + first,
+              &lineData[first], last - first);
       if (gaps) {
-        p.set_byte_enable_ptr(&byteEnable[lo]);
-        p.set_byte_enable_length(hi - lo);
+        p.set_byte_enable_ptr(&byteEnable[first]);
+        p.set_byte_enable_length(last - first);
       }
       send();
-      std::memset(&byteEnable[lo], TLM_BYTE_DISABLED, hi - lo);
+      if (!dense) std::memset(&byteEnable[first], TLM_BYTE_DISABLED, last - first);
       if (p.is_response_error()) {
         // The fault names the address of the first lane's element in this line.
         const int element = chunks[i].dataOffset / isa::MemRequest::kMaxElementBytes;

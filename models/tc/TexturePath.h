@@ -55,6 +55,9 @@ class TexturePath : public sc_core::sc_module {
     uint16_t dataOffset;  // where in MemRequest::data (which also says which lane and element)
     uint16_t order;       // creation order (lane, element, piece): ties in sorting
   };
+  // Splits the request's elements into chunks (chunks_), in creation order; returns how many.
+  // `sorted`: whether their lines are already in ascending order.
+  size_t split(const isa::MemRequest& req, bool& sorted);
   // Sets up the reused line payload for one transaction (none of its earlier state remains).
   void prepare(tlm::tlm_command command, uint64_t address, uint8_t* data, uint32_t length);
 
