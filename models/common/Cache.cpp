@@ -1,6 +1,7 @@
 #include "common/Cache.h"
 
 #include "common/MemoryExtensions.h"
+#include "common/SimTime.h"
 #include "trace/Probes.h"
 
 namespace vgpu {
@@ -50,9 +51,9 @@ Cache::Channel& Cache::channelOf(uint64_t address) {
   return channels_[(address / interleave) % channels_.size()];
 }
 
-void Cache::forwardServed(tlm::tlm_generic_payload& trans) {
+void Cache::forwardServed(tlm::tlm_generic_payload& trans, bool marked) {
   sc_time ignored = SC_ZERO_TIME;
-  if (trans.get_extension<ServedAboveExtension>() != nullptr) {
+  if (marked) {
     memory->b_transport(trans, ignored);
     return;
   }
@@ -88,7 +89,7 @@ void Cache::writeBack(uint64_t address, const sc_time& at, const sc_time& now) {
 
 void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (trans.get_extension<ServedAboveExtension>() != nullptr) {
-    forwardServed(trans);
+    forwardServed(trans, true);
     return;
   }
   if (trans.get_extension<TimingOnlyExtension>() != nullptr) {  // pass write-backs straight on
@@ -100,7 +101,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     memory->b_transport(trans, delay);
     return;
   }
-  const sc_time now = sc_time_stamp();
+  const sc_time now = currentTime();
   const sc_time arrival = now + delay;
   const uint64_t addr = trans.get_address();
   const uint64_t len = trans.get_data_length();
@@ -169,7 +170,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (allHit || writeBackWrite) {
     // Served here (a write-back cache absorbs stores): data still goes to DRAM, untimed. A hit
     // on a line whose fill is still in flight waits for the fill.
-    forwardServed(trans);
+    forwardServed(trans, false);
     const sc_time tagsDone = portStart + hitLatency_;
     const sc_time ready = fillsDone > tagsDone.value() ? sc_time::from_value(fillsDone) : tagsDone;
     delay = ready + transfer - now;

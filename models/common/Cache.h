@@ -73,8 +73,9 @@ class Cache : public sc_core::sc_module {
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
-  // Forwards for data only (no downstream timing or statistics).
-  void forwardServed(tlm::tlm_generic_payload& trans);
+  // Forwards for data only (no downstream timing or statistics); `marked`: the transaction
+  // already carries a ServedAboveExtension.
+  void forwardServed(tlm::tlm_generic_payload& trans, bool marked);
   // Sends a timing-only write of an evicted dirty line downstream, starting at `at` (the
   // current SystemC time is `now`).
   void writeBack(uint64_t address, const sc_core::sc_time& at, const sc_core::sc_time& now);

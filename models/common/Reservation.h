@@ -17,6 +17,8 @@
 
 #include <systemc>
 
+#include "common/SimTime.h"
+
 namespace vgpu {
 
 // One server: a port, a bus, a bank.
@@ -30,7 +32,7 @@ class BusyUntil {
 
   // Reserves `occupancy` in the first free gap at or after `at`; returns its start.
   sc_core::sc_time reserve(const sc_core::sc_time& at, const sc_core::sc_time& occupancy) {
-    return reserve(at, occupancy, sc_core::sc_time_stamp());
+    return reserve(at, occupancy, currentTime());
   }
   // The same for a caller that already has the current SystemC time `now` (at >= now): saves
   // the kernel call on the hot path.
@@ -194,7 +196,7 @@ class SlotPool {
   }
   // Marks slot `slot` busy over [from, until).
   void hold(size_t slot, const sc_core::sc_time& from, const sc_core::sc_time& until) {
-    hold(slot, from, until, sc_core::sc_time_stamp());
+    hold(slot, from, until, currentTime());
   }
   void hold(size_t slot, const sc_core::sc_time& from, const sc_core::sc_time& until,
             const sc_core::sc_time& now) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/MemoryExtensions.h"
+#include "common/SimTime.h"
 #include "isa/Atomics.h"
 #include "trace/Probes.h"
 
@@ -39,7 +40,7 @@ bool Dram::release(uint64_t base) {
   return map_.release(base);
 }
 
-bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
+bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtension* atomic) {
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
   uint8_t* data = trans.get_data_ptr();
@@ -81,7 +82,7 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
   }
   const bool counted = mode == Mode::Normal;
 
-  if (auto* atomic = trans.get_extension<AtomicExtension>(); atomic != nullptr && !debug) {
+  if (atomic != nullptr && !debug) {
     if (trans.get_command() != tlm::TLM_WRITE_COMMAND || (len != 4 && len != 8) || be != nullptr) {
       trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
       return false;
@@ -197,16 +198,17 @@ sc_time Dram::burstTime(uint64_t bytes) {
 void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (trans.get_extension<TimingOnlyExtension>() != nullptr) {
     ++writebacks;
-    const sc_time now = sc_time_stamp();
+    const sc_time now = currentTime();
     delay = schedule(trans.get_address(), trans.get_data_length(), now + delay, now) - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
   const bool served = trans.get_extension<ServedAboveExtension>() != nullptr;
-  if (access(trans, served ? Mode::ServedAbove : Mode::Normal))
-    trans.set_dmi_allowed(trans.get_extension<AtomicExtension>() == nullptr);
+  const auto* atomic = trans.get_extension<AtomicExtension>();
+  if (access(trans, served ? Mode::ServedAbove : Mode::Normal, atomic))
+    trans.set_dmi_allowed(atomic == nullptr);
   if (!served && config_.timed) {
-    const sc_time now = sc_time_stamp();
+    const sc_time now = currentTime();
     delay = schedule(trans.get_address(), trans.get_data_length(), now + delay, now) - now;
   }
 }
@@ -214,7 +216,7 @@ void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
 unsigned int Dram::transport_dbg(int, tlm::tlm_generic_payload& trans) {
   // A debugger may look anywhere in device memory, mapped or not, without advancing time.
   if (trans.get_data_length() == 0 || trans.get_command() == tlm::TLM_IGNORE_COMMAND) return 0;
-  return access(trans, Mode::Debug) ? trans.get_data_length() : 0;
+  return access(trans, Mode::Debug, nullptr) ? trans.get_data_length() : 0;
 }
 
 bool Dram::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {

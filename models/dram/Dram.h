@@ -13,6 +13,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
 #include "dram/BackingStore.h"
@@ -49,8 +50,9 @@ class Dram : public sc_core::sc_module {
   // Executes the payload on the store; returns false (and sets the response) on error.
   // A debug access (transport_dbg) uses only command, address, data and length, may touch
   // unallocated memory and is not counted; an access already served by a cache is not counted.
+  // `atomic`: the transaction's AtomicExtension (null: none, or a debug access).
   enum class Mode { Normal, ServedAbove, Debug };
-  bool access(tlm::tlm_generic_payload& trans, Mode mode);
+  bool access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtension* atomic);
 
   // When an access of `bytes` at `address` arriving at `at` completes (HBM2 timing: bank
   // activate/precharge by row-buffer state, then the channel's data bus); `now` is the current

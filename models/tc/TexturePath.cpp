@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/MemoryExtensions.h"
+#include "common/SimTime.h"
 #include "common/SmallCopy.h"
 #include "trace/Probes.h"
 
@@ -117,7 +118,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   }
   isa::MemRequest& req = *ext->request;
   ++instructions;
-  const sc_time now = sc_time_stamp();
+  const sc_time now = currentTime();
   const sc_time arrival = now + delay;
   // The address unit sends one line (or one atomic lane) per cycle; the instruction's data is
   // back when its slowest transaction is.
