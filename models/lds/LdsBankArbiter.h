@@ -63,19 +63,51 @@ struct LdsBankSchedule {
   std::vector<uint32_t> servedSlots;
 };
 
+// The cycle counts of a schedule without its per-cycle detail.
+struct LdsBankCycles {
+  uint32_t cycles = 0;
+  uint32_t conflictCycles = 0;
+};
+
 class LdsBankArbiter {
  public:
   virtual ~LdsBankArbiter() = default;
   virtual LdsBankSchedule schedule(const LdsBankRequest& request) = 0;
+  // The cycle counts of schedule(request), for a caller that needs no per-cycle detail (the
+  // LDS without a trace). An implementation may count them faster; the default schedules.
+  virtual LdsBankCycles cycles(const LdsBankRequest& request) {
+    const LdsBankSchedule s = schedule(request);
+    return {s.cycles, s.conflictCycles};
+  }
 };
 
 class CppLdsBankArbiter : public LdsBankArbiter {
  public:
-  explicit CppLdsBankArbiter(uint32_t banks = 32) : banks_(banks ? banks : 1) {}
+  explicit CppLdsBankArbiter(uint32_t banks = 32)
+      : banks_(banks ? banks : 1),
+        bankMask_((banks_ & (banks_ - 1)) == 0 ? banks_ - 1 : 0),
+        bankEpoch_(banks_, 0),
+        bankDword_(banks_, 0) {}
   LdsBankSchedule schedule(const LdsBankRequest& request) override;
+  // Without recording the cycles, and a group whose slots ask no bank for two different
+  // dwords is one cycle without the cycle-by-cycle search.
+  LdsBankCycles cycles(const LdsBankRequest& request) override;
 
  private:
+  // Serves group g's pending slots (dwords in slotDword) cycle by cycle, calling
+  // onCycle(servedLanes, servedSlots) for each cycle.
+  template <typename OnCycle>
+  void serveGroup(uint32_t firstLane, uint32_t slotShift, uint32_t pending,
+                  const std::array<uint32_t, 32>& slotDword, OnCycle onCycle);
+  // Puts every request slot's dword of one group's lanes into slotDword; returns the slots
+  // requested. CheckBanks: also sets `conflict` if a bank is asked for two different dwords
+  // (epoch_ must be fresh).
+  template <bool CheckBanks>
+  uint32_t groupSlots(const LdsBankRequest& req, const LdsLaneGroups& lg, uint32_t firstLane,
+                      uint64_t lanes, std::array<uint32_t, 32>& slotDword, bool& conflict);
+  uint32_t bankOf(uint32_t dword) const { return bankMask_ ? dword & bankMask_ : dword % banks_; }
   uint32_t banks_;
+  uint32_t bankMask_;  // banks_ - 1 when banks_ is a power of two (then no division)
   // Scratch state of one schedule() call, kept to avoid allocating per cycle.
   std::vector<uint64_t> bankEpoch_;
   std::vector<uint32_t> bankDword_;
