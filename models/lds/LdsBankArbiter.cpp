@@ -38,10 +38,10 @@ void CppLdsBankArbiter::serveGroup(uint32_t firstLane, uint32_t slotShift, uint3
   }
 }
 
-template <bool CheckBanks>
-uint32_t CppLdsBankArbiter::groupSlots(const LdsBankRequest& req, const LdsLaneGroups& lg,
-                                       uint32_t firstLane, uint64_t lanes,
-                                       std::array<uint32_t, 32>& slotDword, bool& conflict) {
+namespace {
+// Every request slot's dword for the lanes of one group; returns the slots requested.
+uint32_t groupSlots(const LdsBankRequest& req, const LdsLaneGroups& lg, uint32_t firstLane,
+                    uint64_t lanes, std::array<uint32_t, 32>& slotDword) {
   const uint32_t perElement = std::max<uint32_t>(1, req.dwordsPerElement);
   const uint32_t elements = std::max<uint32_t>(1, req.elementsPerLane);
   uint32_t pending = 0;
@@ -51,20 +51,66 @@ uint32_t CppLdsBankArbiter::groupSlots(const LdsBankRequest& req, const LdsLaneG
     uint32_t slot = i << lg.slotShift;  // the lane's dwords, element by element
     for (uint32_t e = 0; e < elements; ++e) {
       for (uint32_t d = 0; d < perElement; ++d, ++slot) {
-        const uint32_t dword = a[e] / 4 + d;
-        slotDword[slot] = dword;
+        slotDword[slot] = a[e] / 4 + d;
         pending |= 1u << slot;
-        if (CheckBanks) {
-          const uint32_t bank = bankOf(dword);
-          if (bankEpoch_[bank] != epoch_)
-            bankEpoch_[bank] = epoch_, bankDword_[bank] = dword;
-          else
-            conflict |= bankDword_[bank] != dword;
-        }
       }
     }
   }
   return pending;
+}
+}  // namespace
+
+uint32_t CppLdsBankArbiter::groupCycles(const LdsBankRequest& req, const LdsLaneGroups& lg,
+                                        uint32_t firstLane, uint64_t lanes) {
+  // Every cycle, each bank with slots still waiting serves one of their distinct dwords (and
+  // every slot asking for it): the group takes as many cycles as the busiest bank has
+  // distinct dwords.
+  const uint32_t perElement = std::max<uint32_t>(1, req.dwordsPerElement);
+  const uint32_t elements = std::max<uint32_t>(1, req.elementsPerLane);
+  auto forEachDword = [&](auto f) {
+    for (uint64_t l = lanes; l; l &= l - 1) {
+      const auto& a = req.addr[firstLane + static_cast<uint32_t>(__builtin_ctzll(l))];
+      for (uint32_t e = 0; e < elements; ++e)
+        for (uint32_t d = 0; d < perElement; ++d)
+          if (!f(a[e] / 4 + d)) return false;
+    }
+    return true;
+  };
+  // Usually no bank is asked for two different dwords: one cycle, found with the banks asked
+  // so far in a bit mask.
+  if (banks_ <= 64) {
+    uint64_t asked = 0;
+    const bool oneCycle = forEachDword([&](uint32_t dword) {
+      const uint32_t bank = bankOf(dword);
+      const uint64_t bit = uint64_t{1} << bank;
+      if (!(asked & bit)) {
+        asked |= bit;
+        bankDword_[bank] = dword;
+        return true;
+      }
+      return bankDword_[bank] == dword;
+    });
+    if (oneCycle) return 1;
+  }
+  // Otherwise the distinct dwords of each bank (bankDwords_, 32 places per bank) and how many
+  // (bankDistinct_), for the banks this group has asked (bankEpoch_).
+  ++epoch_;
+  uint32_t cycles = 1;  // the group has a lane
+  forEachDword([&](uint32_t dword) {
+    const uint32_t bank = bankOf(dword);
+    uint32_t* seen = &bankDwords_[static_cast<size_t>(bank) * 32];
+    if (bankEpoch_[bank] != epoch_) {  // the bank's first dword
+      bankEpoch_[bank] = epoch_, bankDistinct_[bank] = 1, seen[0] = dword;
+      return true;
+    }
+    const uint32_t n = bankDistinct_[bank];
+    if (seen[0] == dword || std::find(seen + 1, seen + n, dword) != seen + n) return true;
+    seen[n] = dword;
+    bankDistinct_[bank] = n + 1;
+    cycles = std::max(cycles, n + 1);
+    return true;
+  });
+  return cycles;
 }
 
 LdsBankSchedule CppLdsBankArbiter::schedule(const LdsBankRequest& req) {
@@ -82,8 +128,7 @@ LdsBankSchedule CppLdsBankArbiter::schedule(const LdsBankRequest& req) {
     const uint64_t lanes = (req.laneMask >> firstLane) & groupLanes;
     if (lanes == 0) continue;
     ++activeGroups;
-    bool unused = false;
-    const uint32_t pending = groupSlots<false>(req, lg, firstLane, lanes, slotDword, unused);
+    const uint32_t pending = groupSlots(req, lg, firstLane, lanes, slotDword);
     serveGroup(firstLane, lg.slotShift, pending, slotDword,
                [&](uint64_t servedLanes, uint32_t servedSlots) {
                  out.servedLanes.push_back(servedLanes);
@@ -98,7 +143,6 @@ LdsBankSchedule CppLdsBankArbiter::schedule(const LdsBankRequest& req) {
 LdsBankCycles CppLdsBankArbiter::cycles(const LdsBankRequest& req) {
   LdsBankCycles out;
   const LdsLaneGroups lg = LdsLaneGroups::of(req.dwordsPerElement, req.elementsPerLane);
-  std::array<uint32_t, 32> slotDword{};
   const uint64_t groupLanes = lg.lanesPerGroup >= 64 ? ~0ull : (1ull << lg.lanesPerGroup) - 1;
   uint32_t activeGroups = 0;
   for (uint32_t g = 0; g < lg.groups; ++g) {
@@ -106,17 +150,7 @@ LdsBankCycles CppLdsBankArbiter::cycles(const LdsBankRequest& req) {
     const uint64_t lanes = (req.laneMask >> firstLane) & groupLanes;
     if (lanes == 0) continue;
     ++activeGroups;
-    // In the first cycle every bank takes the dword of its lowest slot and serves every slot
-    // asking for that dword: if no bank is asked for a second dword, that is all.
-    ++epoch_;
-    bool conflict = false;
-    const uint32_t pending = groupSlots<true>(req, lg, firstLane, lanes, slotDword, conflict);
-    if (!conflict) {
-      ++out.cycles;
-      continue;
-    }
-    serveGroup(firstLane, lg.slotShift, pending, slotDword,
-               [&](uint64_t, uint32_t) { ++out.cycles; });
+    out.cycles += groupCycles(req, lg, firstLane, lanes);
   }
   out.conflictCycles = out.cycles - std::min(out.cycles, activeGroups);
   return out;

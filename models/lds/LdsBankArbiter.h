@@ -29,6 +29,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -87,10 +88,12 @@ class CppLdsBankArbiter : public LdsBankArbiter {
       : banks_(banks ? banks : 1),
         bankMask_((banks_ & (banks_ - 1)) == 0 ? banks_ - 1 : 0),
         bankEpoch_(banks_, 0),
-        bankDword_(banks_, 0) {}
+        bankDword_(banks_, 0),
+        bankDistinct_(banks_, 0),
+        bankDwords_(static_cast<size_t>(banks_) * 32, 0) {}
   LdsBankSchedule schedule(const LdsBankRequest& request) override;
-  // Without recording the cycles, and a group whose slots ask no bank for two different
-  // dwords is one cycle without the cycle-by-cycle search.
+  // Counted without serving the slots cycle by cycle: a group takes as many cycles as its
+  // busiest bank has distinct dwords.
   LdsBankCycles cycles(const LdsBankRequest& request) override;
 
  private:
@@ -99,18 +102,19 @@ class CppLdsBankArbiter : public LdsBankArbiter {
   template <typename OnCycle>
   void serveGroup(uint32_t firstLane, uint32_t slotShift, uint32_t pending,
                   const std::array<uint32_t, 32>& slotDword, OnCycle onCycle);
-  // Puts every request slot's dword of one group's lanes into slotDword; returns the slots
-  // requested. CheckBanks: also sets `conflict` if a bank is asked for two different dwords
-  // (epoch_ must be fresh).
-  template <bool CheckBanks>
-  uint32_t groupSlots(const LdsBankRequest& req, const LdsLaneGroups& lg, uint32_t firstLane,
-                      uint64_t lanes, std::array<uint32_t, 32>& slotDword, bool& conflict);
+  // The cycles one group of lanes takes (counted, not scheduled).
+  uint32_t groupCycles(const LdsBankRequest& req, const LdsLaneGroups& lg, uint32_t firstLane,
+                       uint64_t lanes);
   uint32_t bankOf(uint32_t dword) const { return bankMask_ ? dword & bankMask_ : dword % banks_; }
   uint32_t banks_;
   uint32_t bankMask_;  // banks_ - 1 when banks_ is a power of two (then no division)
-  // Scratch state of one schedule() call, kept to avoid allocating per cycle.
+  // Scratch state of one schedule() or cycles() call, kept to avoid allocating per cycle.
+  // bankEpoch_ says which banks the current cycle (schedule) or group (cycles) has touched, so
+  // nothing needs clearing.
   std::vector<uint64_t> bankEpoch_;
-  std::vector<uint32_t> bankDword_;
+  std::vector<uint32_t> bankDword_;     // schedule(): the dword a bank serves this cycle
+  std::vector<uint32_t> bankDistinct_;  // cycles(): how many distinct dwords a bank is asked for
+  std::vector<uint32_t> bankDwords_;    // cycles(): those dwords, 32 places per bank
   uint64_t epoch_ = 0;
 };
 

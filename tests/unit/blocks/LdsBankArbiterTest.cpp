@@ -391,7 +391,7 @@ TEST(LdsBankArbiter, CycleCountsAgreeWithTheSchedule) {
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
     return static_cast<uint32_t>(seed >> 33);
   };
-  for (uint32_t banks : {32u, 16u, 12u, 1u}) {
+  for (uint32_t banks : {32u, 16u, 12u, 1u, 128u}) {
     CppLdsBankArbiter arbiter(banks);
     for (int round = 0; round < 400; ++round) {
       LdsBankRequest r =
