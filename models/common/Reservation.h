@@ -90,6 +90,8 @@ class BusyUntil {
   // Whether [at, at + 1 ps) is free.
   bool isFreeAt(const sc_core::sc_time& at) const {
     if (empty()) return true;
+    // At or after the last reservation's start (arrivals in time order): only it can cover.
+    if (at.value() >= intervals_.back().start) return intervals_.back().end <= at.value();
     auto it = upperBound(at.value());
     if (it == first()) return true;
     return std::prev(it)->end <= at.value();
@@ -251,6 +253,9 @@ class SlotPool {
   bool busyAt(size_t node, const sc_core::sc_time& at) const {
     const Span s = busyTimes(node);
     const uint64_t t = at.value();
+    if (s.first == s.second) return false;
+    const Interval& last = *(s.second - 1);
+    if (t >= last.start) return last.end > t;  // only the last one can cover t
     const Interval* after = std::upper_bound(
         s.first, s.second, t, [](uint64_t v, const Interval& i) { return v < i.start; });
     return after != s.first && std::prev(after)->end > t;
@@ -269,6 +274,9 @@ class SlotPool {
   // arrive before now).
   // The first interval of a disjoint sorted span (so sorted by end too) that ends after t.
   static const Interval* firstEndingAfter(Span s, uint64_t t) {
+    // The usual case, t at or after the last one's start: every other one ended by then.
+    if (s.first != s.second && t >= (s.second - 1)->start)
+      return (s.second - 1)->end > t ? s.second - 1 : s.second;
     return std::upper_bound(s.first, s.second, t,
                             [](uint64_t v, const Interval& i) { return v < i.end; });
   }

@@ -31,10 +31,13 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
   socket.register_get_direct_mem_ptr(this, &TexturePath::get_direct_mem_ptr);
   toL1_.register_invalidate_direct_mem_ptr(this, &TexturePath::invalidate_direct_mem_ptr);
   toL1_.bind(vectorL1.socket);
-  // The most chunks a wave's elements split into: every element crosses as many line
+  // The most pieces a wave's elements split into: every element crosses as many line
   // boundaries as it can.
   const size_t piecesPerElement = isa::MemRequest::kMaxElementBytes / lineBytes_ + 2;
-  chunks_.resize(64 * isa::MemRequest::kElementsPerLane * piecesPerElement);
+  const size_t maxPieces = 64 * isa::MemRequest::kElementsPerLane * piecesPerElement;
+  pieceAddress_.resize(maxPieces), sortedAddress_.resize(maxPieces);
+  pieceData_.resize(maxPieces), sortedData_.resize(maxPieces);
+  pieceOrder_.resize(maxPieces);
 }
 
 void TexturePath::prepare(tlm::tlm_command command, uint64_t address, uint8_t* data,
@@ -53,8 +56,10 @@ void TexturePath::prepare(tlm::tlm_command command, uint64_t address, uint8_t* d
 }
 
 size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
-  Chunk* const chunks = chunks_.data();  // sized for the worst case in the constructor
-  const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
+  uint64_t* const address = pieceAddress_.data();  // sized for the worst case
+  uint32_t* const data = pieceData_.data();
+  const uint32_t lineBytes = lineBytes_;  // a local: stores to data[] could alias the member
+  const uint64_t lineMask = ~uint64_t{lineBytes - 1};
   const uint32_t elementBytes = req.elementBytes;
   const int elements = req.elementsPerLane;
   uint64_t truncated = 0;  // any lane whose element a buffer range check shortened
@@ -63,51 +68,65 @@ size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
     std::memcpy(&eight, &req.laneBytes[i], 8);
     truncated |= eight;
   }
-  Chunk* out = chunks;
+  size_t n = 0;
   uint64_t lastLine = 0;
   sorted = true;  // lines in ascending order already (the usual case)
   if (elements == 1 && truncated == 0) {
     // The usual instruction: one whole element per lane. If every element lies inside one
-    // line, each is one chunk.
+    // line, each is one piece.
     bool inside = true;
     for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
-      const int lane = __builtin_ctzll(lanes);
+      const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
       const uint64_t a = req.addr[lane][0];
       const uint64_t line = a & lineMask;
-      inside &= a - line + elementBytes <= lineBytes_;
+      inside &= a - line + elementBytes <= lineBytes;
       sorted &= line >= lastLine;
       lastLine = line;
-      *out = {line, static_cast<uint16_t>(a - line), static_cast<uint16_t>(elementBytes),
-              static_cast<uint16_t>(lane * isa::MemRequest::kLaneStride),
-              static_cast<uint16_t>(out - chunks)};
-      ++out;
+      address[n] = a;
+      data[n] = pieceData(lane * isa::MemRequest::kLaneStride, elementBytes);
+      ++n;
     }
-    if (inside) return static_cast<size_t>(out - chunks);
-    out = chunks, lastLine = 0, sorted = true;
+    if (inside) return n;
+    n = 0, lastLine = 0, sorted = true;
   }
-  auto add = [&](uint64_t line, uint32_t lineOffset, uint32_t bytes, uint32_t dataOffset) {
-    sorted &= line >= lastLine;
-    lastLine = line;
-    const auto order = static_cast<uint16_t>(out - chunks);
-    *out++ = {line, static_cast<uint16_t>(lineOffset), static_cast<uint16_t>(bytes),
-              static_cast<uint16_t>(dataOffset), order};
-  };
   for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
     const int lane = __builtin_ctzll(lanes);
     // A buffer range check may keep only the first dwords of a lane's element.
     const uint32_t laneBytes = req.laneBytes[lane] ? req.laneBytes[lane] : elementBytes;
     for (int e = 0; e < elements; ++e) {
       uint64_t a = req.addr[lane][e];
-      uint32_t dataOffset = static_cast<uint32_t>(req.element(lane, e) - req.data.data());
+      auto dataOffset = static_cast<uint32_t>(req.element(lane, e) - req.data.data());
       for (uint32_t left = laneBytes; left > 0;) {
         const uint64_t line = a & lineMask;
-        const auto n = static_cast<uint32_t>(std::min<uint64_t>(left, line + lineBytes_ - a));
-        add(line, static_cast<uint32_t>(a - line), n, dataOffset);
-        a += n, left -= n, dataOffset += n;
+        const auto bytes = static_cast<uint32_t>(std::min<uint64_t>(left, line + lineBytes - a));
+        sorted &= line >= lastLine;
+        lastLine = line;
+        address[n] = a;
+        data[n] = pieceData(dataOffset, bytes);
+        ++n;
+        a += bytes, left -= bytes, dataOffset += bytes;
       }
     }
   }
-  return static_cast<size_t>(out - chunks);
+  return n;
+}
+
+void TexturePath::sortByLine(size_t n) {
+  const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
+  const uint64_t* address = pieceAddress_.data();
+  uint16_t* order = pieceOrder_.data();
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(i);
+  // Ties by creation order: a plain sort on (line, order) is stable and needs no buffer.
+  std::sort(order, order + n, [&](uint16_t x, uint16_t y) {
+    const uint64_t lx = address[x] & lineMask, ly = address[y] & lineMask;
+    return lx != ly ? lx < ly : x < y;
+  });
+  for (size_t i = 0; i < n; ++i) {
+    sortedAddress_[i] = pieceAddress_[order[i]];
+    sortedData_[i] = pieceData_[order[i]];
+  }
+  pieceAddress_.swap(sortedAddress_);
+  pieceData_.swap(sortedData_);
 }
 
 void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -166,46 +185,46 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       }
     }
   } else {
-    // Split every lane's element into per-line chunks, then group them by line.
-    Chunk* const chunks = chunks_.data();
+    // Split every lane's element into per-line pieces, then group them by line.
     bool sorted = true;
     const size_t count = split(req, sorted);
     laneAccesses += static_cast<uint64_t>(__builtin_popcountll(req.laneMask)) * req.elementsPerLane;
-    // Stable (ties keep their creation order): lanes stay in ascending order within a line,
-    // so the highest lane's store wins. A plain sort on (line, order) needs no buffer.
-    if (!sorted)
-      std::sort(chunks, chunks + count, [](const Chunk& x, const Chunk& y) {
-        return x.line != y.line ? x.line < y.line : x.order < y.order;
-      });
+    if (!sorted) sortByLine(count);
+    const uint64_t* address = pieceAddress_.data();
+    const uint32_t* data = pieceData_.data();
+    const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
 
-    // The line's bytes that no chunk covers are neither sent nor copied back, so lineData_
+    // The line's bytes that no piece covers are neither sent nor copied back, so lineData_
     // needs no clearing; byteEnable_ is all disabled outside the line being built.
     const bool isStore = req.op == isa::MemOp::Store;
     uint8_t* lineData = lineData_.data();
     uint8_t* byteEnable = byteEnable_.data();
+    uint8_t* requestData = req.data.data();
     for (size_t i = 0; i < count;) {
-      const uint64_t line = chunks[i].line;
+      const uint64_t line = address[i] & lineMask;
       size_t j = i;
-      // Chunks that follow one another without gap or overlap (consecutive lanes on
+      // Pieces that follow one another without gap or overlap (consecutive lanes on
       // consecutive elements, the usual case) cover [lo, hi) without looking at the bytes.
-      const uint32_t lo = chunks[i].lineOffset;
+      const auto lo = static_cast<uint32_t>(address[i] - line);
       uint32_t hi = lo;
       bool dense = true;
-      for (; j < count && chunks[j].line == line; ++j) {
-        const Chunk& c = chunks[j];
-        dense &= c.lineOffset == hi;
-        hi = c.lineOffset + c.bytes;
-        if (isStore) copySmall(&lineData[c.lineOffset], &req.data[c.dataOffset], c.bytes);
+      for (; j < count && (address[j] & lineMask) == line; ++j) {
+        const auto offset = static_cast<uint32_t>(address[j] - line);
+        const uint32_t bytes = bytesOf(data[j]);
+        dense &= offset == hi;
+        hi = offset + bytes;
+        if (isStore) copySmall(&lineData[offset], &requestData[dataOffsetOf(data[j])], bytes);
       }
       uint32_t first = lo, last = hi;
       bool gaps = false;
       if (!dense) {
         first = lineBytes_, last = 0;
         for (size_t k = i; k < j; ++k) {
-          const Chunk& c = chunks[k];
-          first = std::min<uint32_t>(first, c.lineOffset);
-          last = std::max<uint32_t>(last, c.lineOffset + c.bytes);
-          fillSmall(&byteEnable[c.lineOffset], TLM_BYTE_ENABLED, c.bytes);
+          const auto offset = static_cast<uint32_t>(address[k] - line);
+          const uint32_t bytes = bytesOf(data[k]);
+          first = std::min(first, offset);
+          last = std::max(last, offset + bytes);
+          fillSmall(&byteEnable[offset], TLM_BYTE_ENABLED, bytes);
         }
         gaps = std::memcmp(&byteEnable[first], allEnabled_.data(), last - first) != 0;
       }
@@ -219,7 +238,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       if (!dense) std::memset(&byteEnable[first], TLM_BYTE_DISABLED, last - first);
       if (p.is_response_error()) {
         // The fault names the address of the first lane's element in this line.
-        const int element = chunks[i].dataOffset / isa::MemRequest::kMaxElementBytes;
+        const uint32_t element = dataOffsetOf(data[i]) / isa::MemRequest::kMaxElementBytes;
         fail(req.addr[element / isa::MemRequest::kElementsPerLane]
                      [element % isa::MemRequest::kElementsPerLane]);
         delay = done - now;
@@ -227,8 +246,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       }
       if (!isStore)
         for (size_t k = i; k < j; ++k)
-          copySmall(&req.data[chunks[k].dataOffset], &lineData[chunks[k].lineOffset],
-                    chunks[k].bytes);
+          copySmall(&requestData[dataOffsetOf(data[k])], &lineData[address[k] - line],
+                    bytesOf(data[k]));
       i = j;
     }
   }

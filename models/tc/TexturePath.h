@@ -47,24 +47,30 @@ class TexturePath : public sc_core::sc_module {
   BusyUntil addressUnit_;  // one line (or one atomic lane) per cycle
   bool timed_;
 
-  // One piece of one lane's element that falls inside one line.
-  struct Chunk {
-    uint64_t line;        // line address
-    uint16_t lineOffset;  // first byte inside the line
-    uint16_t bytes;
-    uint16_t dataOffset;  // where in MemRequest::data (which also says which lane and element)
-    uint16_t order;       // creation order (lane, element, piece): ties in sorting
-  };
-  // Splits the request's elements into chunks (chunks_), in creation order; returns how many.
-  // `sorted`: whether their lines are already in ascending order.
+  // The pieces of the lanes' elements, one per line an element touches, as two arrays: the
+  // piece's byte address, and where its bytes are in MemRequest::data with how many
+  // (dataOffset | bytes << 16, which also says which lane and element it is).
+  static uint32_t pieceData(uint32_t dataOffset, uint32_t bytes) {
+    return dataOffset | bytes << 16;
+  }
+  static uint32_t dataOffsetOf(uint32_t data) { return data & 0xffff; }
+  static uint32_t bytesOf(uint32_t data) { return data >> 16; }
+  // Splits the request's elements into pieces (pieceAddress_, pieceData_) in lane, element,
+  // address order; returns how many. `sorted`: whether their lines are in ascending order.
   size_t split(const isa::MemRequest& req, bool& sorted);
+  // Orders the first n pieces by line, keeping the order of pieces in the same line (so the
+  // highest lane's store to a byte wins).
+  void sortByLine(size_t n);
   // Sets up the reused line payload for one transaction (none of its earlier state remains).
   void prepare(tlm::tlm_command command, uint64_t address, uint8_t* data, uint32_t length);
 
-  // Scratch space of b_transport, kept between instructions so none allocates: the chunks, the
-  // line payload and atomic extension (set up afresh for every transaction), the line's data
-  // and byte enables (all disabled between lines), and a line of enabled bytes to compare with.
-  std::vector<Chunk> chunks_;
+  // Scratch space of b_transport, kept between instructions so none allocates: the pieces (and
+  // room to sort them), the line payload and atomic extension (set up afresh for every
+  // transaction), the line's data and byte enables (all disabled between lines), and a line of
+  // enabled bytes to compare with.
+  std::vector<uint64_t> pieceAddress_, sortedAddress_;
+  std::vector<uint32_t> pieceData_, sortedData_;
+  std::vector<uint16_t> pieceOrder_;
   tlm::tlm_generic_payload payload_;
   AtomicExtension atomic_;
   std::vector<uint8_t> lineData_, byteEnable_, allEnabled_;
