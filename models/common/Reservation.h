@@ -87,6 +87,9 @@ class BusyUntil {
   }
   // The end of the last reservation (when the resource is certainly free).
   sc_core::sc_time freeAt() const { return empty() ? sc_core::SC_ZERO_TIME : lastEnd_; }
+  // The start of the last reservation in picoseconds (0: none): the resource is busy without
+  // a break from there to freeAt() (touching reservations are merged).
+  uint64_t lastStart() const { return empty() ? 0 : intervals_.back().start; }
   // Whether [at, at + 1 ps) is free.
   bool isFreeAt(const sc_core::sc_time& at) const {
     if (empty()) return true;
@@ -158,43 +161,45 @@ class BusyUntil {
 // N identical servers (miss-status holding registers): a request takes a server that is free
 // when it arrives (the lowest-numbered one), or waits for the one that frees first.
 //
-// Finding that slot must not visit every slot's calendar (L2 has 256 per channel, and
-// temporal decoupling leaves several reservations per calendar). A tree over the slots keeps,
-// for every subtree, the times at which all its slots are busy (the intersection of their
-// calendars) and the earliest end of a slot's last reservation: the lowest slot free at `at`
-// is found by going down from the root into the first subtree not all busy at `at`, one
-// binary search per level. A reservation only adds busy time, so it adds to a subtree's
-// intersection only the part of it during which all the other slots below are busy too,
-// which usually vanishes a few levels up.
+// Finding that slot must not visit every slot's calendar (L2 has 256 per channel). A tree over
+// the slots keeps, for every subtree, the earliest end of a slot's last reservation (and the
+// lowest slot ending then) and the latest start of one: going down from the root into the
+// first subtree that has a slot either done by `at` or starting its last reservation after
+// `at` finds the lowest slot that can be free, and that slot's calendar says whether it is.
+// While requests come in time order (one initiator, as a vector L1) that slot is free.
+//
+// Requests out of time order (shared caches under temporal decoupling) find many slots whose
+// last reservation starts later but which are busy at `at` anyway. From the first such request
+// on, the tree also keeps, for every subtree, the times at which all its slots are busy (the
+// intersection of their calendars): going down into the first subtree not all busy at `at`
+// then finds the free slot directly. A reservation only adds busy time, so it adds to a
+// subtree's intersection only the part of it during which the other slots below are busy
+// too, which usually vanishes a few levels up.
 class SlotPool {
  public:
   using Interval = BusyUntil::Interval;
 
   explicit SlotPool(unsigned slots) : slots_(std::max(1u, slots)), always_{0, ~uint64_t{0}} {
     while (leaves_ < slots_.size()) leaves_ *= 2;
-    allBusy_.resize(leaves_);
     // Padding leaves are always busy and never first to free; real slots start empty.
     minEnd_.assign(2 * leaves_, sc_core::sc_max_time());
     minEndSlot_.assign(2 * leaves_, 0);
+    maxLastStart_.assign(2 * leaves_, 0);
     for (size_t i = 0; i < slots_.size(); ++i) {
       minEnd_[leaves_ + i] = sc_core::SC_ZERO_TIME;
       minEndSlot_[leaves_ + i] = i;
     }
-    for (size_t node = leaves_ - 1; node >= 1; --node) {
-      updateMinEnd(node);
-      // All busy forever exactly when every slot below is padding.
-      const size_t firstSlot = node << depthBelow(node);
-      if (firstSlot - leaves_ >= slots_.size()) allBusy_[node].push_back(always_);
-    }
+    for (size_t node = leaves_ - 1; node >= 1; --node) update(node);
   }
   // The earliest time >= at that a slot is free, and that slot's index.
   std::pair<sc_core::sc_time, size_t> acquire(const sc_core::sc_time& at) const {
+    if (!outOfOrder_ && at < latestRequest_) startAllBusy();
+    latestRequest_ = std::max(latestRequest_, at);
+    const size_t slot = outOfOrder_ ? firstFree(at) : firstFreeInOrder(at);
     // Every slot is busy at `at`: the one whose last reservation ends first (the lowest index
     // among equals).
-    if (busyAt(1, at)) return {minEnd_[1], minEndSlot_[1]};
-    size_t node = 1;
-    while (node < leaves_) node = busyAt(2 * node, at) ? 2 * node + 1 : 2 * node;
-    return {at, node - leaves_};
+    if (slot >= slots_.size()) return {minEnd_[1], minEndSlot_[1]};
+    return {at, slot};
   }
   // Marks slot `slot` busy over [from, until).
   void hold(size_t slot, const sc_core::sc_time& from, const sc_core::sc_time& until) {
@@ -206,40 +211,18 @@ class SlotPool {
     // The calendar places the reservation in a free gap (not always at `from`): that gap is
     // the busy time the slot gains.
     const sc_core::sc_time start = slots_[slot].reserve(from, until - from, now);
-    minEnd_[leaves_ + slot] = slots_[slot].freeAt();
-    for (size_t node = (leaves_ + slot) / 2; node >= 1 && updateMinEnd(node); node /= 2) {
+    const size_t leaf = leaves_ + slot;
+    minEnd_[leaf] = slots_[slot].freeAt();
+    maxLastStart_[leaf] = slots_[slot].lastStart();
+    for (size_t node = leaf / 2; node >= 1 && update(node); node /= 2) {
     }
-    // Of what a subtree gained, the part during which the sibling subtree is all busy too is
-    // what the parent gains. Usually that is one interval all the way up.
-    const uint64_t t = now.value();
-    Interval gained{start.value(), start.value() + (until - from).value()};
-    size_t node = leaves_ + slot;
-    for (; node > 1; node /= 2) {
-      const Span sibling = busyTimes(node ^ 1);
-      const Interval* y = firstEndingAfter(sibling, gained.start);
-      if (y == sibling.second || y->start >= gained.end) return;
-      if (y + 1 != sibling.second && (y + 1)->start < gained.end) break;  // several pieces
-      gained = {std::max(gained.start, y->start), std::min(gained.end, y->end)};
-      if (gained.end <= t) return;
-      unite(allBusy_[node / 2], gained, t);
-    }
-    if (node <= 1) return;
-    added_.assign(1, gained);
-    for (; node > 1; node /= 2) {
-      intersect(added_, busyTimes(node ^ 1), t, scratch_);
-      if (scratch_.empty()) break;
-      for (const Interval& piece : scratch_) unite(allBusy_[node / 2], piece, t);
-      added_.swap(scratch_);
-    }
+    if (outOfOrder_)
+      addAllBusy(slot, {start.value(), start.value() + (until - from).value()}, now.value());
   }
 
  private:
   using Span = std::pair<const Interval*, const Interval*>;
-  size_t depthBelow(size_t node) const {
-    size_t depth = 0;
-    while ((node << depth) < leaves_) ++depth;
-    return depth;
-  }
+
   // When every slot of the subtree is busy: disjoint intervals sorted by start (some may have
   // ended already).
   Span busyTimes(size_t node) const {
@@ -260,18 +243,88 @@ class SlotPool {
         s.first, s.second, t, [](uint64_t v, const Interval& i) { return v < i.start; });
     return after != s.first && std::prev(after)->end > t;
   }
-  // Recomputes an inner node's earliest end from its children; false if it did not change
-  // (then no node above changes either).
-  bool updateMinEnd(size_t node) {
-    const bool leftFirst = minEnd_[2 * node] <= minEnd_[2 * node + 1];
-    const size_t from = leftFirst ? 2 * node : 2 * node + 1;
-    if (minEnd_[node] == minEnd_[from] && minEndSlot_[node] == minEndSlot_[from]) return false;
+  // Recomputes an inner node from its children; false if it did not change (then no node
+  // above changes either).
+  bool update(size_t node) {
+    const size_t l = 2 * node, r = 2 * node + 1;
+    const size_t from = minEnd_[l] <= minEnd_[r] ? l : r;
+    const uint64_t lastStart = std::max(maxLastStart_[l], maxLastStart_[r]);
+    if (minEnd_[node] == minEnd_[from] && minEndSlot_[node] == minEndSlot_[from] &&
+        maxLastStart_[node] == lastStart)
+      return false;
     minEnd_[node] = minEnd_[from];
     minEndSlot_[node] = minEndSlot_[from];
+    maxLastStart_[node] = lastStart;
     return true;
   }
-  // out = a ∩ b, both disjoint and sorted, without what ended by `now` (no request can
-  // arrive before now).
+  // The lowest slot free at `at` (slots_.size() or more: none), by the all-busy intersections.
+  size_t firstFree(const sc_core::sc_time& at) const {
+    if (busyAt(1, at)) return leaves_;
+    size_t node = 1;
+    while (node < leaves_) node = busyAt(2 * node, at) ? 2 * node + 1 : 2 * node;
+    return node - leaves_;
+  }
+  // The same by the last reservations' ends and starts: a slot is free at `at` if its last
+  // reservation ended by then; if it starts after `at`, `at` may fall into a gap before it
+  // (its calendar says); otherwise the last reservation covers `at`.
+  bool mayBeFree(size_t node, const sc_core::sc_time& at) const {
+    return minEnd_[node] <= at || maxLastStart_[node] > at.value();
+  }
+  size_t firstFreeInOrder(const sc_core::sc_time& at) const {
+    for (size_t from = 0;;) {
+      const size_t slot = firstMayBeFree(1, 0, leaves_, at, from);
+      if (slot >= slots_.size()) return leaves_;
+      if (minEnd_[leaves_ + slot] <= at || slots_[slot].isFreeAt(at)) return slot;
+      from = slot + 1;
+    }
+  }
+  // The lowest slot >= from in the subtree at `node` (slots [lo, lo + width)) that may be
+  // free at `at`; leaves_ if none.
+  size_t firstMayBeFree(size_t node, size_t lo, size_t width, const sc_core::sc_time& at,
+                        size_t from) const {
+    if (lo + width <= from || !mayBeFree(node, at)) return leaves_;
+    if (width == 1) return lo;
+    const size_t half = width / 2;
+    const size_t left = firstMayBeFree(2 * node, lo, half, at, from);
+    return left < leaves_ ? left : firstMayBeFree(2 * node + 1, lo + half, half, at, from);
+  }
+  // Builds every subtree's all-busy intersection from the calendars (requests started coming
+  // out of time order).
+  void startAllBusy() const {
+    outOfOrder_ = true;
+    allBusy_.assign(leaves_, {});
+    for (size_t node = leaves_ - 1; node >= 1; --node) {
+      const Span a = busyTimes(2 * node), b = busyTimes(2 * node + 1);
+      std::vector<Interval>& out = allBusy_[node];
+      for (const Interval* x = a.first; x != a.second; ++x)
+        for (const Interval* y = firstEndingAfter(b, x->start); y != b.second && y->start < x->end;
+             ++y)
+          out.push_back({std::max(x->start, y->start), std::min(x->end, y->end)});
+    }
+  }
+  // Slot `slot` gained `gained`: adds what it makes all busy to the intersections above it.
+  void addAllBusy(size_t slot, Interval gained, uint64_t t) {
+    // Of what a subtree gained, the part during which the sibling subtree is all busy too is
+    // what the parent gains. Usually that is one interval all the way up.
+    size_t node = leaves_ + slot;
+    for (; node > 1; node /= 2) {
+      const Span sibling = busyTimes(node ^ 1);
+      const Interval* y = firstEndingAfter(sibling, gained.start);
+      if (y == sibling.second || y->start >= gained.end) return;
+      if (y + 1 != sibling.second && (y + 1)->start < gained.end) break;  // several pieces
+      gained = {std::max(gained.start, y->start), std::min(gained.end, y->end)};
+      if (gained.end <= t) return;
+      if (!unite(allBusy_[node / 2], gained, t)) return;  // the parent had it: nothing changes
+    }
+    if (node <= 1) return;
+    added_.assign(1, gained);
+    for (; node > 1; node /= 2) {
+      intersect(added_, busyTimes(node ^ 1), t, scratch_);
+      if (scratch_.empty()) break;
+      for (const Interval& piece : scratch_) unite(allBusy_[node / 2], piece, t);
+      added_.swap(scratch_);
+    }
+  }
   // The first interval of a disjoint sorted span (so sorted by end too) that ends after t.
   static const Interval* firstEndingAfter(Span s, uint64_t t) {
     // The usual case, t at or after the last one's start: every other one ended by then.
@@ -295,30 +348,37 @@ class SlotPool {
     }
   }
   // list = list ∪ {x} (list disjoint and sorted), touching intervals merged, without what
-  // ended by `now`.
-  static void unite(std::vector<Interval>& list, const Interval& x, uint64_t now) {
-    if (!list.empty() && list.front().end <= now) {
-      auto live = list.begin();
-      while (live != list.end() && live->end <= now) ++live;
-      list.erase(list.begin(), live);
-    }
+  // ended by `now`; false if x was in the list already.
+  static bool unite(std::vector<Interval>& list, const Interval& x, uint64_t now) {
+    if (!list.empty() && list.front().end <= now) dropEnded(list, now);
     // The usual cases: after the last interval, or overlapping it from its start on.
     if (list.empty() || x.start > list.back().end) {
       list.push_back(x);
-      return;
+      return true;
     }
-    if (x.start >= list.back().start) {
-      list.back().end = std::max(list.back().end, x.end);
-      return;
+    Interval& last = list.back();
+    if (x.start >= last.start) {
+      if (x.end <= last.end) return false;
+      last.end = x.end;
+      return true;
     }
+    return uniteInside(list, x);
+  }
+  static void dropEnded(std::vector<Interval>& list, uint64_t now) {
+    auto live = list.begin();
+    while (live != list.end() && live->end <= now) ++live;
+    list.erase(list.begin(), live);
+  }
+  static bool uniteInside(std::vector<Interval>& list, const Interval& x) {
     // The first interval that ends at or after x starts: x merges with it and the following
     // ones that start by x's end.
     auto it = std::lower_bound(list.begin(), list.end(), x.start,
                                [](const Interval& i, uint64_t v) { return i.end < v; });
     if (it->start > x.end) {
       list.insert(it, x);
-      return;
+      return true;
     }
+    if (it->start <= x.start && x.end <= it->end) return false;
     it->start = std::min(it->start, x.start);
     it->end = std::max(it->end, x.end);
     auto next = std::next(it);
@@ -328,6 +388,7 @@ class SlotPool {
       ++merged;
     }
     list.erase(next, merged);
+    return true;
   }
 
   std::vector<BusyUntil> slots_;
@@ -335,9 +396,14 @@ class SlotPool {
   size_t leaves_ = 1;
   // By tree node (1 is the root, leaves_ + i is slot i): when all slots below are busy (inner
   // nodes only), the earliest end of a last reservation below, and the lowest slot ending then.
-  std::vector<std::vector<Interval>> allBusy_;
   std::vector<sc_core::sc_time> minEnd_;
   std::vector<size_t> minEndSlot_;
+  std::vector<uint64_t> maxLastStart_;  // ps: the latest start of a last reservation below
+  // The latest time asked for so far; whether one came before it (then allBusy_ is kept:
+  // inner nodes only, the times all slots below are busy). Caches of acquire(): mutable.
+  mutable sc_core::sc_time latestRequest_ = sc_core::SC_ZERO_TIME;
+  mutable bool outOfOrder_ = false;
+  mutable std::vector<std::vector<Interval>> allBusy_;
   // Scratch space of hold(), kept so that it does not allocate.
   std::vector<Interval> added_, scratch_;
 };

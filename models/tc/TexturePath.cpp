@@ -55,6 +55,34 @@ void TexturePath::prepare(tlm::tlm_command command, uint64_t address, uint8_t* d
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
+namespace {
+// Whether a buffer range check shortened some lane's element.
+bool anyTruncated(const isa::MemRequest& req) {
+  uint64_t truncated = 0;
+  for (size_t i = 0; i < req.laneBytes.size(); i += 8) {
+    uint64_t eight;
+    std::memcpy(&eight, &req.laneBytes[i], 8);
+    truncated |= eight;
+  }
+  return truncated != 0;
+}
+}  // namespace
+
+uint32_t TexturePath::contiguousLanes(const isa::MemRequest& req) const {
+  const uint64_t mask = req.laneMask;
+  const uint32_t bytes = req.elementBytes;
+  if (mask == 0 || req.elementsPerLane != 1 || (bytes & (bytes - 1)) != 0 || bytes > lineBytes_)
+    return 0;
+  const auto first = static_cast<uint32_t>(__builtin_ctzll(mask));
+  const auto count = static_cast<uint32_t>(__builtin_popcountll(mask));
+  if ((mask >> first) != (count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1)) return 0;
+  const uint64_t start = req.addr[first][0];
+  if (start % bytes != 0 || anyTruncated(req)) return 0;
+  uint64_t offBy = 0;  // no early exit: a loop the compiler can vectorise
+  for (uint32_t l = 0; l < count; ++l) offBy |= req.addr[first + l][0] - (start + l * bytes);
+  return offBy == 0 ? count : 0;
+}
+
 size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
   uint64_t* const address = pieceAddress_.data();  // sized for the worst case
   uint32_t* const data = pieceData_.data();
@@ -62,16 +90,11 @@ size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
   const uint64_t lineMask = ~uint64_t{lineBytes - 1};
   const uint32_t elementBytes = req.elementBytes;
   const int elements = req.elementsPerLane;
-  uint64_t truncated = 0;  // any lane whose element a buffer range check shortened
-  for (size_t i = 0; i < req.laneBytes.size(); i += 8) {
-    uint64_t eight;
-    std::memcpy(&eight, &req.laneBytes[i], 8);
-    truncated |= eight;
-  }
+  const bool truncated = anyTruncated(req);
   size_t n = 0;
   uint64_t lastLine = 0;
   sorted = true;  // lines in ascending order already (the usual case)
-  if (elements == 1 && truncated == 0) {
+  if (elements == 1 && !truncated) {
     // The usual instruction: one whole element per lane. If every element lies inside one
     // line, each is one piece.
     bool inside = true;
@@ -183,6 +206,36 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
           return;
         }
       }
+    }
+  } else if (const uint32_t lanes = contiguousLanes(req); lanes != 0) {
+    // The usual access: the active lanes' whole elements lie one after another. Every line
+    // is covered from its first to its last byte (no byte enables), lines in address order,
+    // exactly as the pieces below would group them, without building the pieces.
+    laneAccesses += lanes;
+    const bool isStore = req.op == isa::MemOp::Store;
+    const uint32_t bytes = req.elementBytes;
+    const auto firstLane = static_cast<uint32_t>(__builtin_ctzll(req.laneMask));
+    const uint64_t start = req.addr[firstLane][0], end = start + uint64_t{lanes} * bytes;
+    uint8_t* lineData = lineData_.data();
+    for (uint64_t line = start & ~uint64_t{lineBytes_ - 1}; line < end; line += lineBytes_) {
+      const uint64_t from = std::max(start, line), to = std::min(end, line + lineBytes_);
+      const auto lane = static_cast<uint32_t>(firstLane + (from - start) / bytes);
+      const auto count = static_cast<uint32_t>((to - from) / bytes);
+      const auto lo = static_cast<uint32_t>(from - line);
+      if (isStore)
+        for (uint32_t k = 0; k < count; ++k)
+          copySmall(&lineData[lo + k * bytes], req.element(static_cast<int>(lane + k), 0), bytes);
+      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, &lineData[lo],
+              static_cast<uint32_t>(to - from));
+      send();
+      if (p.is_response_error()) {
+        fail(req.addr[lane][0]);  // the first lane's element in this line
+        delay = done - now;
+        return;
+      }
+      if (!isStore)
+        for (uint32_t k = 0; k < count; ++k)
+          copySmall(req.element(static_cast<int>(lane + k), 0), &lineData[lo + k * bytes], bytes);
     }
   } else {
     // Split every lane's element into per-line pieces, then group them by line.

@@ -55,6 +55,10 @@ class TexturePath : public sc_core::sc_module {
   }
   static uint32_t dataOffsetOf(uint32_t data) { return data & 0xffff; }
   static uint32_t bytesOf(uint32_t data) { return data >> 16; }
+  // How many lanes the request has if its active lanes are consecutive and their whole
+  // elements (one per lane, a power of two bytes, aligned to it) lie one after another in
+  // lane order; 0 otherwise.
+  uint32_t contiguousLanes(const isa::MemRequest& req) const;
   // Splits the request's elements into pieces (pieceAddress_, pieceData_) in lane, element,
   // address order; returns how many. `sorted`: whether their lines are in ascending order.
   size_t split(const isa::MemRequest& req, bool& sorted);
