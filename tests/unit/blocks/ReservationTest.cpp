@@ -75,6 +75,16 @@ TEST(Reservation, SlotPoolFillsAGapOfAnEarlierSlot) {
   EXPECT_EQ(mshrs.acquire(cycles(10)), std::make_pair(cycles(600), size_t{0}));
 }
 
+TEST(Reservation, SlotPoolSkipsASlotBusyInAGapBeforeItsLastReservation) {
+  // Slot 0's last reservation starts after the request, but an earlier one covers it.
+  SlotPool mshrs(4);
+  mshrs.hold(0, cycles(0), cycles(10));
+  mshrs.hold(0, cycles(20), cycles(30));
+  mshrs.hold(1, cycles(0), cycles(8));
+  EXPECT_EQ(mshrs.acquire(cycles(5)), std::make_pair(cycles(5), size_t{2}));
+  EXPECT_EQ(mshrs.acquire(cycles(12)), std::make_pair(cycles(12), size_t{0}));  // in the gap
+}
+
 TEST(Reservation, SlotPoolOfOneSlotAndOfANonPowerOfTwo) {
   SlotPool one(1);
   EXPECT_EQ(one.acquire(cycles(3)), std::make_pair(cycles(3), size_t{0}));
@@ -217,6 +227,49 @@ TEST(Reservation, SlotPoolMatchesTheScanOfEverySlotUnderDecoupling) {
       const sc_core::sc_time until = got.first + arrivals.occupancy(400);
       pool.hold(slot, got.first, until, arrivals.now());
       reference.hold(slot, got.first, until, arrivals.now());
+    }
+  }
+}
+
+TEST(Reservation, SlotPoolMatchesTheScanInTimeOrder) {
+  // Requests in time order, but reservations that leave gaps (a slot held later than offered,
+  // or another slot than offered), so a slot's last reservation may start after a request
+  // that an earlier one covers.
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    DecoupledArrivals arrivals(seed);
+    const unsigned slots = seed % 2 ? 16 : 5;
+    SlotPool pool(slots);
+    ReferenceSlotPool reference(slots);
+    for (int n = 0; n < 4000; ++n) {
+      const sc_core::sc_time at = arrivals.next(1);
+      const auto got = pool.acquire(at);
+      ASSERT_EQ(got, reference.acquire(at)) << "seed " << seed << " request " << n;
+      const bool other = arrivals.random() % 4 == 0;
+      const size_t slot = other ? arrivals.random() % slots : got.second;
+      const sc_core::sc_time from = got.first + (other ? arrivals.occupancy(200) : cycles(0));
+      const sc_core::sc_time until = from + arrivals.occupancy(100);
+      pool.hold(slot, from, until, arrivals.now());
+      reference.hold(slot, from, until, arrivals.now());
+    }
+  }
+}
+
+TEST(Reservation, SlotPoolMatchesTheScanWhenRequestsTurnOutOfOrder) {
+  // In time order (one initiator) the pool answers from the last reservations alone; from the
+  // first request out of order on, from the all-busy intersections it then builds.
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    DecoupledArrivals arrivals(seed);
+    const unsigned slots = seed % 2 ? 64 : 7;
+    SlotPool pool(slots);
+    ReferenceSlotPool reference(slots);
+    for (int n = 0; n < 6000; ++n) {
+      const uint64_t quantum = n < 3000 ? 1 : 800;  // in time order, then decoupled
+      const sc_core::sc_time at = arrivals.next(quantum);
+      const auto got = pool.acquire(at);
+      ASSERT_EQ(got, reference.acquire(at)) << "seed " << seed << " request " << n;
+      const sc_core::sc_time until = got.first + arrivals.occupancy(300);
+      pool.hold(got.second, got.first, until, arrivals.now());
+      reference.hold(got.second, got.first, until, arrivals.now());
     }
   }
 }
