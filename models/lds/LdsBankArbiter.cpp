@@ -67,49 +67,54 @@ uint32_t CppLdsBankArbiter::groupCycles(const LdsBankRequest& req, const LdsLane
   // distinct dwords.
   const uint32_t perElement = std::max<uint32_t>(1, req.dwordsPerElement);
   const uint32_t elements = std::max<uint32_t>(1, req.elementsPerLane);
-  auto forEachDword = [&](auto f) {
+  // Locals: the stores into the bank tables below could alias the members.
+  const uint32_t banks = banks_, bankMask = bankMask_;
+  auto bankOfDword = [&](uint32_t dword) { return bankMask ? dword & bankMask : dword % banks; };
+  // Usually no two lanes ask for the same bank at all: one cycle. With 32 banks or fewer (a
+  // power of two), an element's dwords take consecutive banks, so each element marks a run of
+  // bits (wrapping around) in a bank mask.
+  if (bankMask != 0 && banks <= 32 && perElement <= banks) {
+    const uint64_t run = (uint64_t{1} << perElement) - 1;
+    const uint64_t all = (uint64_t{1} << banks) - 1;
+    uint64_t asked = 0;
+    bool overlap = false;
     for (uint64_t l = lanes; l; l &= l - 1) {
       const auto& a = req.addr[firstLane + static_cast<uint32_t>(__builtin_ctzll(l))];
-      for (uint32_t e = 0; e < elements; ++e)
-        for (uint32_t d = 0; d < perElement; ++d)
-          if (!f(a[e] / 4 + d)) return false;
-    }
-    return true;
-  };
-  // Usually no bank is asked for two different dwords: one cycle, found with the banks asked
-  // so far in a bit mask.
-  if (banks_ <= 64) {
-    uint64_t asked = 0;
-    const bool oneCycle = forEachDword([&](uint32_t dword) {
-      const uint32_t bank = bankOf(dword);
-      const uint64_t bit = uint64_t{1} << bank;
-      if (!(asked & bit)) {
-        asked |= bit;
-        bankDword_[bank] = dword;
-        return true;
+      for (uint32_t e = 0; e < elements; ++e) {
+        const uint64_t shifted = run << ((a[e] / 4) & bankMask);
+        const uint64_t banksAsked = (shifted | shifted >> banks) & all;
+        overlap |= (asked & banksAsked) != 0;
+        asked |= banksAsked;
       }
-      return bankDword_[bank] == dword;
-    });
-    if (oneCycle) return 1;
+    }
+    if (!overlap) return 1;
   }
   // Otherwise the distinct dwords of each bank (bankDwords_, 32 places per bank) and how many
   // (bankDistinct_), for the banks this group has asked (bankEpoch_).
-  ++epoch_;
+  const uint64_t epoch = ++epoch_;
   uint32_t cycles = 1;  // the group has a lane
-  forEachDword([&](uint32_t dword) {
-    const uint32_t bank = bankOf(dword);
-    uint32_t* seen = &bankDwords_[static_cast<size_t>(bank) * 32];
-    if (bankEpoch_[bank] != epoch_) {  // the bank's first dword
-      bankEpoch_[bank] = epoch_, bankDistinct_[bank] = 1, seen[0] = dword;
-      return true;
+  uint64_t* bankEpoch = bankEpoch_.data();
+  uint32_t* bankDistinct = bankDistinct_.data();
+  uint32_t* bankDwords = bankDwords_.data();
+  for (uint64_t l = lanes; l; l &= l - 1) {
+    const auto& a = req.addr[firstLane + static_cast<uint32_t>(__builtin_ctzll(l))];
+    for (uint32_t e = 0; e < elements; ++e) {
+      for (uint32_t d = 0; d < perElement; ++d) {
+        const uint32_t dword = a[e] / 4 + d;
+        const uint32_t bank = bankOfDword(dword);
+        uint32_t* seen = &bankDwords[static_cast<size_t>(bank) * 32];
+        if (bankEpoch[bank] != epoch) {  // the bank's first dword
+          bankEpoch[bank] = epoch, bankDistinct[bank] = 1, seen[0] = dword;
+          continue;
+        }
+        const uint32_t n = bankDistinct[bank];
+        if (seen[0] == dword || std::find(seen + 1, seen + n, dword) != seen + n) continue;
+        seen[n] = dword;
+        bankDistinct[bank] = n + 1;
+        cycles = std::max(cycles, n + 1);
+      }
     }
-    const uint32_t n = bankDistinct_[bank];
-    if (seen[0] == dword || std::find(seen + 1, seen + n, dword) != seen + n) return true;
-    seen[n] = dword;
-    bankDistinct_[bank] = n + 1;
-    cycles = std::max(cycles, n + 1);
-    return true;
-  });
+  }
   return cycles;
 }
 
