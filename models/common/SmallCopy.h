@@ -10,6 +10,12 @@ namespace vgpu {
 
 inline void copySmall(uint8_t* dst, const uint8_t* src, uint32_t bytes) {
   switch (bytes) {
+    case 1:
+      *dst = *src;
+      break;
+    case 2:
+      std::memcpy(dst, src, 2);
+      break;
     case 4:
       std::memcpy(dst, src, 4);
       break;
