@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <unordered_map>
 
 namespace vgpu {
@@ -39,8 +41,9 @@ class BackingStore {
     if (index == lastIndex_) return lastPage_;
     auto& p = pages_[index];
     if (!p) {
-      p.reset(new uint8_t[kPageBytes]);
-      std::memset(p.get(), 0, kPageBytes);
+      // calloc: a page this large comes zeroed from the system, without a pass over it.
+      p.reset(static_cast<uint8_t*>(std::calloc(kPageBytes, 1)));
+      if (!p) throw std::bad_alloc();
     }
     lastIndex_ = index, lastPage_ = p.get();
     return p.get();
@@ -56,7 +59,10 @@ class BackingStore {
     return lastPage_;
   }
 
-  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  struct FreePage {
+    void operator()(uint8_t* page) const { std::free(page); }
+  };
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[], FreePage>> pages_;
   // The page used last: accesses come in runs on the same page, and a page, once created,
   // stays where it is until the store is destroyed.
   mutable uint64_t lastIndex_ = ~uint64_t{0};
