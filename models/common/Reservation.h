@@ -259,6 +259,7 @@ class SlotPool {
   }
   // The lowest slot free at `at` (slots_.size() or more: none), by the all-busy intersections.
   size_t firstFree(const sc_core::sc_time& at) const {
+    if (slots_[0].isFreeAt(at)) return 0;  // the usual answer, without the descent
     if (busyAt(1, at)) return leaves_;
     size_t node = 1;
     while (node < leaves_) node = busyAt(2 * node, at) ? 2 * node + 1 : 2 * node;
