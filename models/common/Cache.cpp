@@ -1,6 +1,7 @@
 #include "common/Cache.h"
 
 #include "common/MemoryExtensions.h"
+#include "common/SimTime.h"
 #include "trace/Probes.h"
 
 namespace vgpu {
@@ -50,9 +51,9 @@ Cache::Channel& Cache::channelOf(uint64_t address) {
   return channels_[(address / interleave) % channels_.size()];
 }
 
-void Cache::forwardServed(tlm::tlm_generic_payload& trans) {
+void Cache::forwardServed(tlm::tlm_generic_payload& trans, bool marked) {
   sc_time ignored = SC_ZERO_TIME;
-  if (trans.get_extension<ServedAboveExtension>() != nullptr) {
+  if (marked) {
     memory->b_transport(trans, ignored);
     return;
   }
@@ -61,31 +62,34 @@ void Cache::forwardServed(tlm::tlm_generic_payload& trans) {
   trans.clear_extension(&servedAbove_);
 }
 
-void Cache::writeBack(uint64_t address, const sc_time& at) {
+void Cache::writeBack(uint64_t address, const sc_time& at, const sc_time& now) {
   ++writebacks;
-  uint8_t dummy[128] = {};
-  tlm::tlm_generic_payload p;
+  // Reused: a write-back carries no data (TimingOnlyExtension), only its address and length.
+  tlm::tlm_generic_payload& p = writeBackPayload_;
   p.set_command(tlm::TLM_WRITE_COMMAND);
   p.set_address(address);
-  p.set_data_ptr(dummy);
-  p.set_data_length(std::min<uint32_t>(config_.lineBytes, sizeof dummy));
+  p.set_data_ptr(writeBackData_);
+  p.set_data_length(std::min<uint32_t>(config_.lineBytes, sizeof writeBackData_));
   p.set_streaming_width(p.get_data_length());
+  p.set_byte_enable_ptr(nullptr);
+  p.set_byte_enable_length(0);
+  p.set_dmi_allowed(false);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   p.set_extension(&timingOnly_);
-  sc_time delay = at - sc_time_stamp();
+  sc_time delay = at - now;
   if (traceProbe) traceProbe->writeBack(true);
   memory->b_transport(p, delay);
   if (traceProbe) traceProbe->writeBack(false);
   p.clear_extension(&timingOnly_);
   bytesDownstream += p.get_data_length();
   if (activity_)
-    activity_->add(downstreamChannel_, static_cast<uint64_t>((sc_time_stamp() + delay) / period_),
+    activity_->add(downstreamChannel_, static_cast<uint64_t>((now + delay) / period_),
                    p.get_data_length());
 }
 
 void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (trans.get_extension<ServedAboveExtension>() != nullptr) {
-    forwardServed(trans);
+    forwardServed(trans, true);
     return;
   }
   if (trans.get_extension<TimingOnlyExtension>() != nullptr) {  // pass write-backs straight on
@@ -97,7 +101,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     memory->b_transport(trans, delay);
     return;
   }
-  const sc_time now = sc_time_stamp();
+  const sc_time now = currentTime();
   const sc_time arrival = now + delay;
   const uint64_t addr = trans.get_address();
   const uint64_t len = trans.get_data_length();
@@ -108,7 +112,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   // The port moves bytesPerCycle per cycle: a transaction occupies it for its transfer time.
   const sc_time transfer =
       period_ * static_cast<double>((len + config_.bytesPerCycle - 1) / config_.bytesPerCycle);
-  const sc_time portStart = ch.port.reserve(arrival, transfer);
+  const sc_time portStart = ch.port.reserve(arrival, transfer, now);
   using TraceAccess = trace::CacheProbe::Access;
   auto traceAccess = [&](TraceAccess kind) {
     if (traceProbe)
@@ -158,7 +162,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     if (touched < 4) ways[touched++] = o.way;
     if (o.evictedDirty)
       writeBack(globalAddress(o.evictedAddress, static_cast<size_t>(&ch - channels_.data())),
-                portStart + hitLatency_);
+                portStart + hitLatency_, now);
   }
   allHit ? ++hits : ++misses;
   traceAccess(allHit ? TraceAccess::Hit : TraceAccess::Miss);
@@ -166,15 +170,16 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (allHit || writeBackWrite) {
     // Served here (a write-back cache absorbs stores): data still goes to DRAM, untimed. A hit
     // on a line whose fill is still in flight waits for the fill.
-    forwardServed(trans);
-    const sc_time fill = sc_time::from_value(fillsDone);
-    delay = std::max(portStart + hitLatency_, fill) + transfer - now;
+    forwardServed(trans, false);
+    const sc_time tagsDone = portStart + hitLatency_;
+    const sc_time ready = fillsDone > tagsDone.value() ? sc_time::from_value(fillsDone) : tagsDone;
+    delay = ready + transfer - now;
     return;
   }
   // A miss holds an MSHR from the tag lookup until the fill returns.
   const auto [mshrStart, slot] = ch.mshrs.acquire(portStart + hitLatency_);
   const sc_time done = downstream(mshrStart) + transfer;
-  ch.mshrs.hold(slot, mshrStart, done);
+  ch.mshrs.hold(slot, mshrStart, done, now);
   if (traceProbe)
     traceProbe->mshrHeld(static_cast<size_t>(&ch - channels_.data()), mshrStart, done);
   for (size_t k = 0; k < touched; ++k)

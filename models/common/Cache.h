@@ -73,10 +73,12 @@ class Cache : public sc_core::sc_module {
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
-  // Forwards for data only (no downstream timing or statistics).
-  void forwardServed(tlm::tlm_generic_payload& trans);
-  // Sends a timing-only write of an evicted dirty line downstream, starting at `at`.
-  void writeBack(uint64_t address, const sc_core::sc_time& at);
+  // Forwards for data only (no downstream timing or statistics); `marked`: the transaction
+  // already carries a ServedAboveExtension.
+  void forwardServed(tlm::tlm_generic_payload& trans, bool marked);
+  // Sends a timing-only write of an evicted dirty line downstream, starting at `at` (the
+  // current SystemC time is `now`).
+  void writeBack(uint64_t address, const sc_core::sc_time& at, const sc_core::sc_time& now);
   Channel& channelOf(uint64_t address);
   uint64_t channelLocal(uint64_t address) const;
   uint64_t globalAddress(uint64_t local, size_t channel) const;
@@ -90,6 +92,8 @@ class Cache : public sc_core::sc_module {
   ActivitySampler* activity_ = nullptr;
   ActivitySampler::Channel bytesChannel_ = 0, downstreamChannel_ = 0;
   TimingOnlyExtension timingOnly_;
+  tlm::tlm_generic_payload writeBackPayload_;
+  uint8_t writeBackData_[128] = {};
 };
 
 }  // namespace vgpu

@@ -15,7 +15,7 @@ class CacheTags {
     if (sets_ == 0) sets_ = 1;
     tags_.assign(static_cast<size_t>(sets_) * ways_, kInvalid);
     lastUse_.assign(tags_.size(), 0);
-    dirty_.assign(tags_.size(), false);
+    dirty_.assign(tags_.size(), 0);
     readyAt_.assign(tags_.size(), 0);
   }
 
@@ -31,18 +31,21 @@ class CacheTags {
     const uint64_t line = addr / lineBytes_;
     const size_t set = static_cast<size_t>(line % sets_) * ways_;
     ++clock_;
-    size_t victim = set;
     Outcome out;
+    // The tags alone first (a hit needs nothing else), the replacement order only on a miss.
+    const uint64_t* tags = tags_.data();
     for (size_t w = set; w < set + ways_; ++w) {
-      if (tags_[w] == line) {
+      if (tags[w] == line) {
         lastUse_[w] = clock_;
-        dirty_[w] = dirty_[w] || markDirty;
+        if (markDirty) dirty_[w] = 1;
         out.hit = true;
         out.way = w;
         return out;
       }
-      if (lastUse_[w] < lastUse_[victim]) victim = w;
     }
+    size_t victim = set;  // the least recently used way (the first of equals)
+    for (size_t w = set + 1; w < set + ways_; ++w)
+      if (lastUse_[w] < lastUse_[victim]) victim = w;
     if (allocate) {
       if (tags_[victim] != kInvalid && dirty_[victim]) {
         out.evictedDirty = true;
@@ -50,7 +53,7 @@ class CacheTags {
       }
       tags_[victim] = line;
       lastUse_[victim] = clock_;
-      dirty_[victim] = markDirty;
+      dirty_[victim] = markDirty ? 1 : 0;
       readyAt_[victim] = 0;
       out.way = victim;
     }
@@ -67,12 +70,12 @@ class CacheTags {
     const uint64_t line = addr / lineBytes_;
     const size_t set = static_cast<size_t>(line % sets_) * ways_;
     for (size_t w = set; w < set + ways_; ++w)
-      if (tags_[w] == line) tags_[w] = kInvalid, lastUse_[w] = 0, dirty_[w] = false;
+      if (tags_[w] == line) tags_[w] = kInvalid, lastUse_[w] = 0, dirty_[w] = 0;
   }
   void invalidateAll() {
     std::fill(tags_.begin(), tags_.end(), kInvalid);
     std::fill(lastUse_.begin(), lastUse_.end(), 0);
-    std::fill(dirty_.begin(), dirty_.end(), false);
+    std::fill(dirty_.begin(), dirty_.end(), 0);
   }
   uint32_t lineBytes() const { return lineBytes_; }
 
@@ -81,7 +84,7 @@ class CacheTags {
   uint32_t lineBytes_, ways_, sets_;
   std::vector<uint64_t> tags_;
   std::vector<uint64_t> lastUse_;
-  std::vector<bool> dirty_;
+  std::vector<uint8_t> dirty_;  // bytes, not std::vector<bool>: read on every hit
   std::vector<uint64_t> readyAt_;
   uint64_t clock_ = 0;
 };

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <unordered_map>
 
 namespace vgpu {
@@ -17,11 +19,11 @@ class BackingStore {
     while (len > 0) {
       const uint64_t off = addr % kPageBytes;
       const uint64_t n = std::min(len, kPageBytes - off);
-      auto it = pages_.find(addr / kPageBytes);
-      if (it == pages_.end())
+      const uint8_t* p = existingPage(addr / kPageBytes);
+      if (p == nullptr)
         std::memset(out, 0, n);
       else
-        std::memcpy(out, it->second.get() + off, n);
+        std::memcpy(out, p + off, n);
       addr += n, out += n, len -= n;
     }
   }
@@ -35,16 +37,36 @@ class BackingStore {
   }
   // Direct pointer to the page holding addr (created if needed); valid until destruction.
   uint8_t* page(uint64_t addr) {
-    auto& p = pages_[addr / kPageBytes];
+    const uint64_t index = addr / kPageBytes;
+    if (index == lastIndex_) return lastPage_;
+    auto& p = pages_[index];
     if (!p) {
-      p.reset(new uint8_t[kPageBytes]);
-      std::memset(p.get(), 0, kPageBytes);
+      // calloc: a page this large comes zeroed from the system, without a pass over it.
+      p.reset(static_cast<uint8_t*>(std::calloc(kPageBytes, 1)));
+      if (!p) throw std::bad_alloc();
     }
+    lastIndex_ = index, lastPage_ = p.get();
     return p.get();
   }
 
  private:
-  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  // The page with this index, or null if it was never written.
+  uint8_t* existingPage(uint64_t index) const {
+    if (index == lastIndex_) return lastPage_;
+    auto it = pages_.find(index);
+    if (it == pages_.end()) return nullptr;
+    lastIndex_ = index, lastPage_ = it->second.get();
+    return lastPage_;
+  }
+
+  struct FreePage {
+    void operator()(uint8_t* page) const { std::free(page); }
+  };
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[], FreePage>> pages_;
+  // The page used last: accesses come in runs on the same page, and a page, once created,
+  // stays where it is until the store is destroyed.
+  mutable uint64_t lastIndex_ = ~uint64_t{0};
+  mutable uint8_t* lastPage_ = nullptr;
 };
 
 }  // namespace vgpu

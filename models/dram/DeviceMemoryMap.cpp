@@ -28,6 +28,7 @@ bool DeviceMemoryMap::release(uint64_t base) {
   if (it == allocations_.end()) return false;
   uint64_t start = base, size = it->second.size;
   allocated_ -= size;
+  lastBase_ = lastSize_ = 0;
   allocations_.erase(it);
   auto next = free_.lower_bound(start);
   if (next != free_.end() && next->first == start + size) {  // merge with the range after
@@ -60,9 +61,11 @@ bool DeviceMemoryMap::contains(uint64_t addr, uint64_t bytes) const {
 }
 
 bool DeviceMemoryMap::covers(uint64_t addr, uint64_t bytes) const {
+  if (addr - lastBase_ < lastSize_ && bytes <= lastSize_ - (addr - lastBase_)) return true;
   while (bytes > 0) {
     const Allocation* a = find(addr);
     if (a == nullptr) return false;
+    lastBase_ = a->base, lastSize_ = a->size;
     const uint64_t inside = a->size - (addr - a->base);
     if (bytes <= inside) return true;
     addr += inside;

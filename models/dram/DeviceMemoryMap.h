@@ -45,7 +45,10 @@ class DeviceMemoryMap {
   uint64_t capacity_;
   uint64_t allocated_ = 0;
   std::map<uint64_t, Allocation> allocations_;  // by base
-  std::map<uint64_t, uint64_t> free_;           // free ranges: base -> size, never adjacent
+  // The allocation covers() found last (empty: none): accesses come in runs inside one
+  // allocation. Only release() can make it stale.
+  mutable uint64_t lastBase_ = 0, lastSize_ = 0;
+  std::map<uint64_t, uint64_t> free_;  // free ranges: base -> size, never adjacent
 };
 
 }  // namespace vgpu

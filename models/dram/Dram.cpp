@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/MemoryExtensions.h"
+#include "common/SimTime.h"
 #include "isa/Atomics.h"
 #include "trace/Probes.h"
 
@@ -39,7 +40,7 @@ bool Dram::release(uint64_t base) {
   return map_.release(base);
 }
 
-bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
+bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtension* atomic) {
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
   uint8_t* data = trans.get_data_ptr();
@@ -59,15 +60,19 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
   if (!debug) {
     // Every enabled byte must lie in an allocation (adjacent allocations may share an access).
     bool ok = true;
-    for (unsigned i = 0; i < len && ok;) {
-      if (!enabled(i)) {
-        ++i;
-        continue;
+    if (be == nullptr) {
+      ok = map_.covers(addr, len);
+    } else {
+      for (unsigned i = 0; i < len && ok;) {
+        if (!enabled(i)) {
+          ++i;
+          continue;
+        }
+        unsigned run = i;
+        while (run < len && enabled(run)) ++run;
+        ok = map_.covers(addr + i, run - i);
+        i = run;
       }
-      unsigned run = i;
-      while (run < len && enabled(run)) ++run;
-      ok = map_.covers(addr + i, run - i);
-      i = run;
     }
     if (!ok) {
       ++addressErrors;
@@ -77,7 +82,7 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
   }
   const bool counted = mode == Mode::Normal;
 
-  if (auto* atomic = trans.get_extension<AtomicExtension>(); atomic != nullptr && !debug) {
+  if (atomic != nullptr && !debug) {
     if (trans.get_command() != tlm::TLM_WRITE_COMMAND || (len != 4 && len != 8) || be != nullptr) {
       trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
       return false;
@@ -97,10 +102,16 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
       if (be == nullptr) {
         store_.read(addr, data, len);
       } else {
-        std::vector<uint8_t> tmp(len);
-        store_.read(addr, tmp.data(), len);
-        for (unsigned i = 0; i < len; ++i)
-          if (enabled(i)) data[i] = tmp[i];
+        for (unsigned i = 0; i < len;) {  // runs of enabled bytes
+          if (!enabled(i)) {
+            ++i;
+            continue;
+          }
+          unsigned run = i;
+          while (run < len && enabled(run)) ++run;
+          store_.read(addr + i, data + i, run - i);
+          i = run;
+        }
       }
       if (counted) ++reads, bytesRead += len;
       break;
@@ -108,8 +119,16 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode) {
       if (be == nullptr) {
         store_.write(addr, data, len);
       } else {
-        for (unsigned i = 0; i < len; ++i)
-          if (enabled(i)) store_.write(addr + i, data + i, 1);
+        for (unsigned i = 0; i < len;) {  // runs of enabled bytes
+          if (!enabled(i)) {
+            ++i;
+            continue;
+          }
+          unsigned run = i;
+          while (run < len && enabled(run)) ++run;
+          store_.write(addr + i, data + i, run - i);
+          i = run;
+        }
       }
       if (counted) ++writes, bytesWritten += len;
       break;
@@ -126,7 +145,7 @@ uint64_t Dram::busiestChannelBusyCycles() const {
   return static_cast<uint64_t>(busiest / period_);
 }
 
-sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
+sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at, const sc_time& now) {
   // Address map: [interleave bytes] within a channel, then the channel, then columns of the
   // row, then the bank, then the row.
   const uint64_t interleave = std::max(1u, config_.interleaveBytes);
@@ -143,7 +162,7 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
   auto rowOutcome = trace::DramProbe::Row::Hit;  // for the trace
   if (bank.openRow == row) {
     ++rowHits;
-    const sc_time start = bank.commands.reserve(at + latency_, tCCD_);
+    const sc_time start = bank.commands.reserve(at + latency_, tCCD_, now);
     ready = start + tCL_;
   } else {
     const bool conflict = bank.openRow >= 0;
@@ -153,39 +172,51 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at) {
     const sc_time earliest =
         conflict ? std::max(at + latency_, bank.activatedAt + tRAS_) : at + latency_;
     const sc_time occupancy = (conflict ? tRP_ : SC_ZERO_TIME) + tRCD_ + tCCD_;
-    const sc_time start = bank.commands.reserve(earliest, occupancy);
+    const sc_time start = bank.commands.reserve(earliest, occupancy, now);
     bank.openRow = row;
     bank.activatedAt = start + (conflict ? tRP_ : SC_ZERO_TIME);
     ready = bank.activatedAt + tRCD_ + tCL_;
   }
-  const sc_time burst(static_cast<double>(bytes) * nsPerByte_, SC_NS);
-  const sc_time busStart = ch.bus.reserve(ready, burst);
+  const sc_time burst = burstTime(bytes);
+  const sc_time busStart = ch.bus.reserve(ready, burst, now);
   if (traceProbe)
     traceProbe->access(static_cast<uint32_t>(&ch - channels_.data()), at, busStart,
                        busStart + burst, rowOutcome, address, bytes);
   return busStart + burst;
 }
 
+sc_time Dram::burstTime(uint64_t bytes) {
+  // Accesses come in a few sizes: each size's time is converted from nanoseconds once.
+  if (bytes >= burstTimes_.size()) return sc_time(static_cast<double>(bytes) * nsPerByte_, SC_NS);
+  if (!burstKnown_[bytes]) {
+    burstTimes_[bytes] = sc_time(static_cast<double>(bytes) * nsPerByte_, SC_NS);
+    burstKnown_[bytes] = true;
+  }
+  return burstTimes_[bytes];
+}
+
 void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (trans.get_extension<TimingOnlyExtension>() != nullptr) {
     ++writebacks;
-    delay = schedule(trans.get_address(), trans.get_data_length(), sc_time_stamp() + delay) -
-            sc_time_stamp();
+    const sc_time now = currentTime();
+    delay = schedule(trans.get_address(), trans.get_data_length(), now + delay, now) - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
   const bool served = trans.get_extension<ServedAboveExtension>() != nullptr;
-  if (access(trans, served ? Mode::ServedAbove : Mode::Normal))
-    trans.set_dmi_allowed(trans.get_extension<AtomicExtension>() == nullptr);
-  if (!served && config_.timed)
-    delay = schedule(trans.get_address(), trans.get_data_length(), sc_time_stamp() + delay) -
-            sc_time_stamp();
+  const auto* atomic = trans.get_extension<AtomicExtension>();
+  if (access(trans, served ? Mode::ServedAbove : Mode::Normal, atomic))
+    trans.set_dmi_allowed(atomic == nullptr);
+  if (!served && config_.timed) {
+    const sc_time now = currentTime();
+    delay = schedule(trans.get_address(), trans.get_data_length(), now + delay, now) - now;
+  }
 }
 
 unsigned int Dram::transport_dbg(int, tlm::tlm_generic_payload& trans) {
   // A debugger may look anywhere in device memory, mapped or not, without advancing time.
   if (trans.get_data_length() == 0 || trans.get_command() == tlm::TLM_IGNORE_COMMAND) return 0;
-  return access(trans, Mode::Debug) ? trans.get_data_length() : 0;
+  return access(trans, Mode::Debug, nullptr) ? trans.get_data_length() : 0;
 }
 
 bool Dram::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {

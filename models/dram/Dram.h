@@ -7,11 +7,13 @@
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <array>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
 
+#include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
 #include "dram/BackingStore.h"
@@ -48,12 +50,17 @@ class Dram : public sc_core::sc_module {
   // Executes the payload on the store; returns false (and sets the response) on error.
   // A debug access (transport_dbg) uses only command, address, data and length, may touch
   // unallocated memory and is not counted; an access already served by a cache is not counted.
+  // `atomic`: the transaction's AtomicExtension (null: none, or a debug access).
   enum class Mode { Normal, ServedAbove, Debug };
-  bool access(tlm::tlm_generic_payload& trans, Mode mode);
+  bool access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtension* atomic);
 
   // When an access of `bytes` at `address` arriving at `at` completes (HBM2 timing: bank
-  // activate/precharge by row-buffer state, then the channel's data bus).
-  sc_core::sc_time schedule(uint64_t address, uint64_t bytes, const sc_core::sc_time& at);
+  // activate/precharge by row-buffer state, then the channel's data bus); `now` is the current
+  // SystemC time.
+  sc_core::sc_time schedule(uint64_t address, uint64_t bytes, const sc_core::sc_time& at,
+                            const sc_core::sc_time& now);
+  // How long the channel's data bus takes for `bytes`.
+  sc_core::sc_time burstTime(uint64_t bytes);
 
   struct Bank {
     int64_t openRow = -1;
@@ -69,7 +76,9 @@ class Dram : public sc_core::sc_module {
   sc_core::sc_time period_;
   sc_core::sc_time latency_;  // controller latency, also the DMI latency hint
   sc_core::sc_time tRCD_, tCL_, tRP_, tRAS_, tCCD_;
-  double nsPerByte_;  // one channel's data bus
+  double nsPerByte_;                                // one channel's data bus
+  std::array<sc_core::sc_time, 257> burstTimes_{};  // burstTime() by size, once known
+  std::array<bool, 257> burstKnown_{};
   std::vector<Channel> channels_;
   DeviceMemoryMap map_;
   BackingStore store_;

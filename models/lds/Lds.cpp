@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "common/MemoryExtensions.h"
+#include "common/SimTime.h"
+#include "common/SmallCopy.h"
 #include "isa/Atomics.h"
 #include "trace/Probes.h"
 
@@ -12,25 +14,6 @@ namespace vgpu {
 using namespace sc_core;
 
 namespace {
-// One lane's element. Fixed sizes compile to plain moves; a memcpy of a run-time size became
-// `rep movs`, whose start-up cost dominated LDS-heavy kernels.
-inline void copyElement(uint8_t* dst, const uint8_t* src, uint32_t bytes) {
-  switch (bytes) {
-    case 4:
-      std::memcpy(dst, src, 4);
-      break;
-    case 8:
-      std::memcpy(dst, src, 8);
-      break;
-    case 16:
-      std::memcpy(dst, src, 16);
-      break;
-    default:
-      std::memcpy(dst, src, bytes);
-      break;
-  }
-}
-
 // Cycles an access holds its port: the port between a pair of SIMDs and the LDS moves
 // portBytes per cycle in each direction, the input shared by addresses and store data
 // (rocprofiler-compute docs, LDS performance model: "a 64-wide store where each lane is sending
@@ -89,38 +72,39 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   bankReq.laneMask = req.laneMask;
   bankReq.dwordsPerElement = static_cast<uint8_t>((bytes + 3) / 4);
   bankReq.elementsPerLane = req.elementsPerLane;
-  bankReq.cycle = static_cast<uint64_t>((sc_time_stamp() + delay) / period_);
+  const sc_time now = currentTime();
+  bankReq.cycle = static_cast<uint64_t>((now + delay) / period_);
 
   // Lanes in ascending order: for stores to the same address the highest lane wins, and
   // atomics from lanes of one wave are applied in lane order.
-  for (int lane = 0; lane < 64; ++lane) {
-    if (!((req.laneMask >> lane) & 1)) continue;
-    for (int e = 0; e < req.elementsPerLane; ++e) {
+  // In range: inside the workgroup's allocation and inside the LDS.
+  const uint64_t base = ext->ldsBase, storageBytes = storage_.size();
+  const uint64_t limit =
+      base > storageBytes ? 0 : std::min<uint64_t>(ext->ldsSize, storageBytes - base);
+  const int elements = req.elementsPerLane;
+  const isa::MemOp op = req.op;
+  for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+    const int lane = __builtin_ctzll(lanes);
+    for (int e = 0; e < elements; ++e) {
       const uint64_t offset = req.addr[lane][e];
-      bankReq.addr[lane][e] = static_cast<uint32_t>(ext->ldsBase + offset);
+      bankReq.addr[lane][e] = static_cast<uint32_t>(base + offset);
       uint8_t* data = req.element(lane, e);
       // Outside the workgroup's allocation: reads return zero and writes are dropped, as the
       // hardware's LDS range check does.
-      if (offset >= ext->ldsSize || bytes > ext->ldsSize - offset ||
-          ext->ldsBase + offset + bytes > storage_.size()) {
+      if (offset >= limit || bytes > limit - offset) {
         ++outOfRangeLanes;
-        if (req.op != isa::MemOp::Store) std::memset(data, 0, bytes);
+        if (op != isa::MemOp::Store) std::memset(data, 0, bytes);
         continue;
       }
-      uint8_t* mem = storage_.data() + ext->ldsBase + offset;
-      switch (req.op) {
-        case isa::MemOp::Load:
-          copyElement(data, mem, bytes);
-          break;
-        case isa::MemOp::Store:
-          copyElement(mem, data, bytes);
-          break;
-        case isa::MemOp::Atomic: {
-          uint8_t old[16];
-          isa::applyAtomic(req.atomic, bytes, mem, data, req.cmpElement(lane, e), old);
-          std::memcpy(data, old, bytes);
-          break;
-        }
+      uint8_t* mem = storage_.data() + base + offset;
+      if (op == isa::MemOp::Load) {
+        copySmall(data, mem, bytes);
+      } else if (op == isa::MemOp::Store) {
+        copySmall(mem, data, bytes);
+      } else {
+        uint8_t old[16];
+        isa::applyAtomic(req.atomic, bytes, mem, data, req.cmpElement(lane, e), old);
+        std::memcpy(data, old, bytes);
       }
     }
   }
@@ -130,8 +114,7 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   bytesMoved += moved;
   if (!config_.timed) {  // functional mode: no bank arbitration
     if (activity_)
-      activity_->add(bytesChannel_, static_cast<uint64_t>((sc_time_stamp() + delay) / period_),
-                     moved);
+      activity_->add(bytesChannel_, static_cast<uint64_t>((now + delay) / period_), moved);
     delay += period_;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
@@ -140,10 +123,18 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const uint32_t portTime = portTransferCycles(req, config_.portBytesPerCycle);
   const uint32_t port = ext->simd / std::max(1u, config_.simdsPerPort);
   if (port >= ports_.size()) ports_.resize(port + 1);
-  const sc_time portStart = ports_[port].reserve(sc_time_stamp() + delay, period_ * portTime);
+  const sc_time portStart = ports_[port].reserve(now + delay, period_ * portTime, now);
   portCycles += portTime;
   bankReq.cycle = static_cast<uint64_t>(portStart / period_);
-  const LdsBankSchedule sched = arbiter_->schedule(bankReq);
+  // The per-cycle detail only for the trace.
+  LdsBankSchedule detail;
+  if (traceProbe) {
+    detail = arbiter_->schedule(bankReq);
+  } else {
+    const LdsBankCycles counts = arbiter_->cycles(bankReq);
+    detail.cycles = counts.cycles, detail.conflictCycles = counts.conflictCycles;
+  }
+  const LdsBankSchedule& sched = detail;
   bankCycles += sched.cycles;
   conflictCycles += sched.conflictCycles;
   const uint64_t conflictFree = std::max<uint64_t>(1, sched.cycles - sched.conflictCycles);
@@ -151,7 +142,7 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   ++conflictDegree[degree >= 32 ? 6 : degree <= 1 ? 0 : 64 - __builtin_clzll(degree - 1)];
   // The banks are busy for the schedule's cycles; the data returns after the pipeline latency,
   // once both the banks and the port are done with the access.
-  const sc_time start = banks_.reserve(portStart, period_ * sched.cycles);
+  const sc_time start = banks_.reserve(portStart, period_ * sched.cycles, now);
   if (activity_) {
     const uint64_t cycle = static_cast<uint64_t>(start / period_);
     activity_->add(bytesChannel_, cycle, moved);
@@ -164,7 +155,7 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
                             LdsLaneGroups::of(bankReq.dwordsPerElement, bankReq.elementsPerLane),
                             config_.banks));
   const sc_time done = std::max(start + period_ * sched.cycles, portStart + period_ * portTime);
-  delay = done + period_ * config_.latencyCycles - sc_time_stamp();
+  delay = done + period_ * config_.latencyCycles - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

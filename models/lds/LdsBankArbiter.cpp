@@ -15,13 +15,114 @@ LdsLaneGroups LdsLaneGroups::of(uint32_t dwordsPerElement, uint32_t elementsPerL
   return g;
 }
 
+template <typename OnCycle>
+void CppLdsBankArbiter::serveGroup(uint32_t firstLane, uint32_t slotShift, uint32_t pending,
+                                   const std::array<uint32_t, 32>& slotDword, OnCycle onCycle) {
+  while (pending) {
+    // bankEpoch_ marks which banks already picked a dword this cycle: no clearing needed.
+    ++epoch_;
+    uint32_t served = 0;
+    uint64_t servedLanes = 0;
+    for (uint32_t p = pending; p; p &= p - 1) {
+      const uint32_t slot = static_cast<uint32_t>(__builtin_ctz(p));
+      const uint32_t dword = slotDword[slot];
+      const uint32_t bank = bankOf(dword);
+      if (bankEpoch_[bank] != epoch_) bankEpoch_[bank] = epoch_, bankDword_[bank] = dword;
+      if (bankDword_[bank] == dword) {
+        served |= 1u << slot;
+        servedLanes |= 1ull << (firstLane + (slot >> slotShift));
+      }
+    }
+    pending &= ~served;
+    onCycle(servedLanes, served);
+  }
+}
+
+namespace {
+// Every request slot's dword for the lanes of one group; returns the slots requested.
+uint32_t groupSlots(const LdsBankRequest& req, const LdsLaneGroups& lg, uint32_t firstLane,
+                    uint64_t lanes, std::array<uint32_t, 32>& slotDword) {
+  const uint32_t perElement = std::max<uint32_t>(1, req.dwordsPerElement);
+  const uint32_t elements = std::max<uint32_t>(1, req.elementsPerLane);
+  uint32_t pending = 0;
+  for (uint64_t l = lanes; l; l &= l - 1) {
+    const uint32_t i = static_cast<uint32_t>(__builtin_ctzll(l));
+    const auto& a = req.addr[firstLane + i];
+    uint32_t slot = i << lg.slotShift;  // the lane's dwords, element by element
+    for (uint32_t e = 0; e < elements; ++e) {
+      for (uint32_t d = 0; d < perElement; ++d, ++slot) {
+        slotDword[slot] = a[e] / 4 + d;
+        pending |= 1u << slot;
+      }
+    }
+  }
+  return pending;
+}
+}  // namespace
+
+uint32_t CppLdsBankArbiter::groupCycles(const LdsBankRequest& req, const LdsLaneGroups& lg,
+                                        uint32_t firstLane, uint64_t lanes) {
+  // Every cycle, each bank with slots still waiting serves one of their distinct dwords (and
+  // every slot asking for it): the group takes as many cycles as the busiest bank has
+  // distinct dwords.
+  const uint32_t perElement = std::max<uint32_t>(1, req.dwordsPerElement);
+  const uint32_t elements = std::max<uint32_t>(1, req.elementsPerLane);
+  // Locals: the stores into the bank tables below could alias the members.
+  const uint32_t banks = banks_, bankMask = bankMask_;
+  auto bankOfDword = [&](uint32_t dword) { return bankMask ? dword & bankMask : dword % banks; };
+  // Usually no two lanes ask for the same bank at all: one cycle. With 32 banks or fewer (a
+  // power of two), an element's dwords take consecutive banks, so each element marks a run of
+  // bits (wrapping around) in a bank mask.
+  if (bankMask != 0 && banks <= 32 && perElement <= banks) {
+    const uint64_t run = (uint64_t{1} << perElement) - 1;
+    const uint64_t all = (uint64_t{1} << banks) - 1;
+    uint64_t asked = 0;
+    bool overlap = false;
+    for (uint64_t l = lanes; l; l &= l - 1) {
+      const auto& a = req.addr[firstLane + static_cast<uint32_t>(__builtin_ctzll(l))];
+      for (uint32_t e = 0; e < elements; ++e) {
+        const uint64_t shifted = run << ((a[e] / 4) & bankMask);
+        const uint64_t banksAsked = (shifted | shifted >> banks) & all;
+        overlap |= (asked & banksAsked) != 0;
+        asked |= banksAsked;
+      }
+    }
+    if (!overlap) return 1;
+  }
+  // Otherwise the distinct dwords of each bank (bankDwords_, 32 places per bank) and how many
+  // (bankDistinct_), for the banks this group has asked (bankEpoch_).
+  const uint64_t epoch = ++epoch_;
+  uint32_t cycles = 1;  // the group has a lane
+  uint64_t* bankEpoch = bankEpoch_.data();
+  uint32_t* bankDistinct = bankDistinct_.data();
+  uint32_t* bankDwords = bankDwords_.data();
+  for (uint64_t l = lanes; l; l &= l - 1) {
+    const auto& a = req.addr[firstLane + static_cast<uint32_t>(__builtin_ctzll(l))];
+    for (uint32_t e = 0; e < elements; ++e) {
+      for (uint32_t d = 0; d < perElement; ++d) {
+        const uint32_t dword = a[e] / 4 + d;
+        const uint32_t bank = bankOfDword(dword);
+        uint32_t* seen = &bankDwords[static_cast<size_t>(bank) * 32];
+        if (bankEpoch[bank] != epoch) {  // the bank's first dword
+          bankEpoch[bank] = epoch, bankDistinct[bank] = 1, seen[0] = dword;
+          continue;
+        }
+        const uint32_t n = bankDistinct[bank];
+        if (seen[0] == dword || std::find(seen + 1, seen + n, dword) != seen + n) continue;
+        seen[n] = dword;
+        bankDistinct[bank] = n + 1;
+        cycles = std::max(cycles, n + 1);
+      }
+    }
+  }
+  return cycles;
+}
+
 LdsBankSchedule CppLdsBankArbiter::schedule(const LdsBankRequest& req) {
   LdsBankSchedule out;
   const LdsLaneGroups lg = LdsLaneGroups::of(req.dwordsPerElement, req.elementsPerLane);
-  const uint32_t perElement = std::max<uint32_t>(1, req.dwordsPerElement);
   out.servedLanes.reserve(lg.groups);
   out.servedSlots.reserve(lg.groups);
-  if (bankEpoch_.size() != banks_) bankEpoch_.assign(banks_, 0), bankDword_.assign(banks_, 0);
 
   // Every request slot's dword, for the group being served.
   std::array<uint32_t, 32> slotDword{};
@@ -32,36 +133,29 @@ LdsBankSchedule CppLdsBankArbiter::schedule(const LdsBankRequest& req) {
     const uint64_t lanes = (req.laneMask >> firstLane) & groupLanes;
     if (lanes == 0) continue;
     ++activeGroups;
-    uint32_t pending = 0;  // slots still waiting
-    for (uint64_t l = lanes; l; l &= l - 1) {
-      const uint32_t i = static_cast<uint32_t>(__builtin_ctzll(l));
-      const auto& a = req.addr[firstLane + i];
-      for (uint32_t j = 0; j < lg.dwordsPerLane; ++j) {
-        const uint32_t slot = (i << lg.slotShift) | j;
-        slotDword[slot] = a[j / perElement] / 4 + j % perElement;
-        pending |= 1u << slot;
-      }
-    }
-    while (pending) {
-      // bankEpoch_ marks which banks already picked a dword this cycle: no clearing needed.
-      ++epoch_;
-      uint32_t served = 0;
-      uint64_t servedLanes = 0;
-      for (uint32_t p = pending; p; p &= p - 1) {
-        const uint32_t slot = static_cast<uint32_t>(__builtin_ctz(p));
-        const uint32_t dword = slotDword[slot];
-        const uint32_t bank = dword % banks_;
-        if (bankEpoch_[bank] != epoch_) bankEpoch_[bank] = epoch_, bankDword_[bank] = dword;
-        if (bankDword_[bank] == dword) {
-          served |= 1u << slot;
-          servedLanes |= 1ull << (firstLane + (slot >> lg.slotShift));
-        }
-      }
-      pending &= ~served;
-      out.servedLanes.push_back(servedLanes);
-      out.servedSlots.push_back(served);
-      ++out.cycles;
-    }
+    const uint32_t pending = groupSlots(req, lg, firstLane, lanes, slotDword);
+    serveGroup(firstLane, lg.slotShift, pending, slotDword,
+               [&](uint64_t servedLanes, uint32_t servedSlots) {
+                 out.servedLanes.push_back(servedLanes);
+                 out.servedSlots.push_back(servedSlots);
+                 ++out.cycles;
+               });
+  }
+  out.conflictCycles = out.cycles - std::min(out.cycles, activeGroups);
+  return out;
+}
+
+LdsBankCycles CppLdsBankArbiter::cycles(const LdsBankRequest& req) {
+  LdsBankCycles out;
+  const LdsLaneGroups lg = LdsLaneGroups::of(req.dwordsPerElement, req.elementsPerLane);
+  const uint64_t groupLanes = lg.lanesPerGroup >= 64 ? ~0ull : (1ull << lg.lanesPerGroup) - 1;
+  uint32_t activeGroups = 0;
+  for (uint32_t g = 0; g < lg.groups; ++g) {
+    const uint32_t firstLane = g * lg.lanesPerGroup;
+    const uint64_t lanes = (req.laneMask >> firstLane) & groupLanes;
+    if (lanes == 0) continue;
+    ++activeGroups;
+    out.cycles += groupCycles(req, lg, firstLane, lanes);
   }
   out.conflictCycles = out.cycles - std::min(out.cycles, activeGroups);
   return out;

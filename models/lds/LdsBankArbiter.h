@@ -29,6 +29,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -63,22 +64,57 @@ struct LdsBankSchedule {
   std::vector<uint32_t> servedSlots;
 };
 
+// The cycle counts of a schedule without its per-cycle detail.
+struct LdsBankCycles {
+  uint32_t cycles = 0;
+  uint32_t conflictCycles = 0;
+};
+
 class LdsBankArbiter {
  public:
   virtual ~LdsBankArbiter() = default;
   virtual LdsBankSchedule schedule(const LdsBankRequest& request) = 0;
+  // The cycle counts of schedule(request), for a caller that needs no per-cycle detail (the
+  // LDS without a trace). An implementation may count them faster; the default schedules.
+  virtual LdsBankCycles cycles(const LdsBankRequest& request) {
+    const LdsBankSchedule s = schedule(request);
+    return {s.cycles, s.conflictCycles};
+  }
 };
 
 class CppLdsBankArbiter : public LdsBankArbiter {
  public:
-  explicit CppLdsBankArbiter(uint32_t banks = 32) : banks_(banks ? banks : 1) {}
+  explicit CppLdsBankArbiter(uint32_t banks = 32)
+      : banks_(banks ? banks : 1),
+        bankMask_((banks_ & (banks_ - 1)) == 0 ? banks_ - 1 : 0),
+        bankEpoch_(banks_, 0),
+        bankDword_(banks_, 0),
+        bankDistinct_(banks_, 0),
+        bankDwords_(static_cast<size_t>(banks_) * 32, 0) {}
   LdsBankSchedule schedule(const LdsBankRequest& request) override;
+  // Counted without serving the slots cycle by cycle: a group takes as many cycles as its
+  // busiest bank has distinct dwords.
+  LdsBankCycles cycles(const LdsBankRequest& request) override;
 
  private:
+  // Serves group g's pending slots (dwords in slotDword) cycle by cycle, calling
+  // onCycle(servedLanes, servedSlots) for each cycle.
+  template <typename OnCycle>
+  void serveGroup(uint32_t firstLane, uint32_t slotShift, uint32_t pending,
+                  const std::array<uint32_t, 32>& slotDword, OnCycle onCycle);
+  // The cycles one group of lanes takes (counted, not scheduled).
+  uint32_t groupCycles(const LdsBankRequest& req, const LdsLaneGroups& lg, uint32_t firstLane,
+                       uint64_t lanes);
+  uint32_t bankOf(uint32_t dword) const { return bankMask_ ? dword & bankMask_ : dword % banks_; }
   uint32_t banks_;
-  // Scratch state of one schedule() call, kept to avoid allocating per cycle.
+  uint32_t bankMask_;  // banks_ - 1 when banks_ is a power of two (then no division)
+  // Scratch state of one schedule() or cycles() call, kept to avoid allocating per cycle.
+  // bankEpoch_ says which banks the current cycle (schedule) or group (cycles) has touched, so
+  // nothing needs clearing.
   std::vector<uint64_t> bankEpoch_;
-  std::vector<uint32_t> bankDword_;
+  std::vector<uint32_t> bankDword_;     // schedule(): the dword a bank serves this cycle
+  std::vector<uint32_t> bankDistinct_;  // cycles(): how many distinct dwords a bank is asked for
+  std::vector<uint32_t> bankDwords_;    // cycles(): those dwords, 32 places per bank
   uint64_t epoch_ = 0;
 };
 

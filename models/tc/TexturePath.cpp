@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "common/MemoryExtensions.h"
+#include "common/SimTime.h"
+#include "common/SmallCopy.h"
 #include "trace/Probes.h"
 
 namespace vgpu {
@@ -20,12 +22,134 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
       lineBytes_(l1Config.lineBytes),
       timed_(l1Config.timed),
       lineData_(l1Config.lineBytes),
-      byteEnable_(l1Config.lineBytes) {
+      byteEnable_(l1Config.lineBytes, TLM_BYTE_DISABLED),
+      allEnabled_(l1Config.lineBytes, TLM_BYTE_ENABLED) {
+  if (lineBytes_ == 0 || (lineBytes_ & (lineBytes_ - 1)) != 0)
+    SC_REPORT_ERROR(this->name(), "the vector L1 line size must be a power of two");
   socket.register_b_transport(this, &TexturePath::b_transport);
   socket.register_transport_dbg(this, &TexturePath::transport_dbg);
   socket.register_get_direct_mem_ptr(this, &TexturePath::get_direct_mem_ptr);
   toL1_.register_invalidate_direct_mem_ptr(this, &TexturePath::invalidate_direct_mem_ptr);
   toL1_.bind(vectorL1.socket);
+  // The most pieces a wave's elements split into: every element crosses as many line
+  // boundaries as it can.
+  const size_t piecesPerElement = isa::MemRequest::kMaxElementBytes / lineBytes_ + 2;
+  const size_t maxPieces = 64 * isa::MemRequest::kElementsPerLane * piecesPerElement;
+  pieceAddress_.resize(maxPieces), sortedAddress_.resize(maxPieces);
+  pieceData_.resize(maxPieces), sortedData_.resize(maxPieces);
+  pieceOrder_.resize(maxPieces);
+}
+
+void TexturePath::prepare(tlm::tlm_command command, uint64_t address, uint8_t* data,
+                          uint32_t length) {
+  tlm::tlm_generic_payload& p = payload_;
+  p.set_command(command);
+  p.set_address(address);
+  p.set_data_ptr(data);
+  p.set_data_length(length);
+  p.set_streaming_width(length);
+  p.set_byte_enable_ptr(nullptr);
+  p.set_byte_enable_length(0);
+  p.set_dmi_allowed(false);
+  p.set_gp_option(tlm::TLM_MIN_PAYLOAD);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
+namespace {
+// Whether a buffer range check shortened some lane's element.
+bool anyTruncated(const isa::MemRequest& req) {
+  uint64_t truncated = 0;
+  for (size_t i = 0; i < req.laneBytes.size(); i += 8) {
+    uint64_t eight;
+    std::memcpy(&eight, &req.laneBytes[i], 8);
+    truncated |= eight;
+  }
+  return truncated != 0;
+}
+}  // namespace
+
+uint32_t TexturePath::contiguousLanes(const isa::MemRequest& req) const {
+  const uint64_t mask = req.laneMask;
+  const uint32_t bytes = req.elementBytes;
+  if (mask == 0 || req.elementsPerLane != 1 || (bytes & (bytes - 1)) != 0 || bytes > lineBytes_)
+    return 0;
+  const auto first = static_cast<uint32_t>(__builtin_ctzll(mask));
+  const auto count = static_cast<uint32_t>(__builtin_popcountll(mask));
+  if ((mask >> first) != (count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1)) return 0;
+  const uint64_t start = req.addr[first][0];
+  if (start % bytes != 0 || anyTruncated(req)) return 0;
+  uint64_t offBy = 0;  // no early exit: a loop the compiler can vectorise
+  for (uint32_t l = 0; l < count; ++l) offBy |= req.addr[first + l][0] - (start + l * bytes);
+  return offBy == 0 ? count : 0;
+}
+
+size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
+  uint64_t* const address = pieceAddress_.data();  // sized for the worst case
+  uint32_t* const data = pieceData_.data();
+  const uint32_t lineBytes = lineBytes_;  // a local: stores to data[] could alias the member
+  const uint64_t lineMask = ~uint64_t{lineBytes - 1};
+  const uint32_t elementBytes = req.elementBytes;
+  const int elements = req.elementsPerLane;
+  const bool truncated = anyTruncated(req);
+  size_t n = 0;
+  uint64_t lastLine = 0;
+  sorted = true;  // lines in ascending order already (the usual case)
+  if (elements == 1 && !truncated) {
+    // The usual instruction: one whole element per lane. If every element lies inside one
+    // line, each is one piece.
+    bool inside = true;
+    for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+      const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
+      const uint64_t a = req.addr[lane][0];
+      const uint64_t line = a & lineMask;
+      inside &= a - line + elementBytes <= lineBytes;
+      sorted &= line >= lastLine;
+      lastLine = line;
+      address[n] = a;
+      data[n] = pieceData(lane * isa::MemRequest::kLaneStride, elementBytes);
+      ++n;
+    }
+    if (inside) return n;
+    n = 0, lastLine = 0, sorted = true;
+  }
+  for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+    const int lane = __builtin_ctzll(lanes);
+    // A buffer range check may keep only the first dwords of a lane's element.
+    const uint32_t laneBytes = req.laneBytes[lane] ? req.laneBytes[lane] : elementBytes;
+    for (int e = 0; e < elements; ++e) {
+      uint64_t a = req.addr[lane][e];
+      auto dataOffset = static_cast<uint32_t>(req.element(lane, e) - req.data.data());
+      for (uint32_t left = laneBytes; left > 0;) {
+        const uint64_t line = a & lineMask;
+        const auto bytes = static_cast<uint32_t>(std::min<uint64_t>(left, line + lineBytes - a));
+        sorted &= line >= lastLine;
+        lastLine = line;
+        address[n] = a;
+        data[n] = pieceData(dataOffset, bytes);
+        ++n;
+        a += bytes, left -= bytes, dataOffset += bytes;
+      }
+    }
+  }
+  return n;
+}
+
+void TexturePath::sortByLine(size_t n) {
+  const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
+  const uint64_t* address = pieceAddress_.data();
+  uint16_t* order = pieceOrder_.data();
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(i);
+  // Ties by creation order: a plain sort on (line, order) is stable and needs no buffer.
+  std::sort(order, order + n, [&](uint16_t x, uint16_t y) {
+    const uint64_t lx = address[x] & lineMask, ly = address[y] & lineMask;
+    return lx != ly ? lx < ly : x < y;
+  });
+  for (size_t i = 0; i < n; ++i) {
+    sortedAddress_[i] = pieceAddress_[order[i]];
+    sortedData_[i] = pieceData_[order[i]];
+  }
+  pieceAddress_.swap(sortedAddress_);
+  pieceData_.swap(sortedData_);
 }
 
 void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -36,15 +160,16 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   }
   isa::MemRequest& req = *ext->request;
   ++instructions;
-  const sc_time now = sc_time_stamp();
+  const sc_time now = currentTime();
   const sc_time arrival = now + delay;
   // The address unit sends one line (or one atomic lane) per cycle; the instruction's data is
   // back when its slowest transaction is.
   sc_time nextSend = arrival;
   sc_time done = arrival;
   uint32_t transactions = 0;
-  auto send = [&](tlm::tlm_generic_payload& p) {
-    if (timed_) nextSend = addressUnit_.reserve(nextSend, period_);
+  tlm::tlm_generic_payload& p = payload_;
+  auto send = [&]() {
+    if (timed_) nextSend = addressUnit_.reserve(nextSend, period_, now);
     sc_time d = nextSend - now;
     if (traceProbe)
       traceProbe->lineSent(static_cast<uint64_t>(nextSend / period_), p.get_address(),
@@ -64,23 +189,16 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
   if (req.op == isa::MemOp::Atomic) {
     // One read-modify-write per lane and element, in lane order.
-    for (int lane = 0; lane < 64; ++lane) {
-      if (!((req.laneMask >> lane) & 1)) continue;
+    for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+      const int lane = __builtin_ctzll(lanes);
       for (int e = 0; e < req.elementsPerLane; ++e) {
-        tlm::tlm_generic_payload p;
-        AtomicExtension atomic;
-        atomic.op = req.atomic;
-        atomic.compare = req.cmpElement(lane, e);
-        atomic.returnsData = req.atomicReturnsData;
-        p.set_command(tlm::TLM_WRITE_COMMAND);
-        p.set_address(req.addr[lane][e]);
-        p.set_data_ptr(req.element(lane, e));
-        p.set_data_length(req.elementBytes);
-        p.set_streaming_width(req.elementBytes);
-        p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        p.set_extension(&atomic);
-        send(p);
-        p.clear_extension(&atomic);
+        atomic_.op = req.atomic;
+        atomic_.compare = req.cmpElement(lane, e);
+        atomic_.returnsData = req.atomicReturnsData;
+        prepare(tlm::TLM_WRITE_COMMAND, req.addr[lane][e], req.element(lane, e), req.elementBytes);
+        p.set_extension(&atomic_);
+        send();
+        p.clear_extension(&atomic_);
         ++laneAccesses;
         if (p.is_response_error()) {
           fail(req.addr[lane][e]);
@@ -89,73 +207,100 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         }
       }
     }
-  } else {
-    // Split every lane's element into per-line chunks, then group them by line.
-    std::vector<Chunk>& chunks = chunks_;  // reused: no allocation per instruction
-    chunks.clear();
-    for (int lane = 0; lane < 64; ++lane) {
-      if (!((req.laneMask >> lane) & 1)) continue;
-      for (int e = 0; e < req.elementsPerLane; ++e) {
-        uint64_t a = req.addr[lane][e];
-        // A buffer range check may keep only the first dwords of a lane's element.
-        uint32_t left = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
-        uint16_t dataOffset = static_cast<uint16_t>(req.element(lane, e) - req.data.data());
-        while (left > 0) {
-          const uint64_t line = a - a % lineBytes_;
-          const uint32_t n = std::min<uint64_t>(left, line + lineBytes_ - a);
-          chunks.push_back({line, static_cast<uint16_t>(a - line), static_cast<uint16_t>(n),
-                            dataOffset, static_cast<uint16_t>(chunks.size()), req.addr[lane][e]});
-          a += n, left -= n, dataOffset += n;
-        }
-        ++laneAccesses;
-      }
-    }
-    // Stable (ties keep their creation order): lanes stay in ascending order within a line,
-    // so the highest lane's store wins. A plain sort on (line, order) needs no buffer.
-    auto inOrder = [](const Chunk& x, const Chunk& y) {
-      return x.line != y.line ? x.line < y.line : x.order < y.order;
-    };
-    if (!std::is_sorted(chunks.begin(), chunks.end(), inOrder))  // usually already sorted
-      std::sort(chunks.begin(), chunks.end(), inOrder);
-
+  } else if (const uint32_t lanes = contiguousLanes(req); lanes != 0) {
+    // The usual access: the active lanes' whole elements lie one after another. Every line
+    // is covered from its first to its last byte (no byte enables), lines in address order,
+    // exactly as the pieces below would group them, without building the pieces.
+    laneAccesses += lanes;
     const bool isStore = req.op == isa::MemOp::Store;
-    std::vector<uint8_t>& lineData = lineData_;
-    std::vector<uint8_t>& byteEnable = byteEnable_;
-    std::fill(lineData.begin(), lineData.end(), 0);  // as a fresh buffer per instruction
-    for (size_t i = 0; i < chunks.size();) {
-      size_t j = i;
-      uint32_t lo = lineBytes_, hi = 0;
-      std::fill(byteEnable.begin(), byteEnable.end(), TLM_BYTE_DISABLED);
-      for (; j < chunks.size() && chunks[j].line == chunks[i].line; ++j) {
-        const Chunk& c = chunks[j];
-        lo = std::min<uint32_t>(lo, c.lineOffset);
-        hi = std::max<uint32_t>(hi, c.lineOffset + c.bytes);
-        std::fill_n(byteEnable.begin() + c.lineOffset, c.bytes, TLM_BYTE_ENABLED);
-        if (isStore) std::memcpy(&lineData[c.lineOffset], &req.data[c.dataOffset], c.bytes);
-      }
-      const bool gaps = std::any_of(byteEnable.begin() + lo, byteEnable.begin() + hi,
-                                    [](uint8_t b) { return b == TLM_BYTE_DISABLED; });
-      tlm::tlm_generic_payload p;
-      p.set_command(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-      p.set_address(chunks[i].line + lo);
-      p.set_data_ptr(&lineData[lo]);
-      p.set_data_length(hi - lo);
-      p.set_streaming_width(hi - lo);
-      if (gaps) {
-        p.set_byte_enable_ptr(&byteEnable[lo]);
-        p.set_byte_enable_length(hi - lo);
-      }
-      p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      send(p);
+    const uint32_t bytes = req.elementBytes;
+    const auto firstLane = static_cast<uint32_t>(__builtin_ctzll(req.laneMask));
+    const uint64_t start = req.addr[firstLane][0], end = start + uint64_t{lanes} * bytes;
+    uint8_t* lineData = lineData_.data();
+    for (uint64_t line = start & ~uint64_t{lineBytes_ - 1}; line < end; line += lineBytes_) {
+      const uint64_t from = std::max(start, line), to = std::min(end, line + lineBytes_);
+      const auto lane = static_cast<uint32_t>(firstLane + (from - start) / bytes);
+      const auto count = static_cast<uint32_t>((to - from) / bytes);
+      const auto lo = static_cast<uint32_t>(from - line);
+      if (isStore)
+        for (uint32_t k = 0; k < count; ++k)
+          copySmall(&lineData[lo + k * bytes], req.element(static_cast<int>(lane + k), 0), bytes);
+      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, &lineData[lo],
+              static_cast<uint32_t>(to - from));
+      send();
       if (p.is_response_error()) {
-        fail(chunks[i].elementAddress);
+        fail(req.addr[lane][0]);  // the first lane's element in this line
+        delay = done - now;
+        return;
+      }
+      if (!isStore)
+        for (uint32_t k = 0; k < count; ++k)
+          copySmall(req.element(static_cast<int>(lane + k), 0), &lineData[lo + k * bytes], bytes);
+    }
+  } else {
+    // Split every lane's element into per-line pieces, then group them by line.
+    bool sorted = true;
+    const size_t count = split(req, sorted);
+    laneAccesses += static_cast<uint64_t>(__builtin_popcountll(req.laneMask)) * req.elementsPerLane;
+    if (!sorted) sortByLine(count);
+    const uint64_t* address = pieceAddress_.data();
+    const uint32_t* data = pieceData_.data();
+    const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
+
+    // The line's bytes that no piece covers are neither sent nor copied back, so lineData_
+    // needs no clearing; byteEnable_ is all disabled outside the line being built.
+    const bool isStore = req.op == isa::MemOp::Store;
+    uint8_t* lineData = lineData_.data();
+    uint8_t* byteEnable = byteEnable_.data();
+    uint8_t* requestData = req.data.data();
+    for (size_t i = 0; i < count;) {
+      const uint64_t line = address[i] & lineMask;
+      size_t j = i;
+      // Pieces that follow one another without gap or overlap (consecutive lanes on
+      // consecutive elements, the usual case) cover [lo, hi) without looking at the bytes.
+      const auto lo = static_cast<uint32_t>(address[i] - line);
+      uint32_t hi = lo;
+      bool dense = true;
+      for (; j < count && (address[j] & lineMask) == line; ++j) {
+        const auto offset = static_cast<uint32_t>(address[j] - line);
+        const uint32_t bytes = bytesOf(data[j]);
+        dense &= offset == hi;
+        hi = offset + bytes;
+        if (isStore) copySmall(&lineData[offset], &requestData[dataOffsetOf(data[j])], bytes);
+      }
+      uint32_t first = lo, last = hi;
+      bool gaps = false;
+      if (!dense) {
+        first = lineBytes_, last = 0;
+        for (size_t k = i; k < j; ++k) {
+          const auto offset = static_cast<uint32_t>(address[k] - line);
+          const uint32_t bytes = bytesOf(data[k]);
+          first = std::min(first, offset);
+          last = std::max(last, offset + bytes);
+          fillSmall(&byteEnable[offset], TLM_BYTE_ENABLED, bytes);
+        }
+        gaps = std::memcmp(&byteEnable[first], allEnabled_.data(), last - first) != 0;
+      }
+      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, line + first,
+              &lineData[first], last - first);
+      if (gaps) {
+        p.set_byte_enable_ptr(&byteEnable[first]);
+        p.set_byte_enable_length(last - first);
+      }
+      send();
+      if (!dense) std::memset(&byteEnable[first], TLM_BYTE_DISABLED, last - first);
+      if (p.is_response_error()) {
+        // The fault names the address of the first lane's element in this line.
+        const uint32_t element = dataOffsetOf(data[i]) / isa::MemRequest::kMaxElementBytes;
+        fail(req.addr[element / isa::MemRequest::kElementsPerLane]
+                     [element % isa::MemRequest::kElementsPerLane]);
         delay = done - now;
         return;
       }
       if (!isStore)
         for (size_t k = i; k < j; ++k)
-          std::memcpy(&req.data[chunks[k].dataOffset], &lineData[chunks[k].lineOffset],
-                      chunks[k].bytes);
+          copySmall(&requestData[dataOffsetOf(data[k])], &lineData[address[k] - line],
+                    bytesOf(data[k]));
       i = j;
     }
   }

@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "common/Cache.h"
+#include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
 
@@ -46,18 +47,37 @@ class TexturePath : public sc_core::sc_module {
   BusyUntil addressUnit_;  // one line (or one atomic lane) per cycle
   bool timed_;
 
-  // One piece of one lane's element that falls inside one line.
-  struct Chunk {
-    uint64_t line;        // line address
-    uint16_t lineOffset;  // first byte inside the line
-    uint16_t bytes;
-    uint16_t dataOffset;      // where in MemRequest::data
-    uint16_t order;           // creation order (lane, element, piece): ties in sorting
-    uint64_t elementAddress;  // the lane's own address (for fault reports)
-  };
-  // Scratch space of b_transport, kept between instructions so none allocates.
-  std::vector<Chunk> chunks_;
-  std::vector<uint8_t> lineData_, byteEnable_;
+  // The pieces of the lanes' elements, one per line an element touches, as two arrays: the
+  // piece's byte address, and where its bytes are in MemRequest::data with how many
+  // (dataOffset | bytes << 16, which also says which lane and element it is).
+  static uint32_t pieceData(uint32_t dataOffset, uint32_t bytes) {
+    return dataOffset | bytes << 16;
+  }
+  static uint32_t dataOffsetOf(uint32_t data) { return data & 0xffff; }
+  static uint32_t bytesOf(uint32_t data) { return data >> 16; }
+  // How many lanes the request has if its active lanes are consecutive and their whole
+  // elements (one per lane, a power of two bytes, aligned to it) lie one after another in
+  // lane order; 0 otherwise.
+  uint32_t contiguousLanes(const isa::MemRequest& req) const;
+  // Splits the request's elements into pieces (pieceAddress_, pieceData_) in lane, element,
+  // address order; returns how many. `sorted`: whether their lines are in ascending order.
+  size_t split(const isa::MemRequest& req, bool& sorted);
+  // Orders the first n pieces by line, keeping the order of pieces in the same line (so the
+  // highest lane's store to a byte wins).
+  void sortByLine(size_t n);
+  // Sets up the reused line payload for one transaction (none of its earlier state remains).
+  void prepare(tlm::tlm_command command, uint64_t address, uint8_t* data, uint32_t length);
+
+  // Scratch space of b_transport, kept between instructions so none allocates: the pieces (and
+  // room to sort them), the line payload and atomic extension (set up afresh for every
+  // transaction), the line's data and byte enables (all disabled between lines), and a line of
+  // enabled bytes to compare with.
+  std::vector<uint64_t> pieceAddress_, sortedAddress_;
+  std::vector<uint32_t> pieceData_, sortedData_;
+  std::vector<uint16_t> pieceOrder_;
+  tlm::tlm_generic_payload payload_;
+  AtomicExtension atomic_;
+  std::vector<uint8_t> lineData_, byteEnable_, allEnabled_;
 };
 
 }  // namespace vgpu

@@ -328,6 +328,47 @@ TEST(TexturePath, WideElementsCoalesce) {
   EXPECT_EQ(b.tc.lineTransactions, 32u);  // 16 lines each way
 }
 
+TEST(TexturePath, ConsecutiveLanesFromTheMiddleOfALine) {
+  // Lanes 3..40 on consecutive dwords from 20 bytes into a line: three lines, the first and the
+  // last partly, and the bytes around them untouched.
+  TcBench b;
+  const uint64_t mask = ((1ull << 38) - 1) << 3;
+  for (int d = 0; d < 48; ++d) b.poke32(b.base + 4 * d, 0xaaaa0000u + d);
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest st = wave(isa::MemOp::Store, mask);
+    for (int l = 3; l <= 40; ++l) {
+      st.addr[l][0] = b.base + 20 + 4 * (l - 3);
+      put32(st, l, 0x5000u + l);
+    }
+    EXPECT_TRUE(test::sendWave(i, st).ok());
+    isa::MemRequest ld = wave(isa::MemOp::Load, mask);
+    ld.addr = st.addr;
+    EXPECT_TRUE(test::sendWave(i, ld).ok());
+    for (int l = 3; l <= 40; ++l) EXPECT_EQ(get32(ld, l), 0x5000u + l) << "lane " << l;
+  });
+  test::simulate();
+  EXPECT_EQ(b.tc.lineTransactions, 6u);  // 3 lines each way
+  EXPECT_EQ(b.tc.laneAccesses, 76u);
+  EXPECT_EQ(b.peek32(b.base + 16), 0xaaaa0004u);           // the dword before lane 3's
+  EXPECT_EQ(b.peek32(b.base + 20 + 4 * 38), 0xaaaa002bu);  // the dword after lane 40's
+}
+
+TEST(TexturePath, ConsecutiveLanesRunningOffTheAllocationFaultAtTheirLine) {
+  // Lanes 0..31 are the allocation's last 128 bytes, lanes 32..63 lie past it: the first two
+  // lines go through, the third faults and names its first lane.
+  TcBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest ld = wave(isa::MemOp::Load);
+    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 65536 - 128 + 4 * l;
+    EXPECT_EQ(test::sendWave(i, ld).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_TRUE(ld.faulted);
+    EXPECT_EQ(ld.faultAddress, b.base + 65536);
+  });
+  test::simulate();
+  EXPECT_EQ(b.dram.reads, 2u);
+  EXPECT_EQ(b.dram.addressErrors, 1u);
+}
+
 TEST(TexturePath, RequestWithoutWaveExtensionIsACommandError) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
