@@ -364,6 +364,8 @@ isa::ExecContext ComputeUnit::cycleContext() const {
   ctx.gdsData = gds_;
   ctx.gdsSize = gdsSize_;
   ctx.gws = gws_;
+  // Functional mode: plain loads and stores complete at issue where DMI maps their bytes.
+  if (config_.functionalMode) ctx.directMemory = const_cast<ComputeUnit*>(this);
   return ctx;
 }
 
@@ -478,6 +480,8 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   isa::ExecContext& ctx = cycleCtx_;
   ctx.ldsSize = w.group->resources.ldsBytes;
   ctx.ldsData = ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr;
+  // Functional mode: DS instructions execute on the LDS bytes at issue (no LDS block timing).
+  if (config_.functionalMode && ldsStorage_) ctx.ldsAtIssue = ldsStorage_ + w.group->ldsBase;
 
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   if (!nextRequest_) nextRequest_ = newRequest();
@@ -526,7 +530,8 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   }
   w.readyCycle = now_ + (config_.functionalMode ? 1 : busy);
   if (traceProbe)
-    traceProbe->issued(w.slot, w.simd, inst, now_, busy, r.kind == isa::StepKind::Memory);
+    traceProbe->issued(w.slot, w.simd, inst, now_, busy,
+                       r.kind == isa::StepKind::Memory || r.kind == isa::StepKind::MemoryDone);
 
   const uint32_t slot = w.slot;  // the wave may end inside the switch (s_endpgm)
   switch (r.kind) {
@@ -534,6 +539,9 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
       break;
     case isa::StepKind::Memory:
       sendMemory(w, inst, std::move(req));
+      break;
+    case isa::StepKind::MemoryDone:  // completed at issue, as sendMemory's completeNow does
+      if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
       break;
     case isa::StepKind::Waitcnt:
       w.waitVm = r.vmcnt, w.waitLgkm = r.lgkmcnt, w.waitExp = r.expcnt;
@@ -761,6 +769,15 @@ void ComputeUnit::DmiRegions::invalidate(sc_dt::uint64 start, sc_dt::uint64 end)
                                }),
                 regions.end());
   last = 0;
+}
+
+uint8_t* ComputeUnit::map(isa::MemSpace space, uint64_t address, uint64_t bytes) {
+  if (bytes == 0 || bytes > UINT32_MAX || address + bytes - 1 < address) return nullptr;
+  const bool scalar = space == isa::MemSpace::Scalar;
+  const tlm::tlm_dmi* d = dmiRegionFor(scalar ? scalarDmi_ : vectorDmi_,
+                                       scalar ? scalarMemorySocket : vectorMemorySocket, address,
+                                       static_cast<uint32_t>(bytes));
+  return d ? d->get_dmi_ptr() + (address - d->get_start_address()) : nullptr;
 }
 
 bool ComputeUnit::accessScalarMemoryDirect(isa::MemRequest& req) {

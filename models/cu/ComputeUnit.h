@@ -62,7 +62,9 @@ class ComputeUnitListener {
                              const std::string& message) = 0;
 };
 
-class ComputeUnit : public sc_core::sc_module {
+// Functional mode: the CU is the ISA's direct memory (isa::DirectMemory), through the DMI
+// regions its memory sockets grant.
+class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
  public:
   tlm_utils::simple_initiator_socket<ComputeUnit> ldsSocket;
   tlm_utils::simple_initiator_socket<ComputeUnit> vectorMemorySocket;  // to the texture path
@@ -168,6 +170,9 @@ class ComputeUnit : public sc_core::sc_module {
   bool accessVectorMemoryDirectElements(isa::MemRequest& req);
   // The same for a scalar load (SMEM) through the scalar cache's socket.
   bool accessScalarMemoryDirect(isa::MemRequest& req);
+  // isa::DirectMemory: [address, address + bytes) in one DMI region of the texture path
+  // (Vector) or of the scalar cache (Scalar).
+  uint8_t* map(isa::MemSpace space, uint64_t address, uint64_t bytes) override;
   // Regions of device memory a memory socket granted DMI to: disjoint, sorted by start.
   struct DmiRegions {
     std::vector<tlm::tlm_dmi> regions;

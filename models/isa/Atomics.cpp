@@ -103,4 +103,10 @@ void applyAtomic(AtomicOp op, unsigned bytes, uint8_t* memory, const uint8_t* sr
   }
 }
 
+uint32_t applyAtomicDword(AtomicOp op, uint8_t* memory, uint32_t src, uint32_t cmp) {
+  const uint32_t old = load<uint32_t>(memory);
+  store(memory, compute<uint32_t, int32_t, float>(op, old, src, cmp));
+  return old;
+}
+
 }  // namespace vgpu::isa

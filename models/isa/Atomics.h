@@ -14,5 +14,8 @@ namespace vgpu::isa {
 // ISA: inc: mem = (old >= src) ? 0 : old + 1; dec: mem = (old == 0 || old > src) ? src : old - 1.
 void applyAtomic(AtomicOp op, unsigned bytes, uint8_t* memory, const uint8_t* src,
                  const uint8_t* cmp, uint8_t* oldValue);
+// The same on one dword (4 bytes at `memory`, not CondXchg32), operands as values; returns the
+// old value.
+uint32_t applyAtomicDword(AtomicOp op, uint8_t* memory, uint32_t src, uint32_t cmp);
 
 }  // namespace vgpu::isa

@@ -11,6 +11,7 @@
 // writes the kernel's GDS size to M0 before region accesses); elements outside the window or
 // the GDS read 0 and drop their writes, like the LDS.
 #include <algorithm>
+#include <type_traits>
 
 #include "isa/Atomics.h"
 #include "isa/Gws.h"
@@ -324,6 +325,152 @@ const OpInfo kDsOps[] = {
     load(0xff, "ds_read_b128", 16),
 };
 
+// One element of a DS load of whole dwords at issue (dsAtIssue) for lanes `exec`: lane l's
+// kDwords dwords from the LDS at offset addr[l] + offset (32-bit) go to r[k * 64 + l]; offsets
+// at or past `limit` are out of range and read 0. Locals only, so that the loop keeps them in
+// registers while it stores to the VGPRs.
+template <int kDwords>
+void loadDwordLanes(uint32_t* r, const uint32_t* addr, uint32_t offset, const uint8_t* lds,
+                    uint64_t limit, uint64_t exec) {
+  static const uint8_t kZeros[4 * kDwords] = {};
+  auto lane = [=](int l) {
+    const uint32_t o = addr[l] + offset;
+    const uint8_t* p = o < limit ? lds + o : kZeros;
+    for (int k = 0; k < kDwords; ++k) std::memcpy(&r[k * kWaveSize + l], p + 4 * k, 4);
+  };
+  if (exec == ~0ull) {
+    for (int l = 0; l < kWaveSize; ++l) lane(l);
+  } else {
+    for (uint64_t b = exec; b != 0; b &= b - 1) lane(__builtin_ctzll(b));
+  }
+}
+
+// Functional mode: a DS instruction on the LDS executed at issue on the workgroup's bytes
+// (ExecContext::ldsAtIssue), as the LDS block (models/lds) executes its request: lanes in
+// ascending order and each lane's elements in turn (the highest lane's store wins, atomics
+// apply in lane order), elements outside the allocation read 0 and drop their writes; returned
+// data goes straight to the VGPRs as completeMemory() writes it.
+void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
+  const Instruction& in = x.in;
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  uint8_t* const lds = x.ctx.ldsAtIssue;
+  const uint64_t bytes = m.bytes;
+  // Element offsets o with o + bytes <= the allocation's size are in range.
+  const uint64_t size = x.ctx.ldsSize;
+  const bool fits = size >= bytes;
+  const uint64_t lastOffset = fits ? size - bytes : 0;
+  const int vdst = in.f[fld::kDst], data0 = in.f[fld::kData0], data1 = in.f[fld::kData1];
+  const int addrReg = in.f[fld::kAddr];
+  const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
+  const uint64_t exec = w.exec;
+  // A plain loop when every lane is active.
+  auto forLanes = [&](auto&& f) {
+    if (exec == ~0ull) {
+      for (int l = 0; l < kWaveSize; ++l) f(l);
+    } else {
+      for (uint64_t b = exec; b != 0; b &= b - 1) f(__builtin_ctzll(b));
+    }
+  };
+  // Element e of lane l in the LDS, or nullptr outside the allocation.
+  auto at = [&](int l, int e) -> uint8_t* {
+    const uint64_t o = static_cast<uint32_t>(addr[l] + offset[e]);
+    return fits && o <= lastOffset ? lds + o : nullptr;
+  };
+  const bool wholeDwords = m.ext == LoadExt::None && !m.d16Hi && bytes % 4 == 0;
+  const int elementDwords = static_cast<int>(bytes / 4);
+  const int dwords = loadDwords(m.bytes, m.ext) * m.elements;
+  if (m.op == MemOp::Load) {
+    // Element by element, unless the data overwrites the address VGPR before the last
+    // element's address is read.
+    const bool overwritesAddress = addrReg >= vdst && addrReg < vdst + dwords;
+    if (wholeDwords && (m.elements == 1 || !overwritesAddress)) {
+      const uint64_t limit = fits ? lastOffset + 1 : 0;
+      for (int e = 0; e < m.elements; ++e) {
+        uint32_t* r = w.v(static_cast<uint32_t>(vdst + e * elementDwords));
+        const uint32_t o = static_cast<uint32_t>(offset[e]);
+        switch (elementDwords) {
+          case 1:
+            loadDwordLanes<1>(r, addr, o, lds, limit, exec);
+            break;
+          case 2:
+            loadDwordLanes<2>(r, addr, o, lds, limit, exec);
+            break;
+          case 3:
+            loadDwordLanes<3>(r, addr, o, lds, limit, exec);
+            break;
+          default:
+            loadDwordLanes<4>(r, addr, o, lds, limit, exec);
+            break;
+        }
+      }
+    } else {
+      forLanes([&](int l) {
+        uint8_t data[MemRequest::kLaneStride] = {};
+        for (int e = 0; e < m.elements; ++e)
+          if (const uint8_t* p = at(l, e)) std::memcpy(data + e * bytes, p, bytes);
+        scatterLaneLoad(w, vdst, dwords, m.ext, l, data);
+      });
+    }
+  } else if (m.op == MemOp::Store) {
+    if (wholeDwords && elementDwords == 1) {
+      const uint32_t* r0 = w.v(static_cast<uint32_t>(data0));
+      const uint32_t* r1 = m.elements == 2 ? w.v(static_cast<uint32_t>(data1)) : nullptr;
+      forLanes([&](int l) {
+        if (uint8_t* p = at(l, 0)) std::memcpy(p, &r0[l], 4);
+        if (r1)
+          if (uint8_t* p = at(l, 1)) std::memcpy(p, &r1[l], 4);
+      });
+    } else {
+      forLanes([&](int l) {
+        for (int e = 0; e < m.elements; ++e) {
+          uint8_t data[MemRequest::kMaxElementBytes];
+          gatherVgprBytes(w, e == 0 ? data0 : data1, m.bytes, l, e == 0 && m.d16Hi, data);
+          if (uint8_t* p = at(l, e)) std::memcpy(p, data, bytes);
+        }
+      });
+    }
+  } else {
+    const bool compare = m.atomic == AtomicOp::CmpSwap || m.atomic == AtomicOp::FCmpSwap;
+    const bool twoData = x.op.src2 != Ty::None;
+    if (bytes == 4 && m.elements == 1 && m.atomic != AtomicOp::CondXchg32) {
+      // One dword per lane; the operands as execDs gathers them (ds_cmpst: DATA0 is the
+      // compare value, DATA1 the value written; mskor and wrap: DATA1 is the second operand).
+      const uint32_t* src = w.v(static_cast<uint32_t>(compare ? data1 : data0));
+      const uint32_t* cmp = compare ? w.v(static_cast<uint32_t>(data0))
+                                    : (twoData ? w.v(static_cast<uint32_t>(data1)) : nullptr);
+      uint32_t* r = m.returns ? w.v(static_cast<uint32_t>(vdst)) : nullptr;
+      forLanes([&](int l) {
+        uint8_t* p = at(l, 0);
+        const uint32_t old = p ? applyAtomicDword(m.atomic, p, src[l], cmp ? cmp[l] : 0) : 0;
+        if (r) r[l] = old;
+      });
+    } else {
+      forLanes([&](int l) {
+        uint8_t source[2][MemRequest::kMaxElementBytes] = {};
+        uint8_t cmp[2][MemRequest::kMaxElementBytes] = {};
+        if (compare) {
+          gatherVgprBytes(w, data1, m.bytes, l, false, source[0]);
+          gatherVgprBytes(w, data0, m.bytes, l, false, cmp[0]);
+        } else if (m.elements == 2) {  // wrxchg2: one exchange per address
+          gatherVgprBytes(w, data0, m.bytes, l, false, source[0]);
+          gatherVgprBytes(w, data1, m.bytes, l, false, source[1]);
+        } else {
+          gatherVgprBytes(w, data0, m.bytes, l, false, source[0]);
+          if (twoData) gatherVgprBytes(w, data1, m.bytes, l, false, cmp[0]);
+        }
+        uint8_t old[MemRequest::kLaneStride] = {};
+        for (int e = 0; e < m.elements; ++e)
+          if (uint8_t* p = at(l, e))
+            applyAtomic(m.atomic, m.bytes, p, source[e], cmp[e], old + e * bytes);
+        if (m.returns) scatterLaneLoad(w, vdst, dwords, LoadExt::None, l, old);
+      });
+    }
+  }
+  x.r.kind = StepKind::MemoryDone;
+  w.pc += in.sizeBytes;
+}
+
 // DS address and data (9.1, 12.13): addr = VGPR[addr] + offset; read2/write2 forms address
 // two elements at offset0 and offset1 scaled by the element size (x64 for st64).
 void execDs(ExecArgs& x) {
@@ -336,13 +483,15 @@ void execDs(ExecArgs& x) {
   const int vdst = in.f[fld::kDst];
   const int dataBytes = m.bytes;
   if (!vgprInRange(w, addrReg, 1)) return fault(x, "DS address VGPR out of range");
-  beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
-  mem.atomic = m.atomic;
-  mem.atomicReturnsData = m.op == MemOp::Atomic && m.returns;
-  mem.elementBytes = static_cast<uint8_t>(dataBytes);
-  mem.elementsPerLane = m.elements;
-  mem.laneMask = w.exec;
-  const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
+  const int dataDwords = (dataBytes + 3) / 4;
+  const bool twoData = x.op.src2 != Ty::None;
+  if (m.op == MemOp::Store || m.op == MemOp::Atomic) {
+    if (!vgprInRange(w, data0, dataDwords)) return fault(x, "DS data VGPR out of range");
+    if (twoData && !vgprInRange(w, data1, dataDwords)) return fault(x, "DS data VGPR out of range");
+  }
+  const int dwords = loadDwords(dataBytes, m.ext) * m.elements;
+  if (m.returns && !vgprInRange(w, vdst, dwords))
+    return fault(x, "DS destination VGPR out of range");
   uint64_t off[2];
   if (m.elements == 2) {
     const uint64_t scale = static_cast<uint64_t>(dataBytes) * (m.st64 ? 64 : 1);
@@ -352,14 +501,19 @@ void execDs(ExecArgs& x) {
     off[0] = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
     off[1] = 0;
   }
+  if (x.ctx.ldsAtIssue && !gds(x)) return dsAtIssue(x, off);
+
+  beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
+  mem.atomic = m.atomic;
+  mem.atomicReturnsData = m.op == MemOp::Atomic && m.returns;
+  mem.elementBytes = static_cast<uint8_t>(dataBytes);
+  mem.elementsPerLane = m.elements;
+  mem.laneMask = w.exec;
+  const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
   for (int l = 0; l < kWaveSize; ++l) {
     for (int e = 0; e < m.elements; ++e) mem.addr[l][e] = static_cast<uint32_t>(addr[l] + off[e]);
   }
-  const int dataDwords = (dataBytes + 3) / 4;
   if (m.op == MemOp::Store || m.op == MemOp::Atomic) {
-    if (!vgprInRange(w, data0, dataDwords)) return fault(x, "DS data VGPR out of range");
-    const bool twoData = x.op.src2 != Ty::None;
-    if (twoData && !vgprInRange(w, data1, dataDwords)) return fault(x, "DS data VGPR out of range");
     for (int l = 0; l < kWaveSize; ++l) {
       if (!((w.exec >> l) & 1)) continue;
       if (m.op == MemOp::Store) {
@@ -378,11 +532,7 @@ void execDs(ExecArgs& x) {
       }
     }
   }
-  if (m.returns) {
-    const int dwords = loadDwords(dataBytes, m.ext) * m.elements;
-    if (!vgprInRange(w, vdst, dwords)) return fault(x, "DS destination VGPR out of range");
-    setVgprWriteback(mem, vdst, dwords, m.ext, w.exec);
-  }
+  if (m.returns) setVgprWriteback(mem, vdst, dwords, m.ext, w.exec);
   if (gds(x)) serveGds(x, gdsWindowBase(w), gdsWindowSize(w));
   x.r.kind = StepKind::Memory;
   w.pc += in.sizeBytes;

@@ -30,40 +30,6 @@ StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
   return r;
 }
 
-namespace {
-
-uint32_t extend(const uint8_t* p, LoadExt ext, uint32_t old) {
-  const uint32_t b = p[0], s16 = static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
-  switch (ext) {
-    case LoadExt::U8:
-      return b;
-    case LoadExt::I8:
-      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(b)));
-    case LoadExt::U16:
-      return s16;
-    case LoadExt::I16:
-      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(s16)));
-    case LoadExt::D16LoU8:
-      return (old & 0xffff0000u) | b;
-    case LoadExt::D16LoI8:
-      return (old & 0xffff0000u) |
-             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) & 0xffff);
-    case LoadExt::D16Lo16:
-      return (old & 0xffff0000u) | s16;
-    case LoadExt::D16HiU8:
-      return (old & 0xffff) | (b << 16);
-    case LoadExt::D16HiI8:
-      return (old & 0xffff) |
-             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) << 16);
-    case LoadExt::D16Hi16:
-      return (old & 0xffff) | (s16 << 16);
-    default:
-      return old;
-  }
-}
-
-}  // namespace
-
 void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
   const MemRequest::Writeback& wb = mem.writeback;
   if (wb.kind == kWbLds) {
@@ -108,16 +74,7 @@ void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds, uint32
       std::memcpy(buf + n, mem.element(from, e), mem.elementBytes);
       n += mem.elementBytes;
     }
-    if (ext != LoadExt::None) {
-      uint32_t* r = wave.v(wb.reg);
-      r[l] = extend(buf, ext, r[l]);
-      continue;
-    }
-    for (int k = 0; k < dwords; ++k) {
-      uint32_t v;
-      std::memcpy(&v, buf + 4 * k, 4);
-      wave.v(static_cast<uint32_t>(wb.reg + k))[l] = v;
-    }
+    scatterLaneLoad(wave, wb.reg, dwords, ext, l, buf);
   }
 }
 

@@ -67,6 +67,51 @@ inline void gatherVgprBytes(const WaveState& w, int reg, int bytes, int lane, bo
   }
 }
 
+// The value a load with extension `ext` writes to a lane's VGPR from the returned bytes `p`;
+// `old` is the VGPR's value, half of which the D16 forms keep.
+inline uint32_t extendLoad(const uint8_t* p, LoadExt ext, uint32_t old) {
+  const uint32_t b = p[0], s16 = static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
+  switch (ext) {
+    case LoadExt::U8:
+      return b;
+    case LoadExt::I8:
+      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(b)));
+    case LoadExt::U16:
+      return s16;
+    case LoadExt::I16:
+      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(s16)));
+    case LoadExt::D16LoU8:
+      return (old & 0xffff0000u) | b;
+    case LoadExt::D16LoI8:
+      return (old & 0xffff0000u) |
+             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) & 0xffff);
+    case LoadExt::D16Lo16:
+      return (old & 0xffff0000u) | s16;
+    case LoadExt::D16HiU8:
+      return (old & 0xffff) | (b << 16);
+    case LoadExt::D16HiI8:
+      return (old & 0xffff) |
+             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) << 16);
+    case LoadExt::D16Hi16:
+      return (old & 0xffff) | (s16 << 16);
+    default:
+      return old;
+  }
+}
+
+// Writes lane `lane`'s loaded bytes `p` to its VGPRs from `reg`, as completeMemory() does: one
+// extended dword (ext != None), else `dwords` whole dwords.
+inline void scatterLaneLoad(WaveState& w, int reg, int dwords, LoadExt ext, int lane,
+                            const uint8_t* p) {
+  if (ext != LoadExt::None) {
+    uint32_t& r = w.v(static_cast<uint32_t>(reg))[lane];
+    r = extendLoad(p, ext, r);
+    return;
+  }
+  for (int k = 0; k < dwords; ++k)
+    std::memcpy(&w.v(static_cast<uint32_t>(reg + k))[lane], p + 4 * k, 4);
+}
+
 inline void fault(ExecArgs& x, const char* why) {
   x.r.kind = StepKind::Fault;
   x.r.fault = why;

@@ -151,9 +151,26 @@ void execSmem(ExecArgs& x) {
   } else {
     base = readScalar(in, w, x.ctx, sbase, Ty::B64);
   }
+  const uint64_t address = (base + static_cast<uint64_t>(offset)) & ~3ull;
+  // Functional mode: a load whose bytes are mapped completes at issue (out of range: zeros).
+  if (x.ctx.directMemory && op.mem.op == MemOp::Load) {
+    static const uint8_t kZeros[MemRequest::kScalarMaxBytes] = {};
+    const uint8_t* host =
+        inRange ? x.ctx.directMemory->map(MemSpace::Scalar, address, 4u * accessDwords) : kZeros;
+    if (host != nullptr) {
+      for (int k = 0; k < accessDwords; ++k) {
+        uint32_t v;
+        std::memcpy(&v, host + 4 * k, 4);
+        writeScalarDword(w, sdata + k, v);
+      }
+      x.r.kind = StepKind::MemoryDone;
+      w.pc += in.sizeBytes;
+      return;
+    }
+  }
   MemRequest& mem = x.mem;
   beginRequest(mem, MemSpace::Scalar, op.mem.op, WaitCounter::Lgkm);
-  mem.addr[0][0] = (base + static_cast<uint64_t>(offset)) & ~3ull;
+  mem.addr[0][0] = address;
   mem.elementBytes = static_cast<uint8_t>(4 * accessDwords);
   mem.laneMask = inRange ? 1 : 0;
   mem.atomic = op.mem.atomic;
