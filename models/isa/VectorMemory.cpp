@@ -706,7 +706,9 @@ bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSadd
     d.form = DirectLanes::Form::Affine;
     d.base = start - first * bytes;
     d.stride = bytes;
-  } else if (useSaddr || lanesStep(hi, nullptr, exec, 0)) {
+  } else if ((useSaddr || lanesStep(hi, nullptr, exec, 0)) &&
+             !(load && vaddr >= reg && vaddr < reg + dwordsOf(x.op.dst))) {
+    // (Not when the load overwrites the offsets before its last dword is placed.)
     d.base = baseOf();
     if (alignMask != 0) {
       uint64_t misaligned = 0;
@@ -717,7 +719,12 @@ bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSadd
     d.offsets = lo;
   } else {
     uint64_t* a = d.addr;
-    for (int l = 0; l < kWaveSize; ++l) a[l] = (lo[l] | (static_cast<uint64_t>(hi[l]) << 32)) + off;
+    if (useSaddr) {
+      for (int l = 0; l < kWaveSize; ++l) a[l] = saddrValue + lo[l] + off;
+    } else {
+      for (int l = 0; l < kWaveSize; ++l)
+        a[l] = (lo[l] | (static_cast<uint64_t>(hi[l]) << 32)) + off;
+    }
     for (uint64_t b = exec; b != 0; b &= b - 1)
       if (!aligned(a[__builtin_ctzll(b)])) return false;
   }
