@@ -22,6 +22,7 @@ constexpr uint64_t kNever = ~0ull;
 
 struct ComputeUnit::Workgroup {
   const KernelDispatch* dispatch = nullptr;
+  uint8_t* lds = nullptr;  // its LDS allocation in the CU's LDS array (nullptr: not attached)
   std::array<uint32_t, 3> groupId{};
   WorkgroupResources resources;
   uint32_t ldsBase = 0;
@@ -50,6 +51,9 @@ struct ComputeUnit::Wave {
   bool gwsBarrier = false;
   uint64_t gwsGeneration = 0;
   isa::HazardChecker::WaveHistory hazardHistory;  // --check-hazards: recent instructions
+  // The instruction after the last one issued (nullptr: none): the next to issue unless that
+  // one branched, which its PC tells (saves a Program::at lookup per issue).
+  const isa::Instruction* next = nullptr;
 };
 
 struct ComputeUnit::PendingAccess {
@@ -113,10 +117,15 @@ std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResou
     if (!fits && config_.lds.sizeBytes - cursor < r.ldsBytes) return std::nullopt;
   }
   const uint32_t simds = config_.cu.simdsPerCu, perSimd = config_.cu.waveSlotsPerSimd;
-  std::vector<bool> taken(slots_.size());
+  std::vector<bool>& taken = slotTaken_;
+  taken.resize(slots_.size());
   for (size_t i = 0; i < slots_.size(); ++i) taken[i] = slots_[i] != nullptr;
-  std::vector<uint32_t> vgprs = vgprsUsed_, sgprs = sgprsUsed_;
+  std::vector<uint32_t>& vgprs = vgprsTaken_;
+  std::vector<uint32_t>& sgprs = sgprsTaken_;
+  vgprs = vgprsUsed_;
+  sgprs = sgprsUsed_;
   std::vector<uint32_t> placement;
+  placement.reserve(r.waves);
   uint32_t simd = nextSimd_;
   for (uint32_t w = 0; w < r.waves; ++w) {
     bool placed = false;
@@ -155,6 +164,7 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
     group->ldsBase = cursor;
     ldsAllocations_.insert(it, {cursor, launch.resources.ldsBytes});
   }
+  group->lds = ldsStorage_ ? ldsStorage_ + group->ldsBase : nullptr;
 
   // The SystemC time of the launch, in this CU's cycles.
   const uint64_t start =
@@ -163,7 +173,14 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
   uint32_t index = 0;
   for (auto& wl : launch.waves) {
     const uint32_t simd = wl.slot / config_.cu.waveSlotsPerSimd;
-    auto w = std::make_unique<Wave>();
+    std::unique_ptr<Wave> w;
+    if (spareWaves_.empty()) {
+      w = std::make_unique<Wave>();
+    } else {
+      w = std::move(spareWaves_.back());
+      spareWaves_.pop_back();
+      *w = Wave{};
+    }
     w->s = std::move(wl.state);
     w->group = group.get();
     w->slot = wl.slot;
@@ -341,7 +358,7 @@ unsigned ComputeUnit::issueFunctional() {
       const uint32_t slot = word * 64 + bit;
       Wave* w = slots_[slot].get();
       if (w->state != Wave::State::Ready || w->readyCycle > now_) continue;
-      const isa::Instruction* inst = w->group->dispatch->program->at(w->s->pc);
+      const isa::Instruction* inst = nextInstruction(*w);
       if (inst == nullptr) {
         fault(*w, nullptr, "the program counter left the kernel's code");
         return issued;
@@ -381,7 +398,7 @@ unsigned ComputeUnit::issueCycle() {
   for (uint32_t slot = first; slot < first + config_.cu.waveSlotsPerSimd && !halted_; ++slot) {
     Wave* w = slots_[slot].get();
     if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
-    const isa::Instruction* inst = w->group->dispatch->program->at(w->s->pc);
+    const isa::Instruction* inst = nextInstruction(*w);
     if (inst == nullptr) {
       fault(*w, nullptr, "the program counter left the kernel's code");
       return issued;
@@ -476,12 +493,19 @@ void ComputeUnit::fetch(Wave& w) {
   }
 }
 
+const isa::Instruction* ComputeUnit::nextInstruction(const Wave& w) const {
+  const isa::Instruction* next = w.next;
+  return next && next->pc == w.s->pc ? next : w.group->dispatch->program->at(w.s->pc);
+}
+
 void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   isa::ExecContext& ctx = cycleCtx_;
   ctx.ldsSize = w.group->resources.ldsBytes;
-  ctx.ldsData = ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr;
+  ctx.ldsData = w.group->lds;
   // Functional mode: DS instructions execute on the LDS bytes at issue (no LDS block timing).
-  if (config_.functionalMode && ldsStorage_) ctx.ldsAtIssue = ldsStorage_ + w.group->ldsBase;
+  if (config_.functionalMode) ctx.ldsAtIssue = w.group->lds;
+  const auto& code = w.group->dispatch->program->instructions();
+  w.next = &inst + 1 < code.data() + code.size() ? &inst + 1 : nullptr;
 
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   if (!nextRequest_) nextRequest_ = newRequest();
@@ -501,6 +525,8 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   switch (inst.issue) {
     case isa::IssueType::Valu:
       ++valuInstructions;
+      // Functional mode has no VALU timing; the trace still shows the cycles.
+      if (config_.functionalMode && !traceProbe) break;
       busy = valuCycles(*w.group->dispatch->program, inst);
       simdValuFree_[w.simd] = now_ + busy;
       break;
@@ -939,7 +965,8 @@ void ComputeUnit::endWave(Wave& w) {
   --wavesResident_;
   if (traceProbe) traceProbe->waveEnded(w.slot, now_);
   residentSlots_[w.slot / 64] &= ~(uint64_t{1} << (w.slot % 64));
-  slots_[w.slot].reset();  // w is gone from here on
+  spareStates_.push_back(std::move(w.s));
+  spareWaves_.push_back(std::move(slots_[w.slot]));  // w is a spare from here on
   releaseBarrierIfComplete(*g);
   if (g->wavesEnded < g->wavesTotal) return;
 

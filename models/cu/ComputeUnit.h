@@ -84,6 +84,14 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   uint32_t waveSlots() const { return static_cast<uint32_t>(slots_.size()); }
   // Starts the workgroup in the slots findSlots returned.
   void launch(WorkgroupLaunch&& group);
+  // The state of a wave that has ended here, for makeInitialWaveState to reuse (its VGPR
+  // storage stays allocated); nullptr if there is none.
+  std::unique_ptr<isa::WaveState> recycledWaveState() {
+    if (spareStates_.empty()) return nullptr;
+    std::unique_ptr<isa::WaveState> s = std::move(spareStates_.back());
+    spareStates_.pop_back();
+    return s;
+  }
   bool idle() const { return wavesResident_ == 0; }
   // The CU's LDS array, for instructions that read the LDS as an operand at issue
   // (LDS_DIRECT, interpolation, DS src2 forms). Set once by the GPU when it wires the LDS.
@@ -131,6 +139,8 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   void run();
   // Issues from the SIMD whose turn it is; returns how many instructions issued.
   unsigned issueCycle();
+  // The instruction at the wave's PC (nullptr: outside the code).
+  const isa::Instruction* nextInstruction(const Wave& w) const;
   // Executes the wave's next instruction (`inst`, at its PC) and accounts for it.
   void issue(Wave& w, const isa::Instruction& inst);
   // What every instruction issued this cycle sees of the machine (clocks, apertures, GDS, GWS);
@@ -201,6 +211,12 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   uint64_t now_ = 0;  // this CU's current cycle (local time, ahead of SystemC time)
   bool halted_ = false;
   std::vector<std::unique_ptr<Wave>> slots_;  // simdsPerCu * waveSlotsPerSimd, nullptr = free
+  // Waves that ended and their states, kept for the next ones (no allocation per wave).
+  std::vector<std::unique_ptr<Wave>> spareWaves_;
+  std::vector<std::unique_ptr<isa::WaveState>> spareStates_;
+  // findSlots' working copies, kept between calls.
+  mutable std::vector<bool> slotTaken_;
+  mutable std::vector<uint32_t> vgprsTaken_, sgprsTaken_;
   // Bit i of word i / 64: slot i holds a wave. Functional mode visits only these slots.
   std::vector<uint64_t> residentSlots_;
   std::vector<std::unique_ptr<Workgroup>> groups_;
