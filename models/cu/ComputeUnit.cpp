@@ -22,7 +22,9 @@ constexpr uint64_t kNever = ~0ull;
 
 struct ComputeUnit::Workgroup {
   const KernelDispatch* dispatch = nullptr;
-  uint8_t* lds = nullptr;  // its LDS allocation in the CU's LDS array (nullptr: not attached)
+  const isa::Instruction* codeEnd = nullptr;  // past the last instruction of its program
+  std::vector<uint32_t> slots;  // its waves' slots, ascending (a barrier releases them in order)
+  uint8_t* lds = nullptr;       // its LDS allocation in the CU's LDS array (nullptr: not attached)
   std::array<uint32_t, 3> groupId{};
   WorkgroupResources resources;
   uint32_t ldsBase = 0;
@@ -165,6 +167,8 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
     ldsAllocations_.insert(it, {cursor, launch.resources.ldsBytes});
   }
   group->lds = ldsStorage_ ? ldsStorage_ + group->ldsBase : nullptr;
+  const auto& code = launch.dispatch->program->instructions();
+  group->codeEnd = code.data() + code.size();
 
   // The SystemC time of the launch, in this CU's cycles.
   const uint64_t start =
@@ -196,6 +200,9 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
     ++wavesLaunched;
     nextSimd_ = (simd + 1) % simds;
   }
+  contextGroup_ = nullptr;  // the new group may sit where an ended one did
+  for (const auto& wl : launch.waves) group->slots.push_back(wl.slot);
+  std::sort(group->slots.begin(), group->slots.end());
   groups_.push_back(std::move(group));
   workArrived_.notify(SC_ZERO_TIME);
 }
@@ -348,13 +355,14 @@ unsigned ComputeUnit::issueFunctional() {
   // Functional mode: every ready wave issues one instruction per cycle.
   unsigned issued = 0;
   cycleCtx_ = cycleContext();
+  contextGroup_ = nullptr;
   for (uint32_t word = 0; word < residentSlots_.size(); ++word) {
     // Re-read after every issue: an instruction can end its own wave (s_endpgm).
     for (uint64_t above = ~uint64_t{0}; !halted_;) {
       const uint64_t waiting = residentSlots_[word] & above;
       if (waiting == 0) break;
       const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(waiting));
-      above = bit == 63 ? 0 : ~uint64_t{0} << (bit + 1);
+      above = ~uint64_t{1} << bit;  // the slots after this one
       const uint32_t slot = word * 64 + bit;
       Wave* w = slots_[slot].get();
       if (w->state != Wave::State::Ready || w->readyCycle > now_) continue;
@@ -395,6 +403,7 @@ unsigned ComputeUnit::issueCycle() {
   bool typeUsed[8] = {};
   unsigned issued = 0;
   cycleCtx_ = cycleContext();
+  contextGroup_ = nullptr;
   for (uint32_t slot = first; slot < first + config_.cu.waveSlotsPerSimd && !halted_; ++slot) {
     Wave* w = slots_[slot].get();
     if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
@@ -500,12 +509,15 @@ const isa::Instruction* ComputeUnit::nextInstruction(const Wave& w) const {
 
 void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   isa::ExecContext& ctx = cycleCtx_;
-  ctx.ldsSize = w.group->resources.ldsBytes;
-  ctx.ldsData = w.group->lds;
-  // Functional mode: DS instructions execute on the LDS bytes at issue (no LDS block timing).
-  if (config_.functionalMode) ctx.ldsAtIssue = w.group->lds;
-  const auto& code = w.group->dispatch->program->instructions();
-  w.next = &inst + 1 < code.data() + code.size() ? &inst + 1 : nullptr;
+  Workgroup* const group = w.group;
+  if (group != contextGroup_) {  // the context holds the last issuing wave's workgroup's LDS
+    contextGroup_ = group;
+    ctx.ldsSize = group->resources.ldsBytes;
+    ctx.ldsData = group->lds;
+    // Functional mode: DS instructions execute on the LDS bytes at issue (no LDS block timing).
+    if (config_.functionalMode) ctx.ldsAtIssue = group->lds;
+  }
+  w.next = &inst + 1 < group->codeEnd ? &inst + 1 : nullptr;
 
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   if (!nextRequest_) nextRequest_ = newRequest();
@@ -513,7 +525,8 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   std::unique_ptr<isa::MemRequest> req;
   if (r.kind == isa::StepKind::Memory) {
     req = std::move(nextRequest_);
-  } else {
+  } else if (inst.issue == isa::IssueType::Vmem || inst.issue == isa::IssueType::Smem ||
+             inst.issue == isa::IssueType::Lds) {
     // A memory instruction that sent nothing (EXEC empty, a fault) may have filled parts of
     // the request: the next one starts as newRequest() would give it.
     nextRequest_->faulted = false;
@@ -898,7 +911,8 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
   // Waves that have ended count as arrived (seed 004).
   if (g.wavesAtBarrier == 0 || g.wavesAtBarrier + g.wavesEnded < g.wavesTotal) return;
   g.wavesAtBarrier = 0;
-  for (auto& w : slots_)
+  for (const uint32_t slot : g.slots) {  // a slot whose wave ended may hold another group's
+    const auto& w = slots_[slot];
     if (w && w->group == &g && w->state == Wave::State::Barrier) {
       barrierStallCycles += now_ - w->waitStart;
       if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
@@ -906,6 +920,7 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
       w->readyCycle = std::max(w->readyCycle, now_ + 1);
       if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
     }
+  }
 }
 
 void ComputeUnit::pollGws() {

@@ -255,6 +255,7 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // that do not (most of them), so only memory instructions take one from the pool.
   std::unique_ptr<isa::MemRequest> nextRequest_;
   isa::ExecContext cycleCtx_;                // cycleContext() of the cycle being issued
+  const Workgroup* contextGroup_ = nullptr;  // whose LDS cycleCtx_ holds (nullptr: none yet)
   std::vector<PendingAccess*> freePending_;  // retired accesses, reused (owned here)
 };
 

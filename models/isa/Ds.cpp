@@ -325,24 +325,37 @@ const OpInfo kDsOps[] = {
     load(0xff, "ds_read_b128", 16),
 };
 
-// One element of a DS load of whole dwords at issue (dsAtIssue) for lanes `exec`: lane l's
-// kDwords dwords from the LDS at offset addr[l] + offset (32-bit) go to r[k * 64 + l]; offsets
-// at or past `limit` are out of range and read 0. Locals only, so that the loop keeps them in
-// registers while it stores to the VGPRs.
-template <int kDwords>
-void loadDwordLanes(uint32_t* r, const uint32_t* addr, uint32_t offset, const uint8_t* lds,
-                    uint64_t limit, uint64_t exec) {
-  static const uint8_t kZeros[4 * kDwords] = {};
-  auto lane = [=](int l) {
+// Lanes `exec` of one element of a DS access at issue (dsAtIssue) to one dword per lane:
+// f(l, p) with p the lane's dword at LDS offset addr[l] + offset (32-bit), nullptr when that
+// is at or past `limit` (out of range). Locals only, so that the loop keeps them in registers
+// while it stores to the VGPRs.
+template <class F>
+void forDwordLanes(const uint32_t* addr, uint32_t offset, uint8_t* lds, uint64_t limit,
+                   uint64_t exec, F f) {
+  auto lane = [&](int l) {
     const uint32_t o = addr[l] + offset;
-    const uint8_t* p = o < limit ? lds + o : kZeros;
-    for (int k = 0; k < kDwords; ++k) std::memcpy(&r[k * kWaveSize + l], p + 4 * k, 4);
+    f(l, o < limit ? lds + o : nullptr);
   };
   if (exec == ~0ull) {
     for (int l = 0; l < kWaveSize; ++l) lane(l);
   } else {
     for (uint64_t b = exec; b != 0; b &= b - 1) lane(__builtin_ctzll(b));
   }
+}
+
+// Whether lanes `exec` are one run of lanes (from `first`, `run` of them) whose dwords are
+// consecutive LDS dwords inside the allocation (`limit` as above), from offset `start`: then
+// the element moves as one block.
+bool dwordRun(const uint32_t* addr, uint32_t offset, uint64_t exec, uint64_t limit, int& first,
+              int& run, uint32_t& start) {
+  if (exec == 0) return false;
+  first = __builtin_ctzll(exec);
+  const uint64_t fromFirst = exec >> first;
+  if (((fromFirst + 1) & fromFirst) != 0 || !lanesStep(addr, nullptr, exec, 4)) return false;
+  run = 64 - __builtin_clzll(fromFirst);
+  const uint64_t begin = uint64_t{addr[first]} + offset, last = begin + 4 * (run - 1);
+  start = static_cast<uint32_t>(begin);
+  return last <= 0xffffffffu && last < limit;  // no lane wraps past 2^32, all in range
 }
 
 // Functional mode: a DS instruction on the LDS executed at issue on the workgroup's bytes
@@ -360,6 +373,7 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
   const uint64_t size = x.ctx.ldsSize;
   const bool fits = size >= bytes;
   const uint64_t lastOffset = fits ? size - bytes : 0;
+  const uint64_t limit = fits ? lastOffset + 1 : 0;  // element offsets below it are in range
   const int vdst = in.f[fld::kDst], data0 = in.f[fld::kData0], data1 = in.f[fld::kData1];
   const int addrReg = in.f[fld::kAddr];
   const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
@@ -385,22 +399,39 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
     // element's address is read.
     const bool overwritesAddress = addrReg >= vdst && addrReg < vdst + dwords;
     if (wholeDwords && (m.elements == 1 || !overwritesAddress)) {
-      const uint64_t limit = fits ? lastOffset + 1 : 0;
+      static const uint8_t kZeros[MemRequest::kMaxElementBytes] = {};
       for (int e = 0; e < m.elements; ++e) {
         uint32_t* r = w.v(static_cast<uint32_t>(vdst + e * elementDwords));
         const uint32_t o = static_cast<uint32_t>(offset[e]);
+        int first, run;
+        uint32_t start;
+        if (elementDwords == 1 && dwordRun(addr, o, exec, limit, first, run, start)) {
+          std::memcpy(r + first, lds + start, 4 * static_cast<size_t>(run));
+          continue;
+        }
+        // kDwords (a constant) dwords per lane; out of range: the zeros.
+        auto load = [&](auto kDwords) {
+          forDwordLanes(addr, o, lds, limit, exec, [&](int l, const uint8_t* p) {
+            constexpr int kCount = decltype(kDwords)::value;
+            p = p ? p : kZeros;
+            std::memcpy(&r[l], p, 4);  // unrolled: one move per dword
+            if constexpr (kCount > 1) std::memcpy(&r[kWaveSize + l], p + 4, 4);
+            if constexpr (kCount > 2) std::memcpy(&r[2 * kWaveSize + l], p + 8, 4);
+            if constexpr (kCount > 3) std::memcpy(&r[3 * kWaveSize + l], p + 12, 4);
+          });
+        };
         switch (elementDwords) {
           case 1:
-            loadDwordLanes<1>(r, addr, o, lds, limit, exec);
+            load(std::integral_constant<int, 1>{});
             break;
           case 2:
-            loadDwordLanes<2>(r, addr, o, lds, limit, exec);
+            load(std::integral_constant<int, 2>{});
             break;
           case 3:
-            loadDwordLanes<3>(r, addr, o, lds, limit, exec);
+            load(std::integral_constant<int, 3>{});
             break;
           default:
-            loadDwordLanes<4>(r, addr, o, lds, limit, exec);
+            load(std::integral_constant<int, 4>{});
             break;
         }
       }
@@ -413,13 +444,24 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
       });
     }
   } else if (m.op == MemOp::Store) {
-    if (wholeDwords && elementDwords == 1) {
+    int first, run;
+    uint32_t start;
+    if (wholeDwords && elementDwords == 1 && m.elements == 1 &&
+        dwordRun(addr, static_cast<uint32_t>(offset[0]), exec, limit, first, run, start)) {
+      std::memcpy(lds + start, w.v(static_cast<uint32_t>(data0)) + first,
+                  4 * static_cast<size_t>(run));
+    } else if (wholeDwords && elementDwords == 1 && m.elements == 1) {
+      const uint32_t* r = w.v(static_cast<uint32_t>(data0));
+      forDwordLanes(addr, static_cast<uint32_t>(offset[0]), lds, limit, exec,
+                    [&](int l, uint8_t* p) {
+                      if (p) std::memcpy(p, &r[l], 4);
+                    });
+    } else if (wholeDwords && elementDwords == 1) {  // write2: each lane's two dwords in turn
       const uint32_t* r0 = w.v(static_cast<uint32_t>(data0));
-      const uint32_t* r1 = m.elements == 2 ? w.v(static_cast<uint32_t>(data1)) : nullptr;
+      const uint32_t* r1 = w.v(static_cast<uint32_t>(data1));
       forLanes([&](int l) {
         if (uint8_t* p = at(l, 0)) std::memcpy(p, &r0[l], 4);
-        if (r1)
-          if (uint8_t* p = at(l, 1)) std::memcpy(p, &r1[l], 4);
+        if (uint8_t* p = at(l, 1)) std::memcpy(p, &r1[l], 4);
       });
     } else {
       forLanes([&](int l) {
@@ -440,11 +482,18 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
       const uint32_t* cmp = compare ? w.v(static_cast<uint32_t>(data0))
                                     : (twoData ? w.v(static_cast<uint32_t>(data1)) : nullptr);
       uint32_t* r = m.returns ? w.v(static_cast<uint32_t>(vdst)) : nullptr;
-      forLanes([&](int l) {
-        uint8_t* p = at(l, 0);
-        const uint32_t old = p ? applyAtomicDword(m.atomic, p, src[l], cmp ? cmp[l] : 0) : 0;
-        if (r) r[l] = old;
-      });
+      const AtomicOp op = m.atomic;
+      forDwordLanes(
+          addr, static_cast<uint32_t>(offset[0]), lds, limit, exec, [&](int l, uint8_t* p) {
+            uint32_t old = 0;  // out of range: returns 0
+            if (p) {
+              std::memcpy(&old, p, 4);
+              const uint32_t updated =
+                  atomicResult<uint32_t, int32_t, float>(op, old, src[l], cmp ? cmp[l] : 0);
+              std::memcpy(p, &updated, 4);
+            }
+            if (r) r[l] = old;
+          });
     } else {
       forLanes([&](int l) {
         uint8_t source[2][MemRequest::kMaxElementBytes] = {};

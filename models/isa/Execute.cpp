@@ -4,23 +4,29 @@
 
 namespace vgpu::isa {
 
+namespace {
+
+// Why `inst` cannot execute (no opcode, not on this target, not implemented): out of line, so
+// that execute() itself stays a short call.
+[[gnu::noinline]] void refuse(const Instruction& inst, const ExecContext& ctx, StepResult& r) {
+  const OpInfo* op = inst.op;
+  r.kind = StepKind::Fault;
+  if (!op)
+    r.fault = "illegal or unknown instruction encoding";
+  else if (ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only))
+    r.fault = std::string(op->name) + " is a gfx906 instruction, not supported on gfx900";
+  else
+    r.fault = std::string(op->name) + " is not implemented by the model";
+}
+
+}  // namespace
+
 StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
                    const ExecContext& ctx) {
   StepResult r;
   const OpInfo* op = inst.op;
-  if (!op) {
-    r.kind = StepKind::Fault;
-    r.fault = "illegal or unknown instruction encoding";
-    return r;
-  }
-  if (ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only)) {
-    r.kind = StepKind::Fault;
-    r.fault = std::string(op->name) + " is a gfx906 instruction, not supported on gfx900";
-    return r;
-  }
-  if (!op->exec) {
-    r.kind = StepKind::Fault;
-    r.fault = std::string(op->name) + " is not implemented by the model";
+  if (!op || !op->exec || (ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only))) {
+    refuse(inst, ctx, r);
     return r;
   }
   const uint64_t pc = wave.pc;

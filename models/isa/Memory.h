@@ -112,6 +112,40 @@ inline void scatterLaneLoad(WaveState& w, int reg, int dwords, LoadExt ext, int 
     std::memcpy(&w.v(static_cast<uint32_t>(reg + k))[lane], p + 4 * k, 4);
 }
 
+// Whether lanes `lanes` (not none) of VGPR `v` hold v[first] + (l - first) * step, without
+// passing 2^32 between the first and the last lane, and (when `upper` is given) the same value
+// of VGPR `upper` (the high halves of 64-bit addresses). The full-wave forms are branch-free
+// loops that vectorise.
+inline bool lanesStep(const uint32_t* v, const uint32_t* upper, uint64_t lanes, uint32_t step) {
+  const int first = __builtin_ctzll(lanes), last = 63 - __builtin_clzll(lanes);
+  // The last lane first: most patterns that are not a step fail there, before the loop.
+  if (v[last] - v[first] != static_cast<uint32_t>(last - first) * step) return false;
+  uint32_t expected = v[first] - static_cast<uint32_t>(first) * step;  // lane 0's
+  const uint32_t high = upper ? upper[first] : 0;
+  uint32_t differ = 0;
+  const uint64_t fromFirst = lanes >> first;
+  if (lanes != ~0ull && ((fromFirst + 1) & fromFirst) == 0) {
+    // One run of lanes, from the first to the last.
+    expected += static_cast<uint32_t>(first) * step;
+    for (int l = first; l <= last; ++l, expected += step) {
+      differ |= v[l] ^ expected;
+      if (upper) differ |= upper[l] ^ high;
+    }
+  } else if (lanes != ~0ull) {
+    for (uint64_t b = lanes; b != 0; b &= b - 1) {
+      const int l = __builtin_ctzll(b);
+      differ |= v[l] ^ (expected + static_cast<uint32_t>(l) * step);
+      if (upper) differ |= upper[l] ^ high;
+    }
+  } else if (upper) {
+    for (int l = 0; l < kWaveSize; ++l, expected += step)
+      differ |= (v[l] ^ expected) | (upper[l] ^ high);
+  } else {
+    for (int l = 0; l < kWaveSize; ++l, expected += step) differ |= v[l] ^ expected;
+  }
+  return differ == 0 && uint64_t{v[first]} + uint64_t{step} * (last - first) <= 0xffffffffu;
+}
+
 inline void fault(ExecArgs& x, const char* why) {
   x.r.kind = StepKind::Fault;
   x.r.fault = why;

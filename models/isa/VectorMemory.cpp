@@ -471,30 +471,6 @@ struct DirectLanes {
   uint8_t inBytes[kWaveSize];
 };
 
-// Whether lanes `lanes` (not none) of VGPR `v` hold v[first] + (l - first) * step, without
-// passing 2^32 between the first and the last lane, and (when `upper` is given) the same value
-// of VGPR `upper` (the high halves of 64-bit addresses). The full-wave forms are branch-free
-// loops that vectorise.
-bool lanesStep(const uint32_t* v, const uint32_t* upper, uint64_t lanes, uint32_t step) {
-  const int first = __builtin_ctzll(lanes), last = 63 - __builtin_clzll(lanes);
-  uint32_t expected = v[first] - static_cast<uint32_t>(first) * step;  // lane 0's
-  const uint32_t high = upper ? upper[first] : 0;
-  uint32_t differ = 0;
-  if (lanes != ~0ull) {
-    for (uint64_t b = lanes; b != 0; b &= b - 1) {
-      const int l = __builtin_ctzll(b);
-      differ |= v[l] ^ (expected + static_cast<uint32_t>(l) * step);
-      if (upper) differ |= upper[l] ^ high;
-    }
-  } else if (upper) {
-    for (int l = 0; l < kWaveSize; ++l, expected += step)
-      differ |= (v[l] ^ expected) | (upper[l] ^ high);
-  } else {
-    for (int l = 0; l < kWaveSize; ++l, expected += step) differ |= v[l] ^ expected;
-  }
-  return differ == 0 && uint64_t{v[first]} + uint64_t{step} * (last - first) <= 0xffffffffu;
-}
-
 // The smallest and largest of lanes `lanes` (not none) of VGPR `v`.
 void lanesRange(const uint32_t* v, uint64_t lanes, uint32_t& low, uint32_t& high) {
   low = ~0u;
@@ -546,6 +522,26 @@ void moveLanes(ExecArgs& x, const DirectLanes& d, int reg, int bytes, bool conti
       for (int k = 0; k < dwords; ++k) {
         uint32_t* r = w.v(static_cast<uint32_t>(reg + k));
         forLanes([&](int l) { std::memcpy(&r[l], element(l) + 4 * k, 4); });
+      }
+    } else if (contiguous && oneRun && !d.partial &&
+               (m.ext == LoadExt::U8 || m.ext == LoadExt::I8 || m.ext == LoadExt::U16 ||
+                m.ext == LoadExt::I16)) {
+      // Consecutive bytes or shorts, extended: branch-free loops over the run.
+      uint32_t* r = w.v(static_cast<uint32_t>(reg)) + first;
+      const uint8_t* p = element(first);
+      if (m.ext == LoadExt::U8) {
+        for (int i = 0; i < run; ++i) r[i] = p[i];
+      } else if (m.ext == LoadExt::I8) {
+        for (int i = 0; i < run; ++i)
+          r[i] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(p[i])));
+      } else {
+        for (int i = 0; i < run; ++i) {
+          uint16_t h;
+          std::memcpy(&h, p + 2 * i, 2);
+          r[i] = m.ext == LoadExt::U16
+                     ? h
+                     : static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(h)));
+        }
       }
     } else if (!d.partial && m.ext != LoadExt::None) {
       // Bytes and shorts, extended into one VGPR.
@@ -826,7 +822,11 @@ void execBuffer(ExecArgs& x) {
     return fault(x, "lds=1 is only valid on buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x");
   const int rsrc = in.f[fld::kData1];
   uint32_t words[4];
-  for (int k = 0; k < 4; ++k) words[k] = readScalarDword(w, x.ctx, rsrc + k);
+  if (rsrc >= 0 && rsrc + 4 <= kNumSgprs) {  // plain SGPRs (as nearly always): one copy
+    std::memcpy(words, &w.sgpr[static_cast<size_t>(rsrc)], sizeof words);
+  } else {
+    for (int k = 0; k < 4; ++k) words[k] = readScalarDword(w, x.ctx, rsrc + k);
+  }
   const BufferResource vs = decodeResource(words);
   const uint64_t soffset =
       static_cast<uint32_t>(readScalar(in, w, x.ctx, in.f[fld::kOffset1], Ty::B32));
@@ -854,12 +854,6 @@ void execBuffer(ExecArgs& x) {
                               numFormatName(nfmt) + ": " + problem);
     if (const FormatLayout* layout = formatLayout(dfmt)) bytes = layout->bytes;
   }
-  uint32_t params = (dfmt << wbfmt::kDfmtShift) | (nfmt << wbfmt::kNfmtShift) |
-                    (static_cast<uint32_t>(m.components) << wbfmt::kCompShift) |
-                    (m.d16 ? wbfmt::kD16 : 0) | (m.d16Hi && m.format ? wbfmt::kD16Hi : 0) |
-                    (nullResource ? wbfmt::kNull : 0) | (m.format ? wbfmt::kIsFormat : 0);
-  if (m.format && !mtbuf) params |= wbfmt::kUseDstSel | (vs.dstSel << wbfmt::kDstSelShift);
-
   const bool glc = bits & kGlc;
   const bool returns = m.op == MemOp::Load || (m.op == MemOp::Atomic && glc);
   const int dataDwords = x.op.src1 == Ty::None ? 0 : dwordsOf(x.op.src1);
@@ -883,6 +877,12 @@ void execBuffer(ExecArgs& x) {
   if (x.ctx.directMemory && !m.format && !toLds && !tfe && m.op != MemOp::Atomic && vs.type == 0 &&
       !nullResource && !swizzleTooWide && bufferDirect(x, b, offen, idxen, vaddr, vdata))
     return;
+
+  uint32_t params = (dfmt << wbfmt::kDfmtShift) | (nfmt << wbfmt::kNfmtShift) |
+                    (static_cast<uint32_t>(m.components) << wbfmt::kCompShift) |
+                    (m.d16 ? wbfmt::kD16 : 0) | (m.d16Hi && m.format ? wbfmt::kD16Hi : 0) |
+                    (nullResource ? wbfmt::kNull : 0) | (m.format ? wbfmt::kIsFormat : 0);
+  if (m.format && !mtbuf) params |= wbfmt::kUseDstSel | (vs.dstSel << wbfmt::kDstSelShift);
 
   MemRequest& mem = x.mem;
   beginRequest(mem, MemSpace::Vector, m.op, WaitCounter::Vm);

@@ -122,6 +122,8 @@ struct Lanes {
 const std::vector<Lanes>& lanePatterns() {
   static const std::vector<Lanes> p = {
       {"consecutive dwords", [](int l) { return 256 + 4 * l; }},
+      {"consecutive bytes", [](int l) { return 301 + l; }},
+      {"consecutive shorts", [](int l) { return 402 + 2 * l; }},
       {"consecutive 16 bytes", [](int l) { return 16 * l; }},
       {"one address", [](int) { return 512; }},
       {"reversed", [](int l) { return 256 + 4 * (63 - l); }},
