@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/Atomics.h"
 #include "isa/BufferFormat.h"
 #include "isa/Memory.h"
 
@@ -489,14 +490,54 @@ void lanesRange(const uint32_t* v, uint64_t lanes, uint32_t& low, uint32_t& high
   }
 }
 
+// An atomic's read-modify-writes at issue, one per lane in ascending lane order as the memory
+// side applies them: source data from the VGPRs from `reg` (compare-and-swap: the compare
+// value in the VGPRs after it), the value memory held before to the VGPRs from `returnReg`
+// (atomics with glc; -1: none).
+template <class Element>
+void atomicLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, Element element) {
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  const bool wide = m.bytes == 8;
+  const int dwords = wide ? 2 : 1;
+  const int cmpReg = reg + (m.atomic == AtomicOp::CmpSwap ? dwords : 0);
+  auto operand = [&](int r, int l) {
+    const uint64_t lo = w.v(static_cast<uint32_t>(r))[l];
+    return wide ? lo | (uint64_t{w.v(static_cast<uint32_t>(r + 1))[l]} << 32) : lo;
+  };
+  for (uint64_t b = d.lanes; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    uint8_t* p = element(l);
+    const uint64_t src = operand(reg, l),
+                   cmp = m.atomic == AtomicOp::CmpSwap ? operand(cmpReg, l) : 0;
+    uint64_t old = 0;
+    if (wide) {
+      std::memcpy(&old, p, 8);
+      const uint64_t updated = atomicResult<uint64_t, int64_t, double>(m.atomic, old, src, cmp);
+      std::memcpy(p, &updated, 8);
+    } else {
+      uint32_t old32;
+      std::memcpy(&old32, p, 4);
+      const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
+          m.atomic, old32, static_cast<uint32_t>(src), static_cast<uint32_t>(cmp));
+      std::memcpy(p, &updated, 4);
+      old = old32;
+    }
+    if (returnReg < 0) continue;
+    w.v(static_cast<uint32_t>(returnReg))[l] = static_cast<uint32_t>(old);
+    if (wide) w.v(static_cast<uint32_t>(returnReg + 1))[l] = static_cast<uint32_t>(old >> 32);
+  }
+}
+
 // Moves a plain load's or store's data between the VGPRs from `reg` and the lanes' elements
 // (`element(l)`: lane l's host pointer), lanes in ascending order: of two stores to the same
 // bytes the higher lane's wins, as the texture path orders them. `contiguous`: the elements
 // follow each other (no overlap), so that whole-dword data moves VGPR by VGPR.
 template <class Element>
-void moveLanes(ExecArgs& x, const DirectLanes& d, int reg, int bytes, bool contiguous,
-               Element element) {
+void moveLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, int bytes,
+               bool contiguous, Element element) {
   const MemDesc& m = x.op.mem;
+  if (m.op == MemOp::Atomic) return atomicLanes(x, d, reg, returnReg, element);
   WaveState& w = x.w;
   const uint64_t lanes = d.lanes;
   const int first = lanes ? __builtin_ctzll(lanes) : 0;
@@ -586,7 +627,7 @@ void moveLanes(ExecArgs& x, const DirectLanes& d, int reg, int bytes, bool conti
 // A plain load or store at issue on the lanes `d` describes. False, with nothing changed, when
 // the lanes' bytes are not all in one mapped region: the instruction then takes the MemRequest
 // path, which reports faults.
-bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes) {
+bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int returnReg = -1) {
   const uint64_t lanes = d.lanes;
   if (lanes != 0) {
     using Form = DirectLanes::Form;
@@ -625,17 +666,18 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes) {
     if (host == nullptr) return false;
     if (contiguous) {
       uint8_t* const at = host + (d.form == Form::Affine ? 0 : d.addr[first] - low);
-      moveLanes(x, d, reg, bytes, true,
+      moveLanes(x, d, reg, returnReg, bytes, true,
                 [=](int l) { return at + static_cast<size_t>(l - first) * size; });
     } else if (d.form == Form::Affine) {
-      moveLanes(x, d, reg, bytes, false,
+      moveLanes(x, d, reg, returnReg, bytes, false,
                 [=](int l) { return host + static_cast<size_t>(l - first) * d.stride; });
     } else if (d.form == Form::Offsets) {
       const uint32_t* offsets = d.offsets;
-      moveLanes(x, d, reg, bytes, false,
+      moveLanes(x, d, reg, returnReg, bytes, false,
                 [=](int l) { return host + static_cast<size_t>(offsets[l] - lowOffset); });
     } else {
-      moveLanes(x, d, reg, bytes, false, [&](int l) { return host + (d.addr[l] - low); });
+      moveLanes(x, d, reg, returnReg, bytes, false,
+                [&](int l) { return host + (d.addr[l] - low); });
     }
   }
   x.r.kind = StepKind::MemoryDone;
@@ -643,21 +685,25 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes) {
   return true;
 }
 
-// FLAT/GLOBAL/SCRATCH loads and stores at issue (functional mode). False, with nothing
-// changed, for what the general path must do: atomics, flat addresses in the LDS or private
+// FLAT/GLOBAL/SCRATCH loads, stores and atomics at issue (functional mode). False, with
+// nothing changed, for what the general path must do: flat addresses in the LDS or private
 // aperture, faults (a misaligned lane, a VGPR out of range), bytes that are not mapped.
 bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSaddr,
                 uint64_t saddrValue, int64_t offset) {
   const MemDesc& m = x.op.mem;
   WaveState& w = x.w;
-  if (m.op == MemOp::Atomic) return false;
   const bool load = m.op == MemOp::Load;
-  const int reg = load ? x.in.f[fld::kDst] : x.in.f[fld::kData0];
-  if (!vgprInRange(w, reg, dwordsOf(load ? x.op.dst : x.op.src1))) return false;
+  // The general path's VGPR checks (finishVector), which report these faults.
+  const int dataReg = x.in.f[fld::kData0], vdst = x.in.f[fld::kDst];
+  if (x.op.src1 != Ty::None && !vgprInRange(w, dataReg, dwordsOf(x.op.src1))) return false;
+  const bool returns = load || (m.op == MemOp::Atomic && (x.in.f[fld::kBits] & kGlc));
+  if (returns && !vgprInRange(w, vdst, dwordsOf(x.op.dst))) return false;
+  const int reg = load ? vdst : dataReg;
+  const int returnReg = m.op == MemOp::Atomic && returns ? vdst : -1;
   const uint64_t exec = w.exec;
   DirectLanes d;
   d.lanes = d.written = exec;
-  if (exec == 0) return accessDirect(x, d, reg, m.bytes);  // nothing to move
+  if (exec == 0) return accessDirect(x, d, reg, m.bytes, returnReg);  // nothing to move
   const int first = __builtin_ctzll(exec);
   const uint64_t bytes = m.bytes;
   const AlignmentRule align = alignmentRule(m, m.bytes, w.alignmentMode & 3);
@@ -687,7 +733,7 @@ bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSadd
       for (int l = 0; l < kWaveSize; ++l)
         a[l] = w.flatScratch + (a[l] / 4) * 256 + static_cast<uint64_t>(l) * 4 + a[l] % 4;
     }
-    return accessDirect(x, d, reg, m.bytes);
+    return accessDirect(x, d, reg, m.bytes, returnReg);
   }
   // Global and flat: address = (saddr, or the high VGPR << 32) + the low VGPR + offset. With
   // one high half, lane l is at base + lo[l]; consecutive elements make the lanes affine, and
@@ -738,7 +784,7 @@ bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSadd
       if (inAperture(address)) return false;
     }
   }
-  return accessDirect(x, d, reg, m.bytes);
+  return accessDirect(x, d, reg, m.bytes, returnReg);
 }
 
 // MUBUF/MTBUF loads and stores without format conversion, LDS or TFE, at issue (functional

@@ -165,6 +165,29 @@ TEST(DirectMemory, GlobalLoadsAndStoresMatchTheRequestPath) {
       }
 }
 
+TEST(DirectMemory, GlobalAtomicsMatchTheRequestPath) {
+  // In lane order, as the memory side applies them: lanes on one address see each other's.
+  for (const Lanes& p : lanePatterns())
+    for (const uint64_t exec : kExecMasks) {
+      SCOPED_TRACE(describe(p, exec));
+      expectSameAsRequests("global_atomics", [&](WaveRunner& r) {
+        r.wave.exec = exec;
+        r.s(4) = static_cast<uint32_t>(kRegion);
+        r.s(5) = 0;
+        for (int l = 0; l < kWaveSize; ++l) {
+          const uint64_t a = kRegion + (p.offset(l) & ~uint64_t{7});
+          r.v(0, l) = static_cast<uint32_t>(a);
+          r.v(1, l) = static_cast<uint32_t>(a >> 32);
+          r.v(2, l) = static_cast<uint32_t>(l % 3 ? l : 0x7f);
+          r.v(3, l) = patternByte(a + 32);  // cmpswap's compare value: some lanes match
+          r.v(5, l) = static_cast<uint32_t>(p.offset(l) & ~uint64_t{7});  // saddr form
+        }
+        r.ctx.sharedApertureBase = 1ull << 48;
+        r.ctx.privateApertureBase = 2ull << 48;
+      });
+    }
+}
+
 TEST(DirectMemory, GlobalSaddrForm) {
   for (const Lanes& p : lanePatterns())
     for (const uint64_t exec : kExecMasks) {

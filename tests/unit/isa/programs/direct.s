@@ -106,3 +106,13 @@ ds_overwrites_address:
   ds_read_b32 v2, v2
   s_waitcnt lgkmcnt(0)
   s_endpgm
+global_atomics:
+  global_atomic_add v[0:1], v2, off
+  global_atomic_add v3, v[0:1], v2, off offset:16 glc
+  global_atomic_cmpswap v4, v[0:1], v[2:3], off offset:32 glc
+  global_atomic_umax_x2 v[6:7], v[0:1], v[8:9], off offset:64 glc
+  global_atomic_cmpswap_x2 v[10:11], v[0:1], v[12:15], off offset:128 glc
+  global_atomic_inc v16, v5, v2, s[4:5] offset:8 glc
+  flat_atomic_xor v17, v[0:1], v2 offset:24 glc
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  s_endpgm
