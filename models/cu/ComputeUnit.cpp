@@ -522,16 +522,6 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   if (!nextRequest_) nextRequest_ = newRequest();
   const isa::StepResult r = isa::execute(inst, *w.s, *nextRequest_, ctx);
-  std::unique_ptr<isa::MemRequest> req;
-  if (r.kind == isa::StepKind::Memory) {
-    req = std::move(nextRequest_);
-  } else if (inst.issue == isa::IssueType::Vmem || inst.issue == isa::IssueType::Smem ||
-             inst.issue == isa::IssueType::Lds) {
-    // A memory instruction that sent nothing (EXEC empty, a fault) may have filled parts of
-    // the request: the next one starts as newRequest() would give it.
-    nextRequest_->faulted = false;
-    nextRequest_->writeback = {};
-  }
   ++waveInstructions;
   if (activity_) activity_->add(activityChannels_.instructions, now_, 1);
   uint32_t busy = 1;
@@ -568,6 +558,23 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
       break;
   }
   w.readyCycle = now_ + (config_.functionalMode ? 1 : busy);
+  // Most instructions are done here: nothing to send (a memory access completed at issue
+  // needs nothing more either), nothing to wait for, and no trace to tell.
+  if ((r.kind == isa::StepKind::Continue || r.kind == isa::StepKind::MemoryDone) && !traceProbe)
+    return;
+  settle(w, inst, r, busy);
+}
+
+void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r,
+                         uint32_t busy) {
+  if (r.kind != isa::StepKind::Memory &&
+      (inst.issue == isa::IssueType::Vmem || inst.issue == isa::IssueType::Smem ||
+       inst.issue == isa::IssueType::Lds)) {
+    // A memory instruction that sent nothing (EXEC empty, a fault) may have filled parts of
+    // the request: the next one starts as newRequest() would give it.
+    nextRequest_->faulted = false;
+    nextRequest_->writeback = {};
+  }
   if (traceProbe)
     traceProbe->issued(w.slot, w.simd, inst, now_, busy,
                        r.kind == isa::StepKind::Memory || r.kind == isa::StepKind::MemoryDone);
@@ -577,7 +584,7 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
     case isa::StepKind::Continue:
       break;
     case isa::StepKind::Memory:
-      sendMemory(w, inst, std::move(req));
+      sendMemory(w, inst, std::move(nextRequest_));
       break;
     case isa::StepKind::MemoryDone:  // completed at issue, as sendMemory's completeNow does
       if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
@@ -634,7 +641,6 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
                                                                : Block::None,
                         after.readyCycle);
   }
-  if (req) requestPool_.push_back(std::move(req));
 }
 
 void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,

@@ -143,6 +143,9 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   const isa::Instruction* nextInstruction(const Wave& w) const;
   // Executes the wave's next instruction (`inst`, at its PC) and accounts for it.
   void issue(Wave& w, const isa::Instruction& inst);
+  // What issue() does after executing an instruction that does more than continue (send a
+  // request, wait, end the wave, fault) or when tracing.
+  void settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r, uint32_t busy);
   // What every instruction issued this cycle sees of the machine (clocks, apertures, GDS, GWS);
   // issue() adds the workgroup's LDS.
   isa::ExecContext cycleContext() const;
