@@ -816,13 +816,17 @@ void ComputeUnit::DmiRegions::invalidate(sc_dt::uint64 start, sc_dt::uint64 end)
   last = 0;
 }
 
-uint8_t* ComputeUnit::map(isa::MemSpace space, uint64_t address, uint64_t bytes) {
+uint8_t* ComputeUnit::lookup(isa::MemSpace space, uint64_t address, uint64_t bytes) {
   if (bytes == 0 || bytes > UINT32_MAX || address + bytes - 1 < address) return nullptr;
   const bool scalar = space == isa::MemSpace::Scalar;
   const tlm::tlm_dmi* d = dmiRegionFor(scalar ? scalarDmi_ : vectorDmi_,
                                        scalar ? scalarMemorySocket : vectorMemorySocket, address,
                                        static_cast<uint32_t>(bytes));
-  return d ? d->get_dmi_ptr() + (address - d->get_start_address()) : nullptr;
+  if (d == nullptr) return nullptr;
+  // TLM's region end is inclusive, the remembered one's is not (device memory ends well below
+  // 2^64 - 1).
+  remember(space, {d->get_start_address(), d->get_end_address() + 1, d->get_dmi_ptr()});
+  return d->get_dmi_ptr() + (address - d->get_start_address());
 }
 
 bool ComputeUnit::accessScalarMemoryDirect(isa::MemRequest& req) {

@@ -185,7 +185,7 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   bool accessScalarMemoryDirect(isa::MemRequest& req);
   // isa::DirectMemory: [address, address + bytes) in one DMI region of the texture path
   // (Vector) or of the scalar cache (Scalar).
-  uint8_t* map(isa::MemSpace space, uint64_t address, uint64_t bytes) override;
+  uint8_t* lookup(isa::MemSpace space, uint64_t address, uint64_t bytes) override;
   // Regions of device memory a memory socket granted DMI to: disjoint, sorted by start.
   struct DmiRegions {
     std::vector<tlm::tlm_dmi> regions;
@@ -199,9 +199,11 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
                                    uint64_t address, uint32_t bytes);
   void invalidateVectorDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
     vectorDmi_.invalidate(start, end);
+    forgetRegions();
   }
   void invalidateScalarDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
     scalarDmi_.invalidate(start, end);
+    forgetRegions();
   }
 
   uint32_t id_;

@@ -100,8 +100,31 @@ class DirectMemory {
   virtual ~DirectMemory() = default;
   // A host pointer to the device bytes [address, address + bytes) of `space` (Vector or
   // Scalar), when one region of host memory holds them all; nullptr otherwise, and the
-  // instruction then takes the MemRequest path, which reports faults.
-  virtual uint8_t* map(MemSpace space, uint64_t address, uint64_t bytes) = 0;
+  // instruction then takes the MemRequest path, which reports faults. The region the last
+  // lookup of the space found answers first, without a call.
+  uint8_t* map(MemSpace space, uint64_t address, uint64_t bytes) {
+    const Region& r = recent_[space == MemSpace::Scalar];
+    if (address >= r.start && address <= r.end && bytes <= r.end - address)
+      return r.host + (address - r.start);
+    return lookup(space, address, bytes);
+  }
+
+ protected:
+  // A region of device memory [start, end) at host memory `host`.
+  struct Region {
+    uint64_t start = 1, end = 0;  // none
+    uint8_t* host = nullptr;
+  };
+  // The implementation's lookup; it may remember the region it found with remember().
+  virtual uint8_t* lookup(MemSpace space, uint64_t address, uint64_t bytes) = 0;
+  void remember(MemSpace space, const Region& region) {
+    recent_[space == MemSpace::Scalar] = region;
+  }
+  // Forget the remembered regions (the memory withdrew a grant).
+  void forgetRegions() { recent_[0] = recent_[1] = Region{}; }
+
+ private:
+  Region recent_[2];  // Vector, Scalar
 };
 
 // Per-wave context the sequencer provides to instructions that read machine state.

@@ -852,11 +852,45 @@ bool bufferDirect(ExecArgs& x, const BufferAddressing& b, bool offen, bool idxen
   return accessDirect(x, d, vdata, b.bytes);
 }
 
+// MUBUF loads and stores without format conversion, LDS or TFE, at issue (functional mode):
+// the V# and operands read on their own, and every check the general path makes answered
+// first; false (nothing changed) sends the instruction down the general path, which reports
+// any fault.
+bool bufferAtIssue(ExecArgs& x) {
+  const Instruction& in = x.in;
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  const unsigned bits = in.f[fld::kBits];
+  if (m.format || m.op == MemOp::Atomic || (bits & (kLds | kTfe))) return false;
+  const int rsrc = in.f[fld::kData1];
+  if (rsrc < 0 || rsrc + 4 > kNumSgprs) return false;
+  const BufferResource vs = decodeResource(&w.sgpr[static_cast<size_t>(rsrc)]);
+  // An image resource (a no-op), the null resource (zeros), a swizzle too narrow (a fault).
+  if (vs.type != 0 || (!vs.addTid && vs.dataFormat == kDfmtInvalid) ||
+      (vs.swizzle && m.bytes > vs.elementSize))
+    return false;
+  const bool offen = bits & kOffen, idxen = bits & kIdxen;
+  const int vaddr = in.f[fld::kAddr], vdata = in.f[fld::kData0];
+  if ((offen || idxen) && !vgprInRange(w, vaddr, (offen && idxen) ? 2 : 1)) return false;
+  if (!vgprInRange(w, vdata, dwordsOf(m.op == MemOp::Load ? x.op.dst : x.op.src1))) return false;
+  BufferAddressing b;
+  b.vs = vs;
+  b.soffset = static_cast<uint32_t>(readScalar(in, w, x.ctx, in.f[fld::kOffset1], Ty::B32));
+  b.instOffset = in.f[fld::kOffset0];
+  b.bytes = m.bytes;
+  b.align = alignmentRule(m, m.bytes, w.alignmentMode & 3);
+  b.scratch = vs.addTid && !idxen;
+  b.structured = idxen;
+  b.perComponent = m.bytes > 4;
+  return bufferDirect(x, b, offen, idxen, vaddr, vdata);
+}
+
 // Address = base + soffset + buffer_offset (seed 001): buffer_offset from the index (idxen VGPR,
 // + lane id with ADD_TID_ENABLE) and the offset (offen VGPR + instruction offset), linear or
 // swizzled. Range checks by buffer kind, alignment by SH_MEM_CONFIG.alignment_mode, data format
 // conversion, D16, TFE and loads into the LDS.
 void execBuffer(ExecArgs& x) {
+  if (x.ctx.directMemory && bufferAtIssue(x)) return;
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
   WaveState& w = x.w;
@@ -920,9 +954,6 @@ void execBuffer(ExecArgs& x) {
   b.structured = idxen;
   b.perComponent = !m.format && m.op != MemOp::Atomic && bytes > 4;
   const bool swizzleTooWide = vs.swizzle && bytes > static_cast<int>(vs.elementSize);
-  if (x.ctx.directMemory && !m.format && !toLds && !tfe && m.op != MemOp::Atomic && vs.type == 0 &&
-      !nullResource && !swizzleTooWide && bufferDirect(x, b, offen, idxen, vaddr, vdata))
-    return;
 
   uint32_t params = (dfmt << wbfmt::kDfmtShift) | (nfmt << wbfmt::kNfmtShift) |
                     (static_cast<uint32_t>(m.components) << wbfmt::kCompShift) |

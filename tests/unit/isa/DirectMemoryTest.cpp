@@ -52,7 +52,7 @@ struct Region : DirectMemory {
   uint64_t base = kRegion;
   std::vector<uint8_t> bytes;
   int maps = 0;
-  uint8_t* map(MemSpace, uint64_t address, uint64_t n) override {
+  uint8_t* lookup(MemSpace, uint64_t address, uint64_t n) override {
     ++maps;
     if (address < base || n > bytes.size() || address - base > bytes.size() - n) return nullptr;
     return bytes.data() + (address - base);
