@@ -12,8 +12,9 @@ namespace vgpu::isa {
 
 // The value memory holds after `op` on `old` with operands `src` and `cmp` (U: the unsigned
 // type of the operation's width, S its signed type, Fp its float type).
+// Inlined where it is used, so that a lane loop with a known `op` reduces to its one case.
 template <class U, class S, class Fp>
-inline U atomicResult(AtomicOp op, U old, U src, U cmp) {
+[[gnu::always_inline]] inline U atomicResult(AtomicOp op, U old, U src, U cmp) {
   switch (op) {
     case AtomicOp::Swap:
       return src;

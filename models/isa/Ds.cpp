@@ -398,7 +398,36 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
     // Element by element, unless the data overwrites the address VGPR before the last
     // element's address is read.
     const bool overwritesAddress = addrReg >= vdst && addrReg < vdst + dwords;
-    if (wholeDwords && (m.elements == 1 || !overwritesAddress)) {
+    int first0, run0, first1, run1;
+    uint32_t start0, start1;
+    const uint32_t o0 = static_cast<uint32_t>(offset[0]), o1 = static_cast<uint32_t>(offset[1]);
+    const bool twoDwords = wholeDwords && elementDwords == 1 && m.elements == 2;
+    if (twoDwords && dwordRun(addr, o0, exec, limit, first0, run0, start0) &&
+        dwordRun(addr, o1, exec, limit, first1, run1, start1)) {
+      // Both elements consecutive dwords (the address VGPR was read by dwordRun).
+      std::memcpy(w.v(static_cast<uint32_t>(vdst)) + first0, lds + start0,
+                  4 * static_cast<size_t>(run0));
+      std::memcpy(w.v(static_cast<uint32_t>(vdst + 1)) + first1, lds + start1,
+                  4 * static_cast<size_t>(run1));
+    } else if (twoDwords) {
+      // read2 of dwords: both elements in one pass over the lanes, each lane's address read
+      // before its data is written.
+      static const uint8_t kZeros[4] = {};
+      uint32_t* r0 = w.v(static_cast<uint32_t>(vdst));
+      uint32_t* r1 = w.v(static_cast<uint32_t>(vdst + 1));
+      auto lane = [&](int l) {
+        const uint32_t a = addr[l], x0 = a + o0, x1 = a + o1;
+        const uint8_t* p0 = x0 < limit ? lds + x0 : kZeros;
+        const uint8_t* p1 = x1 < limit ? lds + x1 : kZeros;
+        std::memcpy(&r0[l], p0, 4);
+        std::memcpy(&r1[l], p1, 4);
+      };
+      if (exec == ~0ull) {
+        for (int l = 0; l < kWaveSize; ++l) lane(l);
+      } else {
+        for (uint64_t b = exec; b != 0; b &= b - 1) lane(__builtin_ctzll(b));
+      }
+    } else if (wholeDwords && (m.elements == 1 || !overwritesAddress)) {
       static const uint8_t kZeros[MemRequest::kMaxElementBytes] = {};
       for (int e = 0; e < m.elements; ++e) {
         uint32_t* r = w.v(static_cast<uint32_t>(vdst + e * elementDwords));
@@ -482,18 +511,24 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
       const uint32_t* cmp = compare ? w.v(static_cast<uint32_t>(data0))
                                     : (twoData ? w.v(static_cast<uint32_t>(data1)) : nullptr);
       uint32_t* r = m.returns ? w.v(static_cast<uint32_t>(vdst)) : nullptr;
-      const AtomicOp op = m.atomic;
-      forDwordLanes(
-          addr, static_cast<uint32_t>(offset[0]), lds, limit, exec, [&](int l, uint8_t* p) {
-            uint32_t old = 0;  // out of range: returns 0
-            if (p) {
-              std::memcpy(&old, p, 4);
-              const uint32_t updated =
-                  atomicResult<uint32_t, int32_t, float>(op, old, src[l], cmp ? cmp[l] : 0);
-              std::memcpy(p, &updated, 4);
-            }
-            if (r) r[l] = old;
-          });
+      // `op` a constant for the most common atomic (counters, histograms): its loop is an add.
+      auto apply = [&](auto op) {
+        forDwordLanes(addr, static_cast<uint32_t>(offset[0]), lds, limit, exec,
+                      [&](int l, uint8_t* p) {
+                        uint32_t old = 0;  // out of range: returns 0
+                        if (p) {
+                          std::memcpy(&old, p, 4);
+                          const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
+                              static_cast<AtomicOp>(op), old, src[l], cmp ? cmp[l] : 0);
+                          std::memcpy(p, &updated, 4);
+                        }
+                        if (r) r[l] = old;
+                      });
+      };
+      if (m.atomic == AtomicOp::Add)
+        apply(std::integral_constant<AtomicOp, AtomicOp::Add>{});
+      else
+        apply(m.atomic);
     } else {
       forLanes([&](int l) {
         uint8_t source[2][MemRequest::kMaxElementBytes] = {};

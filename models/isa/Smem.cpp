@@ -148,6 +148,9 @@ void execSmem(ExecArgs& x) {
     // s_scratch_*: the wave's private segment (FLAT_SCRATCH) + SGPR[sbase] + offset (unswizzled,
     // 12.14).
     base = w.flatScratch + readScalarDword(w, x.ctx, sbase);
+  } else if (sbase >= 0 && sbase + 2 <= kNumSgprs) {  // an SGPR pair (as nearly always)
+    base = w.sgpr[static_cast<size_t>(sbase)] |
+           (uint64_t{w.sgpr[static_cast<size_t>(sbase) + 1]} << 32);
   } else {
     base = readScalar(in, w, x.ctx, sbase, Ty::B64);
   }
@@ -157,12 +160,16 @@ void execSmem(ExecArgs& x) {
     static const uint8_t kZeros[MemRequest::kScalarMaxBytes] = {};
     const uint8_t* host =
         inRange ? x.ctx.directMemory->map(MemSpace::Scalar, address, 4u * accessDwords) : kZeros;
-    if (host != nullptr) {
+    if (host != nullptr && sdata >= 0 && sdata + accessDwords <= kNumSgprs) {
+      std::memcpy(&w.sgpr[static_cast<size_t>(sdata)], host, 4 * static_cast<size_t>(accessDwords));
+    } else if (host != nullptr) {  // into special registers (VCC, TTMPs, M0, ...)
       for (int k = 0; k < accessDwords; ++k) {
         uint32_t v;
         std::memcpy(&v, host + 4 * k, 4);
         writeScalarDword(w, sdata + k, v);
       }
+    }
+    if (host != nullptr) {
       x.r.kind = StepKind::MemoryDone;
       w.pc += in.sizeBytes;
       return;
