@@ -629,6 +629,21 @@ void moveLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, int by
 // path, which reports faults.
 bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int returnReg = -1) {
   const uint64_t lanes = d.lanes;
+  const MemDesc& m = x.op.mem;
+  if (lanes == ~0ull && d.form == DirectLanes::Form::Affine && d.stride == 4 && bytes == 4 &&
+      !d.partial && m.ext == LoadExt::None && !m.d16Hi && m.op != MemOp::Atomic) {
+    // The most common access of all: a whole wave's consecutive dwords, one block copy.
+    uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, d.base, 4 * kWaveSize);
+    if (host == nullptr) return false;
+    uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
+    if (m.op == MemOp::Load)
+      std::memcpy(r, host, 4 * kWaveSize);
+    else
+      std::memcpy(host, r, 4 * kWaveSize);
+    x.r.kind = StepKind::MemoryDone;
+    x.w.pc += x.in.sizeBytes;
+    return true;
+  }
   if (lanes != 0) {
     using Form = DirectLanes::Form;
     const int first = __builtin_ctzll(lanes), last = 63 - __builtin_clzll(lanes);
