@@ -88,6 +88,11 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
       vgprsUsed_(config.cu.simdsPerCu, 0),
       sgprsUsed_(config.cu.simdsPerCu, 0),
       simdValuFree_(config.cu.simdsPerCu, 0) {
+  cycleCtx_.target = config_.target;
+  cycleCtx_.sharedApertureBase = kSharedApertureBase;
+  cycleCtx_.privateApertureBase = kPrivateApertureBase;
+  // Functional mode: plain loads and stores complete at issue where DMI maps their bytes.
+  if (config_.functionalMode) cycleCtx_.directMemory = this;
   vectorMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateVectorDmi);
   scalarMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateScalarDmi);
   SC_THREAD(run);
@@ -354,7 +359,7 @@ uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruc
 unsigned ComputeUnit::issueFunctional() {
   // Functional mode: every ready wave issues one instruction per cycle.
   unsigned issued = 0;
-  cycleCtx_ = cycleContext();
+  updateCycleContext();
   contextGroup_ = nullptr;
   for (uint32_t word = 0; word < residentSlots_.size(); ++word) {
     // Re-read after every issue: an instruction can end its own wave (s_endpgm).
@@ -379,19 +384,10 @@ unsigned ComputeUnit::issueFunctional() {
   return issued;
 }
 
-isa::ExecContext ComputeUnit::cycleContext() const {
-  isa::ExecContext ctx;
-  ctx.target = config_.target;
-  ctx.cycle = now_;
-  ctx.realtime = static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / realtimePeriod_);
-  ctx.sharedApertureBase = kSharedApertureBase;
-  ctx.privateApertureBase = kPrivateApertureBase;
-  ctx.gdsData = gds_;
-  ctx.gdsSize = gdsSize_;
-  ctx.gws = gws_;
-  // Functional mode: plain loads and stores complete at issue where DMI maps their bytes.
-  if (config_.functionalMode) ctx.directMemory = const_cast<ComputeUnit*>(this);
-  return ctx;
+void ComputeUnit::updateCycleContext() {
+  cycleCtx_.cycle = now_;
+  cycleCtx_.realtime =
+      static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / realtimePeriod_);
 }
 
 unsigned ComputeUnit::issueCycle() {
@@ -402,7 +398,7 @@ unsigned ComputeUnit::issueCycle() {
   const uint32_t first = simd * config_.cu.waveSlotsPerSimd;
   bool typeUsed[8] = {};
   unsigned issued = 0;
-  cycleCtx_ = cycleContext();
+  updateCycleContext();
   contextGroup_ = nullptr;
   for (uint32_t slot = first; slot < first + config_.cu.waveSlotsPerSimd && !halted_; ++slot) {
     Wave* w = slots_[slot].get();

@@ -100,12 +100,15 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   void attachGds(uint8_t* data, uint32_t size) {
     gds_ = data;
     gdsSize_ = size;
+    cycleCtx_.gdsData = data;
+    cycleCtx_.gdsSize = size;
   }
   // The device's global wave sync resources (ds_gws_*), and the event the CUs notify when one
   // changes: it wakes CUs whose waves wait in ds_gws_sema_p or at a ds_gws_barrier.
   void attachGws(isa::GwsState* gws, sc_core::sc_event* changed) {
     gws_ = gws;
     gwsChanged_ = changed;
+    cycleCtx_.gws = gws;
   }
   // Co-verification (--check-hazards): every instruction a wave issues goes to `checker`, in
   // the wave's program order; nullptr (the default) checks nothing and costs nothing.
@@ -146,9 +149,10 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // What issue() does after executing an instruction that does more than continue (send a
   // request, wait, end the wave, fault) or when tracing.
   void settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r, uint32_t busy);
-  // What every instruction issued this cycle sees of the machine (clocks, apertures, GDS, GWS);
+  // Brings the clocks of what every instruction issued this cycle sees of the machine
+  // (cycleCtx_) up to date; the rest of it is set when the CU is built and attached, and
   // issue() adds the workgroup's LDS.
-  isa::ExecContext cycleContext() const;
+  void updateCycleContext();
   void sendMemory(Wave& w, const isa::Instruction& inst, std::unique_ptr<isa::MemRequest> req);
   void retireCompleted();
   bool waitSatisfied(const Wave& w) const;
@@ -259,7 +263,7 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // The request the next instruction fills if it accesses memory; kept across instructions
   // that do not (most of them), so only memory instructions take one from the pool.
   std::unique_ptr<isa::MemRequest> nextRequest_;
-  isa::ExecContext cycleCtx_;                // cycleContext() of the cycle being issued
+  isa::ExecContext cycleCtx_;                // what the instructions of this cycle see
   const Workgroup* contextGroup_ = nullptr;  // whose LDS cycleCtx_ holds (nullptr: none yet)
   std::vector<PendingAccess*> freePending_;  // retired accesses, reused (owned here)
 };

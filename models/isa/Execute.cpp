@@ -80,7 +80,16 @@ void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds, uint32
       std::memcpy(buf + n, mem.element(from, e), mem.elementBytes);
       n += mem.elementBytes;
     }
-    scatterLaneLoad(wave, wb.reg, dwords, ext, l, buf);
+    if (ext != LoadExt::None) {
+      uint32_t* r = wave.v(wb.reg);
+      r[l] = extendLoad(buf, ext, r[l]);
+      continue;
+    }
+    for (int k = 0; k < dwords; ++k) {
+      uint32_t v;
+      std::memcpy(&v, buf + 4 * k, 4);
+      wave.v(static_cast<uint32_t>(wb.reg + k))[l] = v;
+    }
   }
 }
 
