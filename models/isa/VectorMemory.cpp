@@ -401,7 +401,8 @@ struct BufferLane {
   uint64_t address = 0;  // kMisaligned: the misaligned address
   int inBytes = 0;       // bytes of the lane's element in range, from its start
 };
-BufferLane bufferLane(const BufferAddressing& b, uint64_t index, uint64_t offset) {
+[[gnu::always_inline]] inline BufferLane bufferLane(const BufferAddressing& b, uint64_t index,
+                                                    uint64_t offset) {
   const BufferResource& vs = b.vs;
   BufferLane r;
   uint64_t address = vs.base + b.soffset;
@@ -694,6 +695,11 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
       moveLanes(x, d, reg, returnReg, bytes, false,
                 [&](int l) { return host + (d.addr[l] - low); });
     }
+  } else if (d.written != 0 && m.op == MemOp::Load) {
+    // No lane in range (a buffer): the load's lanes still read 0.
+    static const uint8_t kZeros[MemRequest::kMaxElementBytes] = {};
+    for (uint64_t b = d.written; b != 0; b &= b - 1)
+      scatterLaneLoad(x.w, reg, loadDwords(bytes, m.ext), m.ext, __builtin_ctzll(b), kZeros);
   }
   x.r.kind = StepKind::MemoryDone;
   x.w.pc += x.in.sizeBytes;

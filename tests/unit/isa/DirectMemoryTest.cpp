@@ -294,6 +294,16 @@ TEST(DirectMemory, BufferScratchAndRawBuffers) {
         r.s(12) = 2990;  // soffset: not range-checked
         for (int l = 0; l < kWaveSize; ++l) r.v(0, l) = static_cast<uint32_t>(p.offset(l) + 2 * l);
       });
+      // An empty buffer: every lane out of range, loads still write their zeros.
+      expectSameAsRequests("buffer_raw", [&](WaveRunner& r) {
+        r.wave.exec = exec;
+        r.s(8) = static_cast<uint32_t>(kRegion + 64);
+        r.s(9) = 0;
+        r.s(10) = 0;
+        r.s(11) = (kDfmt32 << 15) | (kNfmtUint << 12);
+        r.s(12) = 0;
+        for (int l = 0; l < kWaveSize; ++l) r.v(0, l) = static_cast<uint32_t>(p.offset(l));
+      });
     }
 }
 
