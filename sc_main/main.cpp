@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -45,7 +46,15 @@ void checkOutputPath(const std::string& path, const std::string& option) {
 std::vector<uint8_t> readFile(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(what + " '" + path + "': cannot open");
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error))  // a pipe, a device: as it streams
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  // A file: one read of its size (a character at a time cost more than some whole kernels).
+  std::vector<uint8_t> bytes(static_cast<size_t>(std::filesystem::file_size(path, error)));
+  if (error ||
+      !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
+    throw InputError(what + " '" + path + "': cannot read");
+  return bytes;
 }
 
 std::string argKindName(const cli::ArgSpec& a) {

@@ -22,6 +22,9 @@ constexpr uint64_t kNever = ~0ull;
 
 struct ComputeUnit::Workgroup {
   const KernelDispatch* dispatch = nullptr;
+  const isa::Instruction* codeEnd = nullptr;  // past the last instruction of its program
+  std::vector<uint32_t> slots;  // its waves' slots, ascending (a barrier releases them in order)
+  uint8_t* lds = nullptr;       // its LDS allocation in the CU's LDS array (nullptr: not attached)
   std::array<uint32_t, 3> groupId{};
   WorkgroupResources resources;
   uint32_t ldsBase = 0;
@@ -50,6 +53,9 @@ struct ComputeUnit::Wave {
   bool gwsBarrier = false;
   uint64_t gwsGeneration = 0;
   isa::HazardChecker::WaveHistory hazardHistory;  // --check-hazards: recent instructions
+  // The instruction after the last one issued (nullptr: none): the next to issue unless that
+  // one branched, which its PC tells (saves a Program::at lookup per issue).
+  const isa::Instruction* next = nullptr;
 };
 
 struct ComputeUnit::PendingAccess {
@@ -82,6 +88,11 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
       vgprsUsed_(config.cu.simdsPerCu, 0),
       sgprsUsed_(config.cu.simdsPerCu, 0),
       simdValuFree_(config.cu.simdsPerCu, 0) {
+  cycleCtx_.target = config_.target;
+  cycleCtx_.sharedApertureBase = kSharedApertureBase;
+  cycleCtx_.privateApertureBase = kPrivateApertureBase;
+  // Functional mode: plain loads and stores complete at issue where DMI maps their bytes.
+  if (config_.functionalMode) cycleCtx_.directMemory = this;
   vectorMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateVectorDmi);
   scalarMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateScalarDmi);
   SC_THREAD(run);
@@ -113,10 +124,15 @@ std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResou
     if (!fits && config_.lds.sizeBytes - cursor < r.ldsBytes) return std::nullopt;
   }
   const uint32_t simds = config_.cu.simdsPerCu, perSimd = config_.cu.waveSlotsPerSimd;
-  std::vector<bool> taken(slots_.size());
+  std::vector<bool>& taken = slotTaken_;
+  taken.resize(slots_.size());
   for (size_t i = 0; i < slots_.size(); ++i) taken[i] = slots_[i] != nullptr;
-  std::vector<uint32_t> vgprs = vgprsUsed_, sgprs = sgprsUsed_;
+  std::vector<uint32_t>& vgprs = vgprsTaken_;
+  std::vector<uint32_t>& sgprs = sgprsTaken_;
+  vgprs = vgprsUsed_;
+  sgprs = sgprsUsed_;
   std::vector<uint32_t> placement;
+  placement.reserve(r.waves);
   uint32_t simd = nextSimd_;
   for (uint32_t w = 0; w < r.waves; ++w) {
     bool placed = false;
@@ -155,6 +171,9 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
     group->ldsBase = cursor;
     ldsAllocations_.insert(it, {cursor, launch.resources.ldsBytes});
   }
+  group->lds = ldsStorage_ ? ldsStorage_ + group->ldsBase : nullptr;
+  const auto& code = launch.dispatch->program->instructions();
+  group->codeEnd = code.data() + code.size();
 
   // The SystemC time of the launch, in this CU's cycles.
   const uint64_t start =
@@ -163,7 +182,14 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
   uint32_t index = 0;
   for (auto& wl : launch.waves) {
     const uint32_t simd = wl.slot / config_.cu.waveSlotsPerSimd;
-    auto w = std::make_unique<Wave>();
+    std::unique_ptr<Wave> w;
+    if (spareWaves_.empty()) {
+      w = std::make_unique<Wave>();
+    } else {
+      w = std::move(spareWaves_.back());
+      spareWaves_.pop_back();
+      *w = Wave{};
+    }
     w->s = std::move(wl.state);
     w->group = group.get();
     w->slot = wl.slot;
@@ -179,6 +205,9 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
     ++wavesLaunched;
     nextSimd_ = (simd + 1) % simds;
   }
+  contextGroup_ = nullptr;  // the new group may sit where an ended one did
+  for (const auto& wl : launch.waves) group->slots.push_back(wl.slot);
+  std::sort(group->slots.begin(), group->slots.end());
   groups_.push_back(std::move(group));
   workArrived_.notify(SC_ZERO_TIME);
 }
@@ -330,18 +359,19 @@ uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruc
 unsigned ComputeUnit::issueFunctional() {
   // Functional mode: every ready wave issues one instruction per cycle.
   unsigned issued = 0;
-  cycleCtx_ = cycleContext();
+  updateCycleContext();
+  contextGroup_ = nullptr;
   for (uint32_t word = 0; word < residentSlots_.size(); ++word) {
     // Re-read after every issue: an instruction can end its own wave (s_endpgm).
     for (uint64_t above = ~uint64_t{0}; !halted_;) {
       const uint64_t waiting = residentSlots_[word] & above;
       if (waiting == 0) break;
       const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(waiting));
-      above = bit == 63 ? 0 : ~uint64_t{0} << (bit + 1);
+      above = ~uint64_t{1} << bit;  // the slots after this one
       const uint32_t slot = word * 64 + bit;
       Wave* w = slots_[slot].get();
       if (w->state != Wave::State::Ready || w->readyCycle > now_) continue;
-      const isa::Instruction* inst = w->group->dispatch->program->at(w->s->pc);
+      const isa::Instruction* inst = nextInstruction(*w);
       if (inst == nullptr) {
         fault(*w, nullptr, "the program counter left the kernel's code");
         return issued;
@@ -354,17 +384,10 @@ unsigned ComputeUnit::issueFunctional() {
   return issued;
 }
 
-isa::ExecContext ComputeUnit::cycleContext() const {
-  isa::ExecContext ctx;
-  ctx.target = config_.target;
-  ctx.cycle = now_;
-  ctx.realtime = static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / realtimePeriod_);
-  ctx.sharedApertureBase = kSharedApertureBase;
-  ctx.privateApertureBase = kPrivateApertureBase;
-  ctx.gdsData = gds_;
-  ctx.gdsSize = gdsSize_;
-  ctx.gws = gws_;
-  return ctx;
+void ComputeUnit::updateCycleContext() {
+  cycleCtx_.cycle = now_;
+  cycleCtx_.realtime =
+      static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / realtimePeriod_);
 }
 
 unsigned ComputeUnit::issueCycle() {
@@ -375,11 +398,12 @@ unsigned ComputeUnit::issueCycle() {
   const uint32_t first = simd * config_.cu.waveSlotsPerSimd;
   bool typeUsed[8] = {};
   unsigned issued = 0;
-  cycleCtx_ = cycleContext();
+  updateCycleContext();
+  contextGroup_ = nullptr;
   for (uint32_t slot = first; slot < first + config_.cu.waveSlotsPerSimd && !halted_; ++slot) {
     Wave* w = slots_[slot].get();
     if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
-    const isa::Instruction* inst = w->group->dispatch->program->at(w->s->pc);
+    const isa::Instruction* inst = nextInstruction(*w);
     if (inst == nullptr) {
       fault(*w, nullptr, "the program counter left the kernel's code");
       return issued;
@@ -474,29 +498,34 @@ void ComputeUnit::fetch(Wave& w) {
   }
 }
 
+const isa::Instruction* ComputeUnit::nextInstruction(const Wave& w) const {
+  const isa::Instruction* next = w.next;
+  return next && next->pc == w.s->pc ? next : w.group->dispatch->program->at(w.s->pc);
+}
+
 void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   isa::ExecContext& ctx = cycleCtx_;
-  ctx.ldsSize = w.group->resources.ldsBytes;
-  ctx.ldsData = ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr;
+  Workgroup* const group = w.group;
+  if (group != contextGroup_) {  // the context holds the last issuing wave's workgroup's LDS
+    contextGroup_ = group;
+    ctx.ldsSize = group->resources.ldsBytes;
+    ctx.ldsData = group->lds;
+    // Functional mode: DS instructions execute on the LDS bytes at issue (no LDS block timing).
+    if (config_.functionalMode) ctx.ldsAtIssue = group->lds;
+  }
+  w.next = &inst + 1 < group->codeEnd ? &inst + 1 : nullptr;
 
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   if (!nextRequest_) nextRequest_ = newRequest();
   const isa::StepResult r = isa::execute(inst, *w.s, *nextRequest_, ctx);
-  std::unique_ptr<isa::MemRequest> req;
-  if (r.kind == isa::StepKind::Memory) {
-    req = std::move(nextRequest_);
-  } else {
-    // A memory instruction that sent nothing (EXEC empty, a fault) may have filled parts of
-    // the request: the next one starts as newRequest() would give it.
-    nextRequest_->faulted = false;
-    nextRequest_->writeback = {};
-  }
   ++waveInstructions;
   if (activity_) activity_->add(activityChannels_.instructions, now_, 1);
   uint32_t busy = 1;
   switch (inst.issue) {
     case isa::IssueType::Valu:
       ++valuInstructions;
+      // Functional mode has no VALU timing; the trace still shows the cycles.
+      if (config_.functionalMode && !traceProbe) break;
       busy = valuCycles(*w.group->dispatch->program, inst);
       simdValuFree_[w.simd] = now_ + busy;
       break;
@@ -525,15 +554,36 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
       break;
   }
   w.readyCycle = now_ + (config_.functionalMode ? 1 : busy);
+  // Most instructions are done here: nothing to send (a memory access completed at issue
+  // needs nothing more either), nothing to wait for, and no trace to tell.
+  if ((r.kind == isa::StepKind::Continue || r.kind == isa::StepKind::MemoryDone) && !traceProbe)
+    return;
+  settle(w, inst, r, busy);
+}
+
+void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r,
+                         uint32_t busy) {
+  if (r.kind != isa::StepKind::Memory &&
+      (inst.issue == isa::IssueType::Vmem || inst.issue == isa::IssueType::Smem ||
+       inst.issue == isa::IssueType::Lds)) {
+    // A memory instruction that sent nothing (EXEC empty, a fault) may have filled parts of
+    // the request: the next one starts as newRequest() would give it.
+    nextRequest_->faulted = false;
+    nextRequest_->writeback = {};
+  }
   if (traceProbe)
-    traceProbe->issued(w.slot, w.simd, inst, now_, busy, r.kind == isa::StepKind::Memory);
+    traceProbe->issued(w.slot, w.simd, inst, now_, busy,
+                       r.kind == isa::StepKind::Memory || r.kind == isa::StepKind::MemoryDone);
 
   const uint32_t slot = w.slot;  // the wave may end inside the switch (s_endpgm)
   switch (r.kind) {
     case isa::StepKind::Continue:
       break;
     case isa::StepKind::Memory:
-      sendMemory(w, inst, std::move(req));
+      sendMemory(w, inst, std::move(nextRequest_));
+      break;
+    case isa::StepKind::MemoryDone:  // completed at issue, as sendMemory's completeNow does
+      if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
       break;
     case isa::StepKind::Waitcnt:
       w.waitVm = r.vmcnt, w.waitLgkm = r.lgkmcnt, w.waitExp = r.expcnt;
@@ -587,7 +637,6 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
                                                                : Block::None,
                         after.readyCycle);
   }
-  if (req) requestPool_.push_back(std::move(req));
 }
 
 void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
@@ -763,6 +812,19 @@ void ComputeUnit::DmiRegions::invalidate(sc_dt::uint64 start, sc_dt::uint64 end)
   last = 0;
 }
 
+uint8_t* ComputeUnit::lookup(isa::MemSpace space, uint64_t address, uint64_t bytes) {
+  if (bytes == 0 || bytes > UINT32_MAX || address + bytes - 1 < address) return nullptr;
+  const bool scalar = space == isa::MemSpace::Scalar;
+  const tlm::tlm_dmi* d = dmiRegionFor(scalar ? scalarDmi_ : vectorDmi_,
+                                       scalar ? scalarMemorySocket : vectorMemorySocket, address,
+                                       static_cast<uint32_t>(bytes));
+  if (d == nullptr) return nullptr;
+  // TLM's region end is inclusive, the remembered one's is not (device memory ends well below
+  // 2^64 - 1).
+  remember(space, {d->get_start_address(), d->get_end_address() + 1, d->get_dmi_ptr()});
+  return d->get_dmi_ptr() + (address - d->get_start_address());
+}
+
 bool ComputeUnit::accessScalarMemoryDirect(isa::MemRequest& req) {
   // One contiguous block, as the scalar path sends it; nothing to read when bit 0 is clear.
   if (!(req.laneMask & 1)) return true;
@@ -855,7 +917,8 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
   // Waves that have ended count as arrived (seed 004).
   if (g.wavesAtBarrier == 0 || g.wavesAtBarrier + g.wavesEnded < g.wavesTotal) return;
   g.wavesAtBarrier = 0;
-  for (auto& w : slots_)
+  for (const uint32_t slot : g.slots) {  // a slot whose wave ended may hold another group's
+    const auto& w = slots_[slot];
     if (w && w->group == &g && w->state == Wave::State::Barrier) {
       barrierStallCycles += now_ - w->waitStart;
       if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
@@ -863,6 +926,7 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
       w->readyCycle = std::max(w->readyCycle, now_ + 1);
       if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
     }
+  }
 }
 
 void ComputeUnit::pollGws() {
@@ -922,7 +986,8 @@ void ComputeUnit::endWave(Wave& w) {
   --wavesResident_;
   if (traceProbe) traceProbe->waveEnded(w.slot, now_);
   residentSlots_[w.slot / 64] &= ~(uint64_t{1} << (w.slot % 64));
-  slots_[w.slot].reset();  // w is gone from here on
+  spareStates_.push_back(std::move(w.s));
+  spareWaves_.push_back(std::move(slots_[w.slot]));  // w is a spare from here on
   releaseBarrierIfComplete(*g);
   if (g->wavesEnded < g->wavesTotal) return;
 

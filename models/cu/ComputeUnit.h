@@ -62,7 +62,9 @@ class ComputeUnitListener {
                              const std::string& message) = 0;
 };
 
-class ComputeUnit : public sc_core::sc_module {
+// Functional mode: the CU is the ISA's direct memory (isa::DirectMemory), through the DMI
+// regions its memory sockets grant.
+class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
  public:
   tlm_utils::simple_initiator_socket<ComputeUnit> ldsSocket;
   tlm_utils::simple_initiator_socket<ComputeUnit> vectorMemorySocket;  // to the texture path
@@ -82,6 +84,14 @@ class ComputeUnit : public sc_core::sc_module {
   uint32_t waveSlots() const { return static_cast<uint32_t>(slots_.size()); }
   // Starts the workgroup in the slots findSlots returned.
   void launch(WorkgroupLaunch&& group);
+  // The state of a wave that has ended here, for makeInitialWaveState to reuse (its VGPR
+  // storage stays allocated); nullptr if there is none.
+  std::unique_ptr<isa::WaveState> recycledWaveState() {
+    if (spareStates_.empty()) return nullptr;
+    std::unique_ptr<isa::WaveState> s = std::move(spareStates_.back());
+    spareStates_.pop_back();
+    return s;
+  }
   bool idle() const { return wavesResident_ == 0; }
   // The CU's LDS array, for instructions that read the LDS as an operand at issue
   // (LDS_DIRECT, interpolation, DS src2 forms). Set once by the GPU when it wires the LDS.
@@ -90,12 +100,15 @@ class ComputeUnit : public sc_core::sc_module {
   void attachGds(uint8_t* data, uint32_t size) {
     gds_ = data;
     gdsSize_ = size;
+    cycleCtx_.gdsData = data;
+    cycleCtx_.gdsSize = size;
   }
   // The device's global wave sync resources (ds_gws_*), and the event the CUs notify when one
   // changes: it wakes CUs whose waves wait in ds_gws_sema_p or at a ds_gws_barrier.
   void attachGws(isa::GwsState* gws, sc_core::sc_event* changed) {
     gws_ = gws;
     gwsChanged_ = changed;
+    cycleCtx_.gws = gws;
   }
   // Co-verification (--check-hazards): every instruction a wave issues goes to `checker`, in
   // the wave's program order; nullptr (the default) checks nothing and costs nothing.
@@ -129,11 +142,17 @@ class ComputeUnit : public sc_core::sc_module {
   void run();
   // Issues from the SIMD whose turn it is; returns how many instructions issued.
   unsigned issueCycle();
+  // The instruction at the wave's PC (nullptr: outside the code).
+  const isa::Instruction* nextInstruction(const Wave& w) const;
   // Executes the wave's next instruction (`inst`, at its PC) and accounts for it.
   void issue(Wave& w, const isa::Instruction& inst);
-  // What every instruction issued this cycle sees of the machine (clocks, apertures, GDS, GWS);
+  // What issue() does after executing an instruction that does more than continue (send a
+  // request, wait, end the wave, fault) or when tracing.
+  void settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r, uint32_t busy);
+  // Brings the clocks of what every instruction issued this cycle sees of the machine
+  // (cycleCtx_) up to date; the rest of it is set when the CU is built and attached, and
   // issue() adds the workgroup's LDS.
-  isa::ExecContext cycleContext() const;
+  void updateCycleContext();
   void sendMemory(Wave& w, const isa::Instruction& inst, std::unique_ptr<isa::MemRequest> req);
   void retireCompleted();
   bool waitSatisfied(const Wave& w) const;
@@ -168,6 +187,9 @@ class ComputeUnit : public sc_core::sc_module {
   bool accessVectorMemoryDirectElements(isa::MemRequest& req);
   // The same for a scalar load (SMEM) through the scalar cache's socket.
   bool accessScalarMemoryDirect(isa::MemRequest& req);
+  // isa::DirectMemory: [address, address + bytes) in one DMI region of the texture path
+  // (Vector) or of the scalar cache (Scalar).
+  uint8_t* lookup(isa::MemSpace space, uint64_t address, uint64_t bytes) override;
   // Regions of device memory a memory socket granted DMI to: disjoint, sorted by start.
   struct DmiRegions {
     std::vector<tlm::tlm_dmi> regions;
@@ -181,9 +203,11 @@ class ComputeUnit : public sc_core::sc_module {
                                    uint64_t address, uint32_t bytes);
   void invalidateVectorDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
     vectorDmi_.invalidate(start, end);
+    forgetRegions();
   }
   void invalidateScalarDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
     scalarDmi_.invalidate(start, end);
+    forgetRegions();
   }
 
   uint32_t id_;
@@ -196,6 +220,12 @@ class ComputeUnit : public sc_core::sc_module {
   uint64_t now_ = 0;  // this CU's current cycle (local time, ahead of SystemC time)
   bool halted_ = false;
   std::vector<std::unique_ptr<Wave>> slots_;  // simdsPerCu * waveSlotsPerSimd, nullptr = free
+  // Waves that ended and their states, kept for the next ones (no allocation per wave).
+  std::vector<std::unique_ptr<Wave>> spareWaves_;
+  std::vector<std::unique_ptr<isa::WaveState>> spareStates_;
+  // findSlots' working copies, kept between calls.
+  mutable std::vector<bool> slotTaken_;
+  mutable std::vector<uint32_t> vgprsTaken_, sgprsTaken_;
   // Bit i of word i / 64: slot i holds a wave. Functional mode visits only these slots.
   std::vector<uint64_t> residentSlots_;
   std::vector<std::unique_ptr<Workgroup>> groups_;
@@ -233,7 +263,8 @@ class ComputeUnit : public sc_core::sc_module {
   // The request the next instruction fills if it accesses memory; kept across instructions
   // that do not (most of them), so only memory instructions take one from the pool.
   std::unique_ptr<isa::MemRequest> nextRequest_;
-  isa::ExecContext cycleCtx_;                // cycleContext() of the cycle being issued
+  isa::ExecContext cycleCtx_;                // what the instructions of this cycle see
+  const Workgroup* contextGroup_ = nullptr;  // whose LDS cycleCtx_ holds (nullptr: none yet)
   std::vector<PendingAccess*> freePending_;  // retired accesses, reused (owned here)
 };
 

@@ -67,13 +67,14 @@ bool Dispatcher::placeNext(Active& a) {
   launch.dispatch = &d;
   launch.groupId = id;
   launch.resources = res;
+  launch.waves.reserve(res.waves);
   for (uint32_t w = 0; w < res.waves; ++w) {
     WavePlacement where;
     where.groupId = id;
     where.waveInGroup = w;
     // Scratch is laid out per wave slot of the GPU (cu * slots per CU + slot).
     where.scratchSlot = cu->id() * cu->waveSlots() + slots[w];
-    launch.waves.push_back({makeInitialWaveState(d, where), slots[w]});
+    launch.waves.push_back({makeInitialWaveState(d, where, cu->recycledWaveState()), slots[w]});
   }
   ++a.next;
   ++a.outstanding;

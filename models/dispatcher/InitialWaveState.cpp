@@ -47,9 +47,17 @@ std::array<uint32_t, 3> workgroupExtent(const KernelDispatch& d,
 }
 
 std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
-                                                     const WavePlacement& where) {
-  auto w = std::make_unique<isa::WaveState>();
-  w->resizeVgprs(std::max<uint32_t>(d.vgprsPerWave, 3));
+                                                     const WavePlacement& where,
+                                                     std::unique_ptr<isa::WaveState> reuse) {
+  std::unique_ptr<isa::WaveState> w = std::move(reuse);
+  if (w) {
+    std::vector<uint32_t> vgprs = std::move(w->vgpr);
+    *w = isa::WaveState{};
+    w->vgpr = std::move(vgprs);
+  } else {
+    w = std::make_unique<isa::WaveState>();
+  }
+  w->resizeVgprs(std::max<uint32_t>(d.vgprsPerWave, 3));  // zeroes them
   w->pc = d.entryPc;
 
   // MODE from COMPUTE_PGM_RSRC1: FLOAT_MODE [19:12] -> MODE[7:0] (round and denorm modes),
@@ -91,16 +99,34 @@ std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
   const auto extent = workgroupExtent(d, where.groupId);
   const uint32_t items = extent[0] * extent[1] * extent[2];
   const uint32_t idsEnabled = (rsrc2 >> 11) & 3;
-  uint64_t exec = 0;
-  for (uint32_t lane = 0; lane < 64; ++lane) {
-    const uint32_t flat = where.waveInGroup * 64 + lane;
-    if (flat >= items) continue;
-    exec |= 1ull << lane;
-    w->v(0)[lane] = flat % extent[0];
-    if (idsEnabled >= 1) w->v(1)[lane] = (flat / extent[0]) % extent[1];
-    if (idsEnabled >= 2) w->v(2)[lane] = flat / (extent[0] * extent[1]);
+  // The wave's work-items are the flat IDs from waveInGroup * 64 on, x fastest: count the IDs
+  // up lane by lane from the first one's.
+  const uint32_t firstItem = where.waveInGroup * 64;
+  const uint32_t lanes = items > firstItem ? std::min<uint32_t>(64, items - firstItem) : 0;
+  w->exec = lanes == 64 ? ~0ull : (1ull << lanes) - 1;
+  if (lanes == 0) return w;
+  uint32_t x = firstItem % extent[0], y = firstItem / extent[0] % extent[1],
+           z = firstItem / (extent[0] * extent[1]);
+  uint32_t* ids[3] = {w->v(0), idsEnabled >= 1 ? w->v(1) : nullptr,
+                      idsEnabled >= 2 ? w->v(2) : nullptr};
+  if (x + lanes <= extent[0]) {  // within one row (1D workgroups): x counts up, y and z stay
+    for (uint32_t lane = 0; lane < lanes; ++lane) ids[0][lane] = x + lane;
+    if (ids[1]) std::fill_n(ids[1], lanes, y);
+    if (ids[2]) std::fill_n(ids[2], lanes, z);
+    return w;
   }
-  w->exec = exec;
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    ids[0][lane] = x;
+    if (ids[1]) ids[1][lane] = y;
+    if (ids[2]) ids[2][lane] = z;
+    if (++x == extent[0]) {
+      x = 0;
+      if (++y == extent[1]) {
+        y = 0;
+        ++z;
+      }
+    }
+  }
   return w;
 }
 

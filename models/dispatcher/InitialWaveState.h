@@ -18,8 +18,11 @@ struct WavePlacement {
   uint32_t scratchSlot = 0;
 };
 
-std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
-                                                     const WavePlacement& where);
+// `reuse`, if given, is a finished wave's state (ComputeUnit::recycledWaveState): it is reset
+// to exactly what a new one would hold, keeping its VGPR storage.
+std::unique_ptr<isa::WaveState> makeInitialWaveState(
+    const KernelDispatch& d, const WavePlacement& where,
+    std::unique_ptr<isa::WaveState> reuse = nullptr);
 
 // Work-items in workgroup `groupId` per dimension (the last group of a dimension may be
 // partial: AQL grid sizes need not be multiples of the workgroup size).

@@ -11,6 +11,7 @@
 // writes the kernel's GDS size to M0 before region accesses); elements outside the window or
 // the GDS read 0 and drop their writes, like the LDS.
 #include <algorithm>
+#include <type_traits>
 
 #include "isa/Atomics.h"
 #include "isa/Gws.h"
@@ -324,6 +325,236 @@ const OpInfo kDsOps[] = {
     load(0xff, "ds_read_b128", 16),
 };
 
+// Lanes `exec` of one element of a DS access at issue (dsAtIssue) to one dword per lane:
+// f(l, p) with p the lane's dword at LDS offset addr[l] + offset (32-bit), nullptr when that
+// is at or past `limit` (out of range). Locals only, so that the loop keeps them in registers
+// while it stores to the VGPRs.
+template <class F>
+void forDwordLanes(const uint32_t* addr, uint32_t offset, uint8_t* lds, uint64_t limit,
+                   uint64_t exec, F f) {
+  auto lane = [&](int l) {
+    const uint32_t o = addr[l] + offset;
+    f(l, o < limit ? lds + o : nullptr);
+  };
+  if (exec == ~0ull) {
+    for (int l = 0; l < kWaveSize; ++l) lane(l);
+  } else {
+    for (uint64_t b = exec; b != 0; b &= b - 1) lane(__builtin_ctzll(b));
+  }
+}
+
+// Whether lanes `exec` are one run of lanes (from `first`, `run` of them) whose dwords are
+// consecutive LDS dwords inside the allocation (`limit` as above), from offset `start`: then
+// the element moves as one block.
+bool dwordRun(const uint32_t* addr, uint32_t offset, uint64_t exec, uint64_t limit, int& first,
+              int& run, uint32_t& start) {
+  if (exec == 0) return false;
+  first = __builtin_ctzll(exec);
+  const uint64_t fromFirst = exec >> first;
+  if (((fromFirst + 1) & fromFirst) != 0 || !lanesStep(addr, nullptr, exec, 4)) return false;
+  run = 64 - __builtin_clzll(fromFirst);
+  const uint64_t begin = uint64_t{addr[first]} + offset, last = begin + 4 * (run - 1);
+  start = static_cast<uint32_t>(begin);
+  return last <= 0xffffffffu && last < limit;  // no lane wraps past 2^32, all in range
+}
+
+// Functional mode: a DS instruction on the LDS executed at issue on the workgroup's bytes
+// (ExecContext::ldsAtIssue), as the LDS block (models/lds) executes its request: lanes in
+// ascending order and each lane's elements in turn (the highest lane's store wins, atomics
+// apply in lane order), elements outside the allocation read 0 and drop their writes; returned
+// data goes straight to the VGPRs as completeMemory() writes it.
+void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
+  const Instruction& in = x.in;
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  uint8_t* const lds = x.ctx.ldsAtIssue;
+  const uint64_t bytes = m.bytes;
+  // Element offsets o with o + bytes <= the allocation's size are in range.
+  const uint64_t size = x.ctx.ldsSize;
+  const bool fits = size >= bytes;
+  const uint64_t lastOffset = fits ? size - bytes : 0;
+  const uint64_t limit = fits ? lastOffset + 1 : 0;  // element offsets below it are in range
+  const int vdst = in.f[fld::kDst], data0 = in.f[fld::kData0], data1 = in.f[fld::kData1];
+  const int addrReg = in.f[fld::kAddr];
+  const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
+  const uint64_t exec = w.exec;
+  // A plain loop when every lane is active.
+  auto forLanes = [&](auto&& f) {
+    if (exec == ~0ull) {
+      for (int l = 0; l < kWaveSize; ++l) f(l);
+    } else {
+      for (uint64_t b = exec; b != 0; b &= b - 1) f(__builtin_ctzll(b));
+    }
+  };
+  // Element e of lane l in the LDS, or nullptr outside the allocation.
+  auto at = [&](int l, int e) -> uint8_t* {
+    const uint64_t o = static_cast<uint32_t>(addr[l] + offset[e]);
+    return fits && o <= lastOffset ? lds + o : nullptr;
+  };
+  const bool wholeDwords = m.ext == LoadExt::None && !m.d16Hi && bytes % 4 == 0;
+  const int elementDwords = static_cast<int>(bytes / 4);
+  const int dwords = loadDwords(m.bytes, m.ext) * m.elements;
+  if (m.op == MemOp::Load) {
+    // Element by element, unless the data overwrites the address VGPR before the last
+    // element's address is read.
+    const bool overwritesAddress = addrReg >= vdst && addrReg < vdst + dwords;
+    int first0, run0, first1, run1;
+    uint32_t start0, start1;
+    const uint32_t o0 = static_cast<uint32_t>(offset[0]), o1 = static_cast<uint32_t>(offset[1]);
+    const bool twoDwords = wholeDwords && elementDwords == 1 && m.elements == 2;
+    if (twoDwords && dwordRun(addr, o0, exec, limit, first0, run0, start0) &&
+        dwordRun(addr, o1, exec, limit, first1, run1, start1)) {
+      // Both elements consecutive dwords (the address VGPR was read by dwordRun).
+      std::memcpy(w.v(static_cast<uint32_t>(vdst)) + first0, lds + start0,
+                  4 * static_cast<size_t>(run0));
+      std::memcpy(w.v(static_cast<uint32_t>(vdst + 1)) + first1, lds + start1,
+                  4 * static_cast<size_t>(run1));
+    } else if (twoDwords) {
+      // read2 of dwords: both elements in one pass over the lanes, each lane's address read
+      // before its data is written.
+      static const uint8_t kZeros[4] = {};
+      uint32_t* r0 = w.v(static_cast<uint32_t>(vdst));
+      uint32_t* r1 = w.v(static_cast<uint32_t>(vdst + 1));
+      auto lane = [&](int l) {
+        const uint32_t a = addr[l], x0 = a + o0, x1 = a + o1;
+        const uint8_t* p0 = x0 < limit ? lds + x0 : kZeros;
+        const uint8_t* p1 = x1 < limit ? lds + x1 : kZeros;
+        std::memcpy(&r0[l], p0, 4);
+        std::memcpy(&r1[l], p1, 4);
+      };
+      if (exec == ~0ull) {
+        for (int l = 0; l < kWaveSize; ++l) lane(l);
+      } else {
+        for (uint64_t b = exec; b != 0; b &= b - 1) lane(__builtin_ctzll(b));
+      }
+    } else if (wholeDwords && (m.elements == 1 || !overwritesAddress)) {
+      static const uint8_t kZeros[MemRequest::kMaxElementBytes] = {};
+      for (int e = 0; e < m.elements; ++e) {
+        uint32_t* r = w.v(static_cast<uint32_t>(vdst + e * elementDwords));
+        const uint32_t o = static_cast<uint32_t>(offset[e]);
+        int first, run;
+        uint32_t start;
+        if (elementDwords == 1 && dwordRun(addr, o, exec, limit, first, run, start)) {
+          std::memcpy(r + first, lds + start, 4 * static_cast<size_t>(run));
+          continue;
+        }
+        // kDwords (a constant) dwords per lane; out of range: the zeros.
+        auto load = [&](auto kDwords) {
+          forDwordLanes(addr, o, lds, limit, exec, [&](int l, const uint8_t* p) {
+            constexpr int kCount = decltype(kDwords)::value;
+            p = p ? p : kZeros;
+            std::memcpy(&r[l], p, 4);  // unrolled: one move per dword
+            if constexpr (kCount > 1) std::memcpy(&r[kWaveSize + l], p + 4, 4);
+            if constexpr (kCount > 2) std::memcpy(&r[2 * kWaveSize + l], p + 8, 4);
+            if constexpr (kCount > 3) std::memcpy(&r[3 * kWaveSize + l], p + 12, 4);
+          });
+        };
+        switch (elementDwords) {
+          case 1:
+            load(std::integral_constant<int, 1>{});
+            break;
+          case 2:
+            load(std::integral_constant<int, 2>{});
+            break;
+          case 3:
+            load(std::integral_constant<int, 3>{});
+            break;
+          default:
+            load(std::integral_constant<int, 4>{});
+            break;
+        }
+      }
+    } else {
+      forLanes([&](int l) {
+        uint8_t data[MemRequest::kLaneStride] = {};
+        for (int e = 0; e < m.elements; ++e)
+          if (const uint8_t* p = at(l, e)) std::memcpy(data + e * bytes, p, bytes);
+        scatterLaneLoad(w, vdst, dwords, m.ext, l, data);
+      });
+    }
+  } else if (m.op == MemOp::Store) {
+    int first, run;
+    uint32_t start;
+    if (wholeDwords && elementDwords == 1 && m.elements == 1 &&
+        dwordRun(addr, static_cast<uint32_t>(offset[0]), exec, limit, first, run, start)) {
+      std::memcpy(lds + start, w.v(static_cast<uint32_t>(data0)) + first,
+                  4 * static_cast<size_t>(run));
+    } else if (wholeDwords && elementDwords == 1 && m.elements == 1) {
+      const uint32_t* r = w.v(static_cast<uint32_t>(data0));
+      forDwordLanes(addr, static_cast<uint32_t>(offset[0]), lds, limit, exec,
+                    [&](int l, uint8_t* p) {
+                      if (p) std::memcpy(p, &r[l], 4);
+                    });
+    } else if (wholeDwords && elementDwords == 1) {  // write2: each lane's two dwords in turn
+      const uint32_t* r0 = w.v(static_cast<uint32_t>(data0));
+      const uint32_t* r1 = w.v(static_cast<uint32_t>(data1));
+      forLanes([&](int l) {
+        if (uint8_t* p = at(l, 0)) std::memcpy(p, &r0[l], 4);
+        if (uint8_t* p = at(l, 1)) std::memcpy(p, &r1[l], 4);
+      });
+    } else {
+      forLanes([&](int l) {
+        for (int e = 0; e < m.elements; ++e) {
+          uint8_t data[MemRequest::kMaxElementBytes];
+          gatherVgprBytes(w, e == 0 ? data0 : data1, m.bytes, l, e == 0 && m.d16Hi, data);
+          if (uint8_t* p = at(l, e)) std::memcpy(p, data, bytes);
+        }
+      });
+    }
+  } else {
+    const bool compare = m.atomic == AtomicOp::CmpSwap || m.atomic == AtomicOp::FCmpSwap;
+    const bool twoData = x.op.src2 != Ty::None;
+    if (bytes == 4 && m.elements == 1 && m.atomic != AtomicOp::CondXchg32) {
+      // One dword per lane; the operands as execDs gathers them (ds_cmpst: DATA0 is the
+      // compare value, DATA1 the value written; mskor and wrap: DATA1 is the second operand).
+      const uint32_t* src = w.v(static_cast<uint32_t>(compare ? data1 : data0));
+      const uint32_t* cmp = compare ? w.v(static_cast<uint32_t>(data0))
+                                    : (twoData ? w.v(static_cast<uint32_t>(data1)) : nullptr);
+      uint32_t* r = m.returns ? w.v(static_cast<uint32_t>(vdst)) : nullptr;
+      // `op` a constant for the most common atomic (counters, histograms): its loop is an add.
+      auto apply = [&](auto op) {
+        forDwordLanes(addr, static_cast<uint32_t>(offset[0]), lds, limit, exec,
+                      [&](int l, uint8_t* p) {
+                        uint32_t old = 0;  // out of range: returns 0
+                        if (p) {
+                          std::memcpy(&old, p, 4);
+                          const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
+                              static_cast<AtomicOp>(op), old, src[l], cmp ? cmp[l] : 0);
+                          std::memcpy(p, &updated, 4);
+                        }
+                        if (r) r[l] = old;
+                      });
+      };
+      if (m.atomic == AtomicOp::Add)
+        apply(std::integral_constant<AtomicOp, AtomicOp::Add>{});
+      else
+        apply(m.atomic);
+    } else {
+      forLanes([&](int l) {
+        uint8_t source[2][MemRequest::kMaxElementBytes] = {};
+        uint8_t cmp[2][MemRequest::kMaxElementBytes] = {};
+        if (compare) {
+          gatherVgprBytes(w, data1, m.bytes, l, false, source[0]);
+          gatherVgprBytes(w, data0, m.bytes, l, false, cmp[0]);
+        } else if (m.elements == 2) {  // wrxchg2: one exchange per address
+          gatherVgprBytes(w, data0, m.bytes, l, false, source[0]);
+          gatherVgprBytes(w, data1, m.bytes, l, false, source[1]);
+        } else {
+          gatherVgprBytes(w, data0, m.bytes, l, false, source[0]);
+          if (twoData) gatherVgprBytes(w, data1, m.bytes, l, false, cmp[0]);
+        }
+        uint8_t old[MemRequest::kLaneStride] = {};
+        for (int e = 0; e < m.elements; ++e)
+          if (uint8_t* p = at(l, e))
+            applyAtomic(m.atomic, m.bytes, p, source[e], cmp[e], old + e * bytes);
+        if (m.returns) scatterLaneLoad(w, vdst, dwords, LoadExt::None, l, old);
+      });
+    }
+  }
+  x.r.kind = StepKind::MemoryDone;
+  w.pc += in.sizeBytes;
+}
+
 // DS address and data (9.1, 12.13): addr = VGPR[addr] + offset; read2/write2 forms address
 // two elements at offset0 and offset1 scaled by the element size (x64 for st64).
 void execDs(ExecArgs& x) {
@@ -336,13 +567,15 @@ void execDs(ExecArgs& x) {
   const int vdst = in.f[fld::kDst];
   const int dataBytes = m.bytes;
   if (!vgprInRange(w, addrReg, 1)) return fault(x, "DS address VGPR out of range");
-  beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
-  mem.atomic = m.atomic;
-  mem.atomicReturnsData = m.op == MemOp::Atomic && m.returns;
-  mem.elementBytes = static_cast<uint8_t>(dataBytes);
-  mem.elementsPerLane = m.elements;
-  mem.laneMask = w.exec;
-  const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
+  const int dataDwords = (dataBytes + 3) / 4;
+  const bool twoData = x.op.src2 != Ty::None;
+  if (m.op == MemOp::Store || m.op == MemOp::Atomic) {
+    if (!vgprInRange(w, data0, dataDwords)) return fault(x, "DS data VGPR out of range");
+    if (twoData && !vgprInRange(w, data1, dataDwords)) return fault(x, "DS data VGPR out of range");
+  }
+  const int dwords = loadDwords(dataBytes, m.ext) * m.elements;
+  if (m.returns && !vgprInRange(w, vdst, dwords))
+    return fault(x, "DS destination VGPR out of range");
   uint64_t off[2];
   if (m.elements == 2) {
     const uint64_t scale = static_cast<uint64_t>(dataBytes) * (m.st64 ? 64 : 1);
@@ -352,14 +585,19 @@ void execDs(ExecArgs& x) {
     off[0] = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
     off[1] = 0;
   }
+  if (x.ctx.ldsAtIssue && !gds(x)) return dsAtIssue(x, off);
+
+  beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
+  mem.atomic = m.atomic;
+  mem.atomicReturnsData = m.op == MemOp::Atomic && m.returns;
+  mem.elementBytes = static_cast<uint8_t>(dataBytes);
+  mem.elementsPerLane = m.elements;
+  mem.laneMask = w.exec;
+  const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
   for (int l = 0; l < kWaveSize; ++l) {
     for (int e = 0; e < m.elements; ++e) mem.addr[l][e] = static_cast<uint32_t>(addr[l] + off[e]);
   }
-  const int dataDwords = (dataBytes + 3) / 4;
   if (m.op == MemOp::Store || m.op == MemOp::Atomic) {
-    if (!vgprInRange(w, data0, dataDwords)) return fault(x, "DS data VGPR out of range");
-    const bool twoData = x.op.src2 != Ty::None;
-    if (twoData && !vgprInRange(w, data1, dataDwords)) return fault(x, "DS data VGPR out of range");
     for (int l = 0; l < kWaveSize; ++l) {
       if (!((w.exec >> l) & 1)) continue;
       if (m.op == MemOp::Store) {
@@ -378,11 +616,7 @@ void execDs(ExecArgs& x) {
       }
     }
   }
-  if (m.returns) {
-    const int dwords = loadDwords(dataBytes, m.ext) * m.elements;
-    if (!vgprInRange(w, vdst, dwords)) return fault(x, "DS destination VGPR out of range");
-    setVgprWriteback(mem, vdst, dwords, m.ext, w.exec);
-  }
+  if (m.returns) setVgprWriteback(mem, vdst, dwords, m.ext, w.exec);
   if (gds(x)) serveGds(x, gdsWindowBase(w), gdsWindowSize(w));
   x.r.kind = StepKind::Memory;
   w.pc += in.sizeBytes;

@@ -4,23 +4,29 @@
 
 namespace vgpu::isa {
 
+namespace {
+
+// Why `inst` cannot execute (no opcode, not on this target, not implemented): out of line, so
+// that execute() itself stays a short call.
+[[gnu::noinline]] void refuse(const Instruction& inst, const ExecContext& ctx, StepResult& r) {
+  const OpInfo* op = inst.op;
+  r.kind = StepKind::Fault;
+  if (!op)
+    r.fault = "illegal or unknown instruction encoding";
+  else if (ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only))
+    r.fault = std::string(op->name) + " is a gfx906 instruction, not supported on gfx900";
+  else
+    r.fault = std::string(op->name) + " is not implemented by the model";
+}
+
+}  // namespace
+
 StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
                    const ExecContext& ctx) {
   StepResult r;
   const OpInfo* op = inst.op;
-  if (!op) {
-    r.kind = StepKind::Fault;
-    r.fault = "illegal or unknown instruction encoding";
-    return r;
-  }
-  if (ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only)) {
-    r.kind = StepKind::Fault;
-    r.fault = std::string(op->name) + " is a gfx906 instruction, not supported on gfx900";
-    return r;
-  }
-  if (!op->exec) {
-    r.kind = StepKind::Fault;
-    r.fault = std::string(op->name) + " is not implemented by the model";
+  if (!op || !op->exec || (ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only))) {
+    refuse(inst, ctx, r);
     return r;
   }
   const uint64_t pc = wave.pc;
@@ -29,40 +35,6 @@ StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
   if (r.kind == StepKind::Fault) wave.pc = pc;  // a faulting instruction leaves PC on itself
   return r;
 }
-
-namespace {
-
-uint32_t extend(const uint8_t* p, LoadExt ext, uint32_t old) {
-  const uint32_t b = p[0], s16 = static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
-  switch (ext) {
-    case LoadExt::U8:
-      return b;
-    case LoadExt::I8:
-      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(b)));
-    case LoadExt::U16:
-      return s16;
-    case LoadExt::I16:
-      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(s16)));
-    case LoadExt::D16LoU8:
-      return (old & 0xffff0000u) | b;
-    case LoadExt::D16LoI8:
-      return (old & 0xffff0000u) |
-             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) & 0xffff);
-    case LoadExt::D16Lo16:
-      return (old & 0xffff0000u) | s16;
-    case LoadExt::D16HiU8:
-      return (old & 0xffff) | (b << 16);
-    case LoadExt::D16HiI8:
-      return (old & 0xffff) |
-             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) << 16);
-    case LoadExt::D16Hi16:
-      return (old & 0xffff) | (s16 << 16);
-    default:
-      return old;
-  }
-}
-
-}  // namespace
 
 void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
   const MemRequest::Writeback& wb = mem.writeback;
@@ -110,7 +82,7 @@ void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds, uint32
     }
     if (ext != LoadExt::None) {
       uint32_t* r = wave.v(wb.reg);
-      r[l] = extend(buf, ext, r[l]);
+      r[l] = extendLoad(buf, ext, r[l]);
       continue;
     }
     for (int k = 0; k < dwords; ++k) {

@@ -73,6 +73,10 @@ enum class StepKind : uint8_t {
   // (added by gws) ds_gws_sema_p / ds_gws_barrier: the wave waits for the device's global wave
   // sync resource `gwsResource` (isa/Gws.h); PC is already past the instruction.
   GwsWait,
+  // A memory instruction that execute() completed at issue through ExecContext::directMemory
+  // or ExecContext::ldsAtIssue (functional mode): its data is in the registers or memory
+  // already; `mem` was not touched and there is nothing to send.
+  MemoryDone,
 };
 
 struct StepResult {
@@ -87,6 +91,40 @@ struct StepResult {
   uint32_t gwsResource = 0;
   bool gwsBarrier = false;
   uint64_t gwsGeneration = 0;
+};
+
+// Functional mode: device memory the ISA may read and write directly at issue, without a
+// MemRequest (the compute unit implements it with the DMI regions its memory sockets grant).
+class DirectMemory {
+ public:
+  virtual ~DirectMemory() = default;
+  // A host pointer to the device bytes [address, address + bytes) of `space` (Vector or
+  // Scalar), when one region of host memory holds them all; nullptr otherwise, and the
+  // instruction then takes the MemRequest path, which reports faults. The region the last
+  // lookup of the space found answers first, without a call.
+  uint8_t* map(MemSpace space, uint64_t address, uint64_t bytes) {
+    const Region& r = recent_[space == MemSpace::Scalar];
+    if (address >= r.start && address <= r.end && bytes <= r.end - address)
+      return r.host + (address - r.start);
+    return lookup(space, address, bytes);
+  }
+
+ protected:
+  // A region of device memory [start, end) at host memory `host`.
+  struct Region {
+    uint64_t start = 1, end = 0;  // none
+    uint8_t* host = nullptr;
+  };
+  // The implementation's lookup; it may remember the region it found with remember().
+  virtual uint8_t* lookup(MemSpace space, uint64_t address, uint64_t bytes) = 0;
+  void remember(MemSpace space, const Region& region) {
+    recent_[space == MemSpace::Scalar] = region;
+  }
+  // Forget the remembered regions (the memory withdrew a grant).
+  void forgetRegions() { recent_[0] = recent_[1] = Region{}; }
+
+ private:
+  Region recent_[2];  // Vector, Scalar
 };
 
 // Per-wave context the sequencer provides to instructions that read machine state.
@@ -107,6 +145,13 @@ struct ExecContext {
   // (added by gws) The device's global wave sync resources (isa/Gws.h), which ds_gws_* use;
   // nullptr: they fault.
   GwsState* gws = nullptr;
+  // Functional mode only (nullptr in timing mode, where every access is a MemRequest): plain
+  // vector loads and stores and scalar loads whose bytes `directMemory` maps complete at issue
+  // (StepKind::MemoryDone).
+  DirectMemory* directMemory = nullptr;
+  // Functional mode only: the workgroup's LDS bytes (the same as ldsData, writable). DS
+  // instructions on the LDS then execute on them at issue, with the LDS block's range rules.
+  uint8_t* ldsAtIssue = nullptr;
 };
 
 // Executes `inst` on `wave`. For memory instructions fills `mem` and returns Memory; PC is

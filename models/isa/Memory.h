@@ -67,6 +67,85 @@ inline void gatherVgprBytes(const WaveState& w, int reg, int bytes, int lane, bo
   }
 }
 
+// The value a load with extension `ext` writes to a lane's VGPR from the returned bytes `p`;
+// `old` is the VGPR's value, half of which the D16 forms keep.
+inline uint32_t extendLoad(const uint8_t* p, LoadExt ext, uint32_t old) {
+  const uint32_t b = p[0], s16 = static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
+  switch (ext) {
+    case LoadExt::U8:
+      return b;
+    case LoadExt::I8:
+      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(b)));
+    case LoadExt::U16:
+      return s16;
+    case LoadExt::I16:
+      return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(s16)));
+    case LoadExt::D16LoU8:
+      return (old & 0xffff0000u) | b;
+    case LoadExt::D16LoI8:
+      return (old & 0xffff0000u) |
+             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) & 0xffff);
+    case LoadExt::D16Lo16:
+      return (old & 0xffff0000u) | s16;
+    case LoadExt::D16HiU8:
+      return (old & 0xffff) | (b << 16);
+    case LoadExt::D16HiI8:
+      return (old & 0xffff) |
+             (static_cast<uint32_t>(static_cast<int16_t>(static_cast<int8_t>(b))) << 16);
+    case LoadExt::D16Hi16:
+      return (old & 0xffff) | (s16 << 16);
+    default:
+      return old;
+  }
+}
+
+// Writes lane `lane`'s loaded bytes `p` to its VGPRs from `reg`, as completeMemory() does: one
+// extended dword (ext != None), else `dwords` whole dwords.
+inline void scatterLaneLoad(WaveState& w, int reg, int dwords, LoadExt ext, int lane,
+                            const uint8_t* p) {
+  if (ext != LoadExt::None) {
+    uint32_t& r = w.v(static_cast<uint32_t>(reg))[lane];
+    r = extendLoad(p, ext, r);
+    return;
+  }
+  for (int k = 0; k < dwords; ++k)
+    std::memcpy(&w.v(static_cast<uint32_t>(reg + k))[lane], p + 4 * k, 4);
+}
+
+// Whether lanes `lanes` (not none) of VGPR `v` hold v[first] + (l - first) * step, without
+// passing 2^32 between the first and the last lane, and (when `upper` is given) the same value
+// of VGPR `upper` (the high halves of 64-bit addresses). The full-wave forms are branch-free
+// loops that vectorise.
+inline bool lanesStep(const uint32_t* v, const uint32_t* upper, uint64_t lanes, uint32_t step) {
+  const int first = __builtin_ctzll(lanes), last = 63 - __builtin_clzll(lanes);
+  // The last lane first: most patterns that are not a step fail there, before the loop.
+  if (v[last] - v[first] != static_cast<uint32_t>(last - first) * step) return false;
+  uint32_t expected = v[first] - static_cast<uint32_t>(first) * step;  // lane 0's
+  const uint32_t high = upper ? upper[first] : 0;
+  uint32_t differ = 0;
+  const uint64_t fromFirst = lanes >> first;
+  if (lanes != ~0ull && ((fromFirst + 1) & fromFirst) == 0) {
+    // One run of lanes, from the first to the last.
+    expected += static_cast<uint32_t>(first) * step;
+    for (int l = first; l <= last; ++l, expected += step) {
+      differ |= v[l] ^ expected;
+      if (upper) differ |= upper[l] ^ high;
+    }
+  } else if (lanes != ~0ull) {
+    for (uint64_t b = lanes; b != 0; b &= b - 1) {
+      const int l = __builtin_ctzll(b);
+      differ |= v[l] ^ (expected + static_cast<uint32_t>(l) * step);
+      if (upper) differ |= upper[l] ^ high;
+    }
+  } else if (upper) {
+    for (int l = 0; l < kWaveSize; ++l, expected += step)
+      differ |= (v[l] ^ expected) | (upper[l] ^ high);
+  } else {
+    for (int l = 0; l < kWaveSize; ++l, expected += step) differ |= v[l] ^ expected;
+  }
+  return differ == 0 && uint64_t{v[first]} + uint64_t{step} * (last - first) <= 0xffffffffu;
+}
+
 inline void fault(ExecArgs& x, const char* why) {
   x.r.kind = StepKind::Fault;
   x.r.fault = why;

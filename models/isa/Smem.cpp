@@ -148,12 +148,36 @@ void execSmem(ExecArgs& x) {
     // s_scratch_*: the wave's private segment (FLAT_SCRATCH) + SGPR[sbase] + offset (unswizzled,
     // 12.14).
     base = w.flatScratch + readScalarDword(w, x.ctx, sbase);
+  } else if (sbase >= 0 && sbase + 2 <= kNumSgprs) {  // an SGPR pair (as nearly always)
+    base = w.sgpr[static_cast<size_t>(sbase)] |
+           (uint64_t{w.sgpr[static_cast<size_t>(sbase) + 1]} << 32);
   } else {
     base = readScalar(in, w, x.ctx, sbase, Ty::B64);
   }
+  const uint64_t address = (base + static_cast<uint64_t>(offset)) & ~3ull;
+  // Functional mode: a load whose bytes are mapped completes at issue (out of range: zeros).
+  if (x.ctx.directMemory && op.mem.op == MemOp::Load) {
+    static const uint8_t kZeros[MemRequest::kScalarMaxBytes] = {};
+    const uint8_t* host =
+        inRange ? x.ctx.directMemory->map(MemSpace::Scalar, address, 4u * accessDwords) : kZeros;
+    if (host != nullptr && sdata >= 0 && sdata + accessDwords <= kNumSgprs) {
+      std::memcpy(&w.sgpr[static_cast<size_t>(sdata)], host, 4 * static_cast<size_t>(accessDwords));
+    } else if (host != nullptr) {  // into special registers (VCC, TTMPs, M0, ...)
+      for (int k = 0; k < accessDwords; ++k) {
+        uint32_t v;
+        std::memcpy(&v, host + 4 * k, 4);
+        writeScalarDword(w, sdata + k, v);
+      }
+    }
+    if (host != nullptr) {
+      x.r.kind = StepKind::MemoryDone;
+      w.pc += in.sizeBytes;
+      return;
+    }
+  }
   MemRequest& mem = x.mem;
   beginRequest(mem, MemSpace::Scalar, op.mem.op, WaitCounter::Lgkm);
-  mem.addr[0][0] = (base + static_cast<uint64_t>(offset)) & ~3ull;
+  mem.addr[0][0] = address;
   mem.elementBytes = static_cast<uint8_t>(4 * accessDwords);
   mem.laneMask = inRange ? 1 : 0;
   mem.atomic = op.mem.atomic;

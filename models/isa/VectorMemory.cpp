@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/Atomics.h"
 #include "isa/BufferFormat.h"
 #include "isa/Memory.h"
 
@@ -380,11 +381,537 @@ void misalignedFault(ExecArgs& x, const char* kind, int lane, uint64_t address,
                    "; SH_MEM_CONFIG.alignment_mode " + alignmentModeName(mode) + ")");
 }
 
+// One lane of a buffer access (seed 001; Vega ISA guide 8.1.5 address, 8.1.6 range checks):
+// what the instruction gives every lane alike, and what becomes of one lane.
+struct BufferAddressing {
+  BufferResource vs;
+  uint64_t soffset = 0;
+  uint32_t instOffset = 0;
+  int bytes = 4;
+  AlignmentRule align;
+  // Range-check kind (Vega ISA guide 8.1.6): scratch (ADD_TID_ENABLE without idxen) is not
+  // checked; idxen makes a structured buffer (num_records in strides, checked by index);
+  // otherwise raw (num_records in bytes, exact: the payload must fit).
+  bool scratch = false, structured = false;
+  bool perComponent = false;  // raw B64/B96/B128: each dword checked on its own
+};
+struct BufferLane {
+  enum Problem : uint8_t { kNone, kMisaligned, kCrossesElement };
+  Problem problem = kNone;
+  uint64_t address = 0;  // kMisaligned: the misaligned address
+  int inBytes = 0;       // bytes of the lane's element in range, from its start
+};
+[[gnu::always_inline]] inline BufferLane bufferLane(const BufferAddressing& b, uint64_t index,
+                                                    uint64_t offset) {
+  const BufferResource& vs = b.vs;
+  BufferLane r;
+  uint64_t address = vs.base + b.soffset;
+  const uint64_t es = vs.elementSize, is = vs.indexStride;
+  uint64_t bufferOffset;
+  if (vs.swizzle) {
+    // Both are powers of two (decodeResource): shifts and masks instead of four divisions
+    // per lane. ((index / is) * stride + (offset / es) * es) * is + (index % is) * es +
+    // offset % es.
+    const unsigned esShift = static_cast<unsigned>(__builtin_ctzll(es));
+    const unsigned isShift = static_cast<unsigned>(__builtin_ctzll(is));
+    bufferOffset = (((index >> isShift) * vs.stride + (offset & ~(es - 1))) << isShift) +
+                   ((index & (is - 1)) << esShift) + (offset & (es - 1));
+  } else {
+    bufferOffset = index * vs.stride + offset;
+  }
+  address += bufferOffset;
+  const uint64_t misaligned = address % static_cast<uint64_t>(b.align.required);
+  if (misaligned && b.align.autoAlign) {
+    address -= misaligned;
+    offset = offset >= misaligned ? offset - misaligned : 0;
+  } else if (misaligned) {
+    r.problem = BufferLane::kMisaligned;
+    r.address = address;
+    return r;
+  }
+  if (vs.swizzle && (offset & (es - 1)) + static_cast<uint64_t>(b.bytes) > es) {
+    r.problem = BufferLane::kCrossesElement;
+    return r;
+  }
+  r.address = address;
+  const int bytes = b.bytes;
+  if (b.scratch) {
+    r.inBytes = bytes;
+  } else if (b.structured) {
+    r.inBytes = index < vs.numRecords ? bytes : 0;
+  } else if (b.perComponent) {
+    // The in-range dwords are a prefix.
+    while (r.inBytes < bytes && offset + static_cast<uint64_t>(r.inBytes) + 4 <= vs.numRecords)
+      r.inBytes += 4;
+  } else {
+    r.inBytes = offset + static_cast<uint64_t>(bytes) <= vs.numRecords ? bytes : 0;
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Functional mode: plain loads and stores completed at issue on the bytes
+// ExecContext::directMemory maps, without a MemRequest.
+
+// The lanes of such an access: where each lane's element is, which lanes access memory and
+// which receive load data. Lane l's element is at
+//   Affine:   base + l * stride (known by construction, e.g. one scratch offset for all lanes),
+//   Offsets:  base + offsets[l], a 32-bit VGPR (global addresses: the 64-bit sum is monotonic
+//             in the VGPR, so its minimum and maximum bound the lanes),
+//   Listed:   addr[l].
+struct DirectLanes {
+  enum class Form : uint8_t { Affine, Offsets, Listed };
+  Form form = Form::Listed;
+  uint64_t lanes = 0;    // lanes that access memory
+  uint64_t written = 0;  // loads: lanes whose destination is written (those not in `lanes` read 0)
+  uint64_t base = 0, stride = 0;
+  const uint32_t* offsets = nullptr;
+  uint64_t addr[kWaveSize];  // Listed: set for the entries of `lanes`
+  // Buffer range checks: lane l's element has only its first inBytes[l] bytes in range (set
+  // for the entries of `lanes` when `partial`).
+  bool partial = false;
+  uint8_t inBytes[kWaveSize];
+};
+
+// The smallest and largest of lanes `lanes` (not none) of VGPR `v`.
+void lanesRange(const uint32_t* v, uint64_t lanes, uint32_t& low, uint32_t& high) {
+  low = ~0u;
+  high = 0;
+  if (lanes == ~0ull) {
+    for (int l = 0; l < kWaveSize; ++l) {
+      low = v[l] < low ? v[l] : low;
+      high = v[l] > high ? v[l] : high;
+    }
+    return;
+  }
+  for (uint64_t b = lanes; b != 0; b &= b - 1) {
+    const uint32_t x = v[__builtin_ctzll(b)];
+    low = x < low ? x : low;
+    high = x > high ? x : high;
+  }
+}
+
+// An atomic's read-modify-writes at issue, one per lane in ascending lane order as the memory
+// side applies them: source data from the VGPRs from `reg` (compare-and-swap: the compare
+// value in the VGPRs after it), the value memory held before to the VGPRs from `returnReg`
+// (atomics with glc; -1: none).
+template <class Element>
+void atomicLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, Element element) {
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  const bool wide = m.bytes == 8;
+  const int dwords = wide ? 2 : 1;
+  const int cmpReg = reg + (m.atomic == AtomicOp::CmpSwap ? dwords : 0);
+  auto operand = [&](int r, int l) {
+    const uint64_t lo = w.v(static_cast<uint32_t>(r))[l];
+    return wide ? lo | (uint64_t{w.v(static_cast<uint32_t>(r + 1))[l]} << 32) : lo;
+  };
+  for (uint64_t b = d.lanes; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    uint8_t* p = element(l);
+    const uint64_t src = operand(reg, l),
+                   cmp = m.atomic == AtomicOp::CmpSwap ? operand(cmpReg, l) : 0;
+    uint64_t old = 0;
+    if (wide) {
+      std::memcpy(&old, p, 8);
+      const uint64_t updated = atomicResult<uint64_t, int64_t, double>(m.atomic, old, src, cmp);
+      std::memcpy(p, &updated, 8);
+    } else {
+      uint32_t old32;
+      std::memcpy(&old32, p, 4);
+      const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
+          m.atomic, old32, static_cast<uint32_t>(src), static_cast<uint32_t>(cmp));
+      std::memcpy(p, &updated, 4);
+      old = old32;
+    }
+    if (returnReg < 0) continue;
+    w.v(static_cast<uint32_t>(returnReg))[l] = static_cast<uint32_t>(old);
+    if (wide) w.v(static_cast<uint32_t>(returnReg + 1))[l] = static_cast<uint32_t>(old >> 32);
+  }
+}
+
+// Moves a plain load's or store's data between the VGPRs from `reg` and the lanes' elements
+// (`element(l)`: lane l's host pointer), lanes in ascending order: of two stores to the same
+// bytes the higher lane's wins, as the texture path orders them. `contiguous`: the elements
+// follow each other (no overlap), so that whole-dword data moves VGPR by VGPR.
+template <class Element>
+void moveLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, int bytes,
+               bool contiguous, Element element) {
+  const MemDesc& m = x.op.mem;
+  if (m.op == MemOp::Atomic) return atomicLanes(x, d, reg, returnReg, element);
+  WaveState& w = x.w;
+  const uint64_t lanes = d.lanes;
+  const int first = lanes ? __builtin_ctzll(lanes) : 0;
+  // Every lane from `first` to the last one: a plain loop, else one over the set bits.
+  const uint64_t fromFirst = lanes >> first;
+  const bool oneRun = lanes && ((fromFirst + 1) & fromFirst) == 0;
+  const int run = oneRun ? 64 - __builtin_clzll(fromFirst) : 0;
+  auto forLanes = [&](auto&& f) {
+    if (oneRun) {
+      for (int l = first; l < first + run; ++l) f(l);
+    } else {
+      for (uint64_t b = lanes; b != 0; b &= b - 1) f(__builtin_ctzll(b));
+    }
+  };
+  const bool wholeDwords = !d.partial && m.ext == LoadExt::None && !m.d16Hi && bytes % 4 == 0;
+  const int dwords = bytes / 4;
+  if (m.op == MemOp::Load) {
+    const int count = loadDwords(bytes, m.ext);
+    if (contiguous && wholeDwords && dwords == 1 && oneRun) {
+      std::memcpy(w.v(static_cast<uint32_t>(reg)) + first, element(first),
+                  4 * static_cast<size_t>(run));
+    } else if (wholeDwords) {
+      for (int k = 0; k < dwords; ++k) {
+        uint32_t* r = w.v(static_cast<uint32_t>(reg + k));
+        forLanes([&](int l) { std::memcpy(&r[l], element(l) + 4 * k, 4); });
+      }
+    } else if (contiguous && oneRun && !d.partial &&
+               (m.ext == LoadExt::U8 || m.ext == LoadExt::I8 || m.ext == LoadExt::U16 ||
+                m.ext == LoadExt::I16)) {
+      // Consecutive bytes or shorts, extended: branch-free loops over the run.
+      uint32_t* r = w.v(static_cast<uint32_t>(reg)) + first;
+      const uint8_t* p = element(first);
+      if (m.ext == LoadExt::U8) {
+        for (int i = 0; i < run; ++i) r[i] = p[i];
+      } else if (m.ext == LoadExt::I8) {
+        for (int i = 0; i < run; ++i)
+          r[i] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(p[i])));
+      } else {
+        for (int i = 0; i < run; ++i) {
+          uint16_t h;
+          std::memcpy(&h, p + 2 * i, 2);
+          r[i] = m.ext == LoadExt::U16
+                     ? h
+                     : static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(h)));
+        }
+      }
+    } else if (!d.partial && m.ext != LoadExt::None) {
+      // Bytes and shorts, extended into one VGPR.
+      uint32_t* r = w.v(static_cast<uint32_t>(reg));
+      forLanes([&](int l) {
+        uint8_t data[4] = {};
+        if (bytes == 1)
+          data[0] = *element(l);
+        else
+          std::memcpy(data, element(l), 2);
+        r[l] = extendLoad(data, m.ext, r[l]);
+      });
+    } else {
+      forLanes([&](int l) {
+        uint8_t data[MemRequest::kMaxElementBytes] = {};  // bytes out of range read 0
+        std::memcpy(data, element(l), static_cast<size_t>(d.partial ? d.inBytes[l] : bytes));
+        scatterLaneLoad(w, reg, count, m.ext, l, data);
+      });
+    }
+    static const uint8_t kZeros[MemRequest::kMaxElementBytes] = {};
+    for (uint64_t b = d.written & ~lanes; b != 0; b &= b - 1)
+      scatterLaneLoad(w, reg, count, m.ext, __builtin_ctzll(b), kZeros);
+  } else if (contiguous && wholeDwords && dwords == 1 && oneRun) {
+    std::memcpy(element(first), w.v(static_cast<uint32_t>(reg)) + first,
+                4 * static_cast<size_t>(run));
+  } else if (wholeDwords && (contiguous || dwords == 1)) {
+    // Lanes do not overlap, or move one dword each in lane order: VGPR by VGPR.
+    for (int k = 0; k < dwords; ++k) {
+      const uint32_t* r = w.v(static_cast<uint32_t>(reg + k));
+      forLanes([&](int l) { std::memcpy(element(l) + 4 * k, &r[l], 4); });
+    }
+  } else {
+    // Lanes may overlap: each lane's whole element in turn, so the highest lane's bytes win.
+    forLanes([&](int l) {
+      uint8_t data[MemRequest::kMaxElementBytes];
+      gatherVgprBytes(w, reg, bytes, l, m.d16Hi, data);
+      std::memcpy(element(l), data, static_cast<size_t>(d.partial ? d.inBytes[l] : bytes));
+    });
+  }
+}
+
+// A plain load or store at issue on the lanes `d` describes. False, with nothing changed, when
+// the lanes' bytes are not all in one mapped region: the instruction then takes the MemRequest
+// path, which reports faults.
+bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int returnReg = -1) {
+  const uint64_t lanes = d.lanes;
+  const MemDesc& m = x.op.mem;
+  if (lanes == ~0ull && d.form == DirectLanes::Form::Affine && d.stride == 4 && bytes == 4 &&
+      !d.partial && m.ext == LoadExt::None && !m.d16Hi && m.op != MemOp::Atomic) {
+    // The most common access of all: a whole wave's consecutive dwords, one block copy.
+    uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, d.base, 4 * kWaveSize);
+    if (host == nullptr) return false;
+    uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
+    if (m.op == MemOp::Load)
+      std::memcpy(r, host, 4 * kWaveSize);
+    else
+      std::memcpy(host, r, 4 * kWaveSize);
+    x.r.kind = StepKind::MemoryDone;
+    x.w.pc += x.in.sizeBytes;
+    return true;
+  }
+  if (lanes != 0) {
+    using Form = DirectLanes::Form;
+    const int first = __builtin_ctzll(lanes), last = 63 - __builtin_clzll(lanes);
+    const uint64_t size = static_cast<uint64_t>(bytes);
+    bool contiguous = false;
+    uint64_t low, high;
+    uint32_t lowOffset = 0;
+    if (d.form == Form::Affine) {
+      contiguous = d.stride == size;
+      low = d.base + first * d.stride;
+      high = d.base + last * d.stride;
+    } else if (d.form == Form::Offsets) {
+      uint32_t highOffset;
+      lanesRange(d.offsets, lanes, lowOffset, highOffset);
+      low = d.base + lowOffset;
+      high = d.base + highOffset;
+    } else {
+      // Consecutive elements (as addr[first] + (l - first) * bytes), else the extremes.
+      const uint64_t origin = d.addr[first] - first * size;
+      uint64_t differ = 0;
+      low = ~0ull;
+      high = 0;
+      for (uint64_t b = lanes; b != 0; b &= b - 1) {
+        const int l = __builtin_ctzll(b);
+        const uint64_t a = d.addr[l];
+        differ |= a ^ (origin + l * size);
+        low = a < low ? a : low;
+        high = a > high ? a : high;
+      }
+      contiguous = differ == 0;
+    }
+    // Lanes wrapping around the address space, or too far apart for one region.
+    if (high < low || high - low > (1ull << 32)) return false;
+    uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, low, high - low + size);
+    if (host == nullptr) return false;
+    if (contiguous) {
+      uint8_t* const at = host + (d.form == Form::Affine ? 0 : d.addr[first] - low);
+      moveLanes(x, d, reg, returnReg, bytes, true,
+                [=](int l) { return at + static_cast<size_t>(l - first) * size; });
+    } else if (d.form == Form::Affine) {
+      moveLanes(x, d, reg, returnReg, bytes, false,
+                [=](int l) { return host + static_cast<size_t>(l - first) * d.stride; });
+    } else if (d.form == Form::Offsets) {
+      const uint32_t* offsets = d.offsets;
+      moveLanes(x, d, reg, returnReg, bytes, false,
+                [=](int l) { return host + static_cast<size_t>(offsets[l] - lowOffset); });
+    } else {
+      moveLanes(x, d, reg, returnReg, bytes, false,
+                [&](int l) { return host + (d.addr[l] - low); });
+    }
+  } else if (d.written != 0 && m.op == MemOp::Load) {
+    // No lane in range (a buffer): the load's lanes still read 0.
+    static const uint8_t kZeros[MemRequest::kMaxElementBytes] = {};
+    for (uint64_t b = d.written; b != 0; b &= b - 1)
+      scatterLaneLoad(x.w, reg, loadDwords(bytes, m.ext), m.ext, __builtin_ctzll(b), kZeros);
+  }
+  x.r.kind = StepKind::MemoryDone;
+  x.w.pc += x.in.sizeBytes;
+  return true;
+}
+
+// FLAT/GLOBAL/SCRATCH loads, stores and atomics at issue (functional mode). False, with
+// nothing changed, for what the general path must do: flat addresses in the LDS or private
+// aperture, faults (a misaligned lane, a VGPR out of range), bytes that are not mapped.
+bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSaddr,
+                uint64_t saddrValue, int64_t offset) {
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  const bool load = m.op == MemOp::Load;
+  // The general path's VGPR checks (finishVector), which report these faults.
+  const int dataReg = x.in.f[fld::kData0], vdst = x.in.f[fld::kDst];
+  if (x.op.src1 != Ty::None && !vgprInRange(w, dataReg, dwordsOf(x.op.src1))) return false;
+  const bool returns = load || (m.op == MemOp::Atomic && (x.in.f[fld::kBits] & kGlc));
+  if (returns && !vgprInRange(w, vdst, dwordsOf(x.op.dst))) return false;
+  const int reg = load ? vdst : dataReg;
+  const int returnReg = m.op == MemOp::Atomic && returns ? vdst : -1;
+  const uint64_t exec = w.exec;
+  DirectLanes d;
+  d.lanes = d.written = exec;
+  if (exec == 0) return accessDirect(x, d, reg, m.bytes, returnReg);  // nothing to move
+  const int first = __builtin_ctzll(exec);
+  const uint64_t bytes = m.bytes;
+  const AlignmentRule align = alignmentRule(m, m.bytes, w.alignmentMode & 3);
+  const uint64_t alignMask = static_cast<uint64_t>(align.required) - 1;  // a power of two
+  // A misaligned address: the general path faults; DWORD mode drops the low bits instead.
+  auto aligned = [&](uint64_t& address) {
+    if ((address & alignMask) == 0) return true;
+    address &= ~alignMask;
+    return align.autoAlign;
+  };
+  const uint64_t off = static_cast<uint64_t>(offset);
+  const uint32_t* lo = scratchSaddr ? nullptr : w.v(static_cast<uint32_t>(vaddr));
+  if (seg == 1) {
+    // Scratch: per-lane private offsets (aligned as such), swizzled: dword p / 4 of lane l at
+    // FLAT_SCRATCH + (p / 4) * 256 + l * 4. One offset for every lane makes them affine.
+    if (scratchSaddr || lanesStep(lo, nullptr, exec, 0)) {
+      uint64_t p = static_cast<uint32_t>((scratchSaddr ? saddrValue : lo[first]) + off);
+      if (!aligned(p)) return false;
+      d.form = DirectLanes::Form::Affine;
+      d.base = w.flatScratch + (p / 4) * 256 + p % 4;
+      d.stride = 4;
+    } else {
+      uint64_t* a = d.addr;
+      for (int l = 0; l < kWaveSize; ++l) a[l] = static_cast<uint32_t>(lo[l] + off);
+      for (uint64_t b = exec; b != 0; b &= b - 1)
+        if (!aligned(a[__builtin_ctzll(b)])) return false;
+      for (int l = 0; l < kWaveSize; ++l)
+        a[l] = w.flatScratch + (a[l] / 4) * 256 + static_cast<uint64_t>(l) * 4 + a[l] % 4;
+    }
+    return accessDirect(x, d, reg, m.bytes, returnReg);
+  }
+  // Global and flat: address = (saddr, or the high VGPR << 32) + the low VGPR + offset. With
+  // one high half, lane l is at base + lo[l]; consecutive elements make the lanes affine, and
+  // then their alignment is the first lane's.
+  const uint32_t* hi = useSaddr ? nullptr : w.v(static_cast<uint32_t>(vaddr + 1));
+  auto baseOf = [&] {
+    return (useSaddr ? saddrValue : static_cast<uint64_t>(hi[first]) << 32) + off;
+  };
+  if (lanesStep(lo, hi, exec, static_cast<uint32_t>(bytes))) {
+    uint64_t start = baseOf() + lo[first];
+    if (!aligned(start)) return false;
+    d.form = DirectLanes::Form::Affine;
+    d.base = start - first * bytes;
+    d.stride = bytes;
+  } else if ((useSaddr || lanesStep(hi, nullptr, exec, 0)) &&
+             !(load && vaddr >= reg && vaddr < reg + dwordsOf(x.op.dst))) {
+    // (Not when the load overwrites the offsets before its last dword is placed.)
+    d.base = baseOf();
+    if (alignMask != 0) {
+      uint64_t misaligned = 0;
+      for (uint64_t b = exec; b != 0; b &= b - 1) misaligned |= d.base + lo[__builtin_ctzll(b)];
+      if ((misaligned & alignMask) != 0) return false;  // DWORD mode too: rare, general path
+    }
+    d.form = DirectLanes::Form::Offsets;
+    d.offsets = lo;
+  } else {
+    uint64_t* a = d.addr;
+    if (useSaddr) {
+      for (int l = 0; l < kWaveSize; ++l) a[l] = saddrValue + lo[l] + off;
+    } else {
+      for (int l = 0; l < kWaveSize; ++l)
+        a[l] = (lo[l] | (static_cast<uint64_t>(hi[l]) << 32)) + off;
+    }
+    for (uint64_t b = exec; b != 0; b &= b - 1)
+      if (!aligned(a[__builtin_ctzll(b)])) return false;
+  }
+  if (seg == 0) {
+    // Generic addresses in the shared or private aperture: the general path maps them.
+    const uint64_t shared = x.ctx.sharedApertureBase, priv = x.ctx.privateApertureBase;
+    auto inAperture = [&](uint64_t address) {
+      return (shared && address - shared < (1ull << 32)) || (priv && address - priv < (1ull << 32));
+    };
+    for (uint64_t b = exec; b != 0; b &= b - 1) {
+      const int l = __builtin_ctzll(b);
+      const uint64_t address = d.form == DirectLanes::Form::Affine    ? d.base + l * d.stride
+                               : d.form == DirectLanes::Form::Offsets ? d.base + lo[l]
+                                                                      : d.addr[l];
+      if (inAperture(address)) return false;
+    }
+  }
+  return accessDirect(x, d, reg, m.bytes, returnReg);
+}
+
+// MUBUF/MTBUF loads and stores without format conversion, LDS or TFE, at issue (functional
+// mode); false, with nothing changed, for what the general path must do (as flatDirect).
+bool bufferDirect(ExecArgs& x, const BufferAddressing& b, bool offen, bool idxen, int vaddr,
+                  int vdata) {
+  WaveState& w = x.w;
+  const uint64_t exec = w.exec;
+  const BufferResource& vs = b.vs;
+  DirectLanes d;
+  d.written = exec;  // loads: every EXEC lane gets a result (out-of-range lanes read 0)
+  if (!offen && !idxen && !(vs.swizzle && vs.indexStride < kWaveSize)) {
+    // No address VGPR: every lane has the instruction's offset, and index l (ADD_TID_ENABLE)
+    // or 0, so lane l is at lane 0's address + l * stride (swizzled: within one index stride),
+    // with lane 0's alignment when the stride keeps it, and lane 0's range check.
+    const uint64_t stride = !vs.addTid ? 0 : (vs.swizzle ? vs.elementSize : vs.stride);
+    if (exec != 0) {
+      if (stride % static_cast<uint64_t>(b.align.required) != 0) return false;
+      const BufferLane lane0 = bufferLane(b, 0, b.instOffset);
+      if (lane0.problem != BufferLane::kNone) return false;
+      d.form = DirectLanes::Form::Affine;
+      d.base = lane0.address;
+      d.stride = stride;
+      if (lane0.inBytes != 0) d.lanes = exec;
+      if (lane0.inBytes != 0 && lane0.inBytes < b.bytes) {
+        d.partial = true;
+        for (int l = 0; l < kWaveSize; ++l) d.inBytes[l] = static_cast<uint8_t>(lane0.inBytes);
+      }
+    }
+  } else if (exec == ~0ull && offen && b.scratch && vs.swizzle && vs.indexStride >= kWaveSize &&
+             b.align.required == 1) {
+    // Scratch with per-lane offsets (the private segment V#): index l stays inside the first
+    // index stride, and nothing is range-checked. A branch-free loop over the whole wave.
+    const uint32_t* offset = w.v(static_cast<uint32_t>(vaddr));
+    const uint64_t base = vs.base + b.soffset, es = vs.elementSize;
+    const unsigned esShift = static_cast<unsigned>(__builtin_ctzll(es));
+    const unsigned isShift = static_cast<unsigned>(__builtin_ctzll(vs.indexStride));
+    uint64_t crosses = 0;
+    for (int l = 0; l < kWaveSize; ++l) {
+      const uint64_t o = uint64_t{offset[l]} + b.instOffset;
+      d.addr[l] = base + ((o & ~(es - 1)) << isShift) + (static_cast<uint64_t>(l) << esShift) +
+                  (o & (es - 1));
+      // (o % es) + bytes > es: the subtraction wraps.
+      crosses |= (es - ((o & (es - 1)) + static_cast<uint64_t>(b.bytes))) >> 63;
+    }
+    if (crosses != 0) return false;  // crosses an element boundary: the general path faults
+    d.lanes = exec;
+  } else {
+    const uint32_t* index = idxen ? w.v(static_cast<uint32_t>(vaddr)) : nullptr;
+    const uint32_t* offset = offen ? w.v(static_cast<uint32_t>(vaddr + (idxen ? 1 : 0))) : nullptr;
+    for (uint64_t k = exec; k != 0; k &= k - 1) {
+      const int l = __builtin_ctzll(k);
+      const uint64_t laneIndex =
+          (index ? index[l] : 0) + (vs.addTid ? static_cast<uint64_t>(l) : 0);
+      const BufferLane r =
+          bufferLane(b, laneIndex, (offset ? uint64_t{offset[l]} : 0) + b.instOffset);
+      if (r.problem != BufferLane::kNone) return false;
+      d.addr[l] = r.address;
+      d.inBytes[l] = static_cast<uint8_t>(r.inBytes);
+      if (r.inBytes == 0) continue;
+      d.lanes |= 1ull << l;
+      if (r.inBytes < b.bytes) d.partial = true;
+    }
+  }
+  return accessDirect(x, d, vdata, b.bytes);
+}
+
+// MUBUF loads and stores without format conversion, LDS or TFE, at issue (functional mode):
+// the V# and operands read on their own, and every check the general path makes answered
+// first; false (nothing changed) sends the instruction down the general path, which reports
+// any fault.
+bool bufferAtIssue(ExecArgs& x) {
+  const Instruction& in = x.in;
+  const MemDesc& m = x.op.mem;
+  WaveState& w = x.w;
+  const unsigned bits = in.f[fld::kBits];
+  if (m.format || m.op == MemOp::Atomic || (bits & (kLds | kTfe))) return false;
+  const int rsrc = in.f[fld::kData1];
+  if (rsrc < 0 || rsrc + 4 > kNumSgprs) return false;
+  const BufferResource vs = decodeResource(&w.sgpr[static_cast<size_t>(rsrc)]);
+  // An image resource (a no-op), the null resource (zeros), a swizzle too narrow (a fault).
+  if (vs.type != 0 || (!vs.addTid && vs.dataFormat == kDfmtInvalid) ||
+      (vs.swizzle && m.bytes > vs.elementSize))
+    return false;
+  const bool offen = bits & kOffen, idxen = bits & kIdxen;
+  const int vaddr = in.f[fld::kAddr], vdata = in.f[fld::kData0];
+  if ((offen || idxen) && !vgprInRange(w, vaddr, (offen && idxen) ? 2 : 1)) return false;
+  if (!vgprInRange(w, vdata, dwordsOf(m.op == MemOp::Load ? x.op.dst : x.op.src1))) return false;
+  BufferAddressing b;
+  b.vs = vs;
+  b.soffset = static_cast<uint32_t>(readScalar(in, w, x.ctx, in.f[fld::kOffset1], Ty::B32));
+  b.instOffset = in.f[fld::kOffset0];
+  b.bytes = m.bytes;
+  b.align = alignmentRule(m, m.bytes, w.alignmentMode & 3);
+  b.scratch = vs.addTid && !idxen;
+  b.structured = idxen;
+  b.perComponent = m.bytes > 4;
+  return bufferDirect(x, b, offen, idxen, vaddr, vdata);
+}
+
 // Address = base + soffset + buffer_offset (seed 001): buffer_offset from the index (idxen VGPR,
 // + lane id with ADD_TID_ENABLE) and the offset (offen VGPR + instruction offset), linear or
 // swizzled. Range checks by buffer kind, alignment by SH_MEM_CONFIG.alignment_mode, data format
 // conversion, D16, TFE and loads into the LDS.
 void execBuffer(ExecArgs& x) {
+  if (x.ctx.directMemory && bufferAtIssue(x)) return;
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
   WaveState& w = x.w;
@@ -396,7 +923,11 @@ void execBuffer(ExecArgs& x) {
     return fault(x, "lds=1 is only valid on buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x");
   const int rsrc = in.f[fld::kData1];
   uint32_t words[4];
-  for (int k = 0; k < 4; ++k) words[k] = readScalarDword(w, x.ctx, rsrc + k);
+  if (rsrc >= 0 && rsrc + 4 <= kNumSgprs) {  // plain SGPRs (as nearly always): one copy
+    std::memcpy(words, &w.sgpr[static_cast<size_t>(rsrc)], sizeof words);
+  } else {
+    for (int k = 0; k < 4; ++k) words[k] = readScalarDword(w, x.ctx, rsrc + k);
+  }
   const BufferResource vs = decodeResource(words);
   const uint64_t soffset =
       static_cast<uint32_t>(readScalar(in, w, x.ctx, in.f[fld::kOffset1], Ty::B32));
@@ -424,6 +955,27 @@ void execBuffer(ExecArgs& x) {
                               numFormatName(nfmt) + ": " + problem);
     if (const FormatLayout* layout = formatLayout(dfmt)) bytes = layout->bytes;
   }
+  const bool glc = bits & kGlc;
+  const bool returns = m.op == MemOp::Load || (m.op == MemOp::Atomic && glc);
+  const int dataDwords = x.op.src1 == Ty::None ? 0 : dwordsOf(x.op.src1);
+  if (dataDwords && !vgprInRange(w, vdata, dataDwords))
+    return fault(x, "memory data VGPR out of range");
+  const int dstDwords = dwordsOf(x.op.dst);
+  if (returns && !toLds && !vgprInRange(w, vdata, dstDwords + (tfe ? 1 : 0)))
+    return fault(x, "memory destination VGPR out of range");
+
+  BufferAddressing b;
+  b.vs = vs;
+  b.soffset = soffset;
+  b.instOffset = instOffset;
+  b.bytes = bytes;
+  const int mode = w.alignmentMode & 3;
+  b.align = alignmentRule(m, bytes, mode);
+  b.scratch = vs.addTid && !idxen;
+  b.structured = idxen;
+  b.perComponent = !m.format && m.op != MemOp::Atomic && bytes > 4;
+  const bool swizzleTooWide = vs.swizzle && bytes > static_cast<int>(vs.elementSize);
+
   uint32_t params = (dfmt << wbfmt::kDfmtShift) | (nfmt << wbfmt::kNfmtShift) |
                     (static_cast<uint32_t>(m.components) << wbfmt::kCompShift) |
                     (m.d16 ? wbfmt::kD16 : 0) | (m.d16Hi && m.format ? wbfmt::kD16Hi : 0) |
@@ -433,17 +985,10 @@ void execBuffer(ExecArgs& x) {
   MemRequest& mem = x.mem;
   beginRequest(mem, MemSpace::Vector, m.op, WaitCounter::Vm);
   mem.atomic = m.atomic;
-  mem.glc = bits & kGlc;
+  mem.glc = glc;
   mem.slc = bits & kSlc;
-  mem.atomicReturnsData = m.op == MemOp::Atomic && mem.glc;
+  mem.atomicReturnsData = m.op == MemOp::Atomic && glc;
   mem.elementBytes = static_cast<uint8_t>(bytes);
-  const bool returns = m.op == MemOp::Load || mem.atomicReturnsData;
-  const int dataDwords = x.op.src1 == Ty::None ? 0 : dwordsOf(x.op.src1);
-  if (dataDwords && !vgprInRange(w, vdata, dataDwords))
-    return fault(x, "memory data VGPR out of range");
-  const int dstDwords = dwordsOf(x.op.dst);
-  if (returns && !toLds && !vgprInRange(w, vdata, dstDwords + (tfe ? 1 : 0)))
-    return fault(x, "memory destination VGPR out of range");
 
   // Resource/instruction mismatch (seed 001): an image resource (TYPE != 0) makes the buffer
   // instruction a no-op: nothing is read or written, registers keep their values.
@@ -456,67 +1001,27 @@ void execBuffer(ExecArgs& x) {
   const uint64_t exec = w.exec;
   uint64_t sent = 0;
   if (!nullResource) {
-    if (vs.swizzle && bytes > static_cast<int>(vs.elementSize))
+    if (swizzleTooWide)
       return fault(x, "swizzled buffer access wider than the element size (seed 001)");
-    const int mode = w.alignmentMode & 3;
-    const AlignmentRule align = alignmentRule(m, bytes, mode);
-    // Range-check kind (Vega ISA guide 8.1.6): scratch (ADD_TID_ENABLE without idxen) is not
-    // checked; idxen makes a structured buffer (num_records in strides, checked by index);
-    // otherwise raw (num_records in bytes, exact: the payload must fit).
-    const bool scratch = vs.addTid && !idxen;
-    const bool structured = idxen;
-    const bool perComponent = !m.format && m.op != MemOp::Atomic && bytes > 4;
     for (int l = 0; l < kWaveSize; ++l) {
       if (!((exec >> l) & 1)) continue;
       uint64_t index = idxen ? w.v(static_cast<uint32_t>(vaddr))[l] : 0;
       if (vs.addTid) index += static_cast<uint64_t>(l);
-      uint64_t offset =
+      const uint64_t offset =
           (offen ? static_cast<uint64_t>(w.v(static_cast<uint32_t>(vaddr + (idxen ? 1 : 0)))[l])
                  : 0) +
           instOffset;
-      uint64_t address = vs.base + soffset;
-      const uint64_t es = vs.elementSize, is = vs.indexStride;
-      uint64_t bufferOffset;
-      if (vs.swizzle) {
-        // Both are powers of two (decodeResource): shifts and masks instead of four divisions
-        // per lane. ((index / is) * stride + (offset / es) * es) * is + (index % is) * es +
-        // offset % es.
-        const unsigned esShift = static_cast<unsigned>(__builtin_ctzll(es));
-        const unsigned isShift = static_cast<unsigned>(__builtin_ctzll(is));
-        bufferOffset = (((index >> isShift) * vs.stride + (offset & ~(es - 1))) << isShift) +
-                       ((index & (is - 1)) << esShift) + (offset & (es - 1));
-      } else {
-        bufferOffset = index * vs.stride + offset;
-      }
-      address += bufferOffset;
-      const uint64_t misaligned = address % static_cast<uint64_t>(align.required);
-      if (misaligned && align.autoAlign) {
-        address -= misaligned;
-        offset = offset >= misaligned ? offset - misaligned : 0;
-      } else if (misaligned) {
-        return misalignedFault(x, "buffer", l, address, align, mode);
-      }
-      if (vs.swizzle && (offset & (es - 1)) + static_cast<uint64_t>(bytes) > es)
+      const BufferLane r = bufferLane(b, index, offset);
+      if (r.problem == BufferLane::kMisaligned)
+        return misalignedFault(x, "buffer", l, r.address, b.align, mode);
+      if (r.problem == BufferLane::kCrossesElement)
         return fault(x,
                      "swizzled buffer access crosses an element boundary (swizzled addressing "
                      "needs dword-aligned accesses, seed 001)");
-      mem.addr[l][0] = address;
-      int inBytes = bytes;  // bytes of this lane's element in range, from its start
-      if (scratch) {
-        inBytes = bytes;
-      } else if (structured) {
-        inBytes = index < vs.numRecords ? bytes : 0;
-      } else if (perComponent) {
-        // Raw B64/B96/B128: each dword checked on its own; the in-range ones are a prefix.
-        inBytes = 0;
-        while (inBytes < bytes && offset + static_cast<uint64_t>(inBytes) + 4 <= vs.numRecords)
-          inBytes += 4;
-      } else {
-        inBytes = offset + static_cast<uint64_t>(bytes) <= vs.numRecords ? bytes : 0;
-      }
-      if (inBytes == 0) continue;
+      mem.addr[l][0] = r.address;
+      if (r.inBytes == 0) continue;
       sent |= 1ull << l;
-      if (inBytes < bytes) mem.laneBytes[l] = static_cast<uint8_t>(inBytes);
+      if (r.inBytes < bytes) mem.laneBytes[l] = static_cast<uint8_t>(r.inBytes);
     }
   }
   mem.laneMask = sent;
@@ -585,6 +1090,9 @@ void execFlat(ExecArgs& x) {
     return fault(x, "flat address VGPR out of range");
   const uint64_t saddrValue =
       useSaddr ? readScalar(in, w, x.ctx, saddr, seg == 2 ? Ty::B64 : Ty::B32) : 0;
+
+  if (x.ctx.directMemory && flatDirect(x, seg, vaddr, useSaddr, scratchSaddr, saddrValue, offset))
+    return;
 
   beginRequest(x.mem, MemSpace::Vector, m.op, WaitCounter::Vm);
   const uint64_t exec = w.exec;

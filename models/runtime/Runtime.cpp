@@ -63,8 +63,47 @@ uint32_t Runtime::mmioRead(uint32_t reg) {
   return value;
 }
 
+namespace {
+
+// Functional mode: host copies go straight to device memory through the DMI regions the memory
+// grants (there is no memory timing to model). `move(host, done, n)` moves bytes [done,
+// done + n) of the copy at host memory `host`. Returns how many bytes from the start it moved:
+// it stops where DMI is refused, and the caller's transactions do the rest (and report errors).
+template <class Move>
+uint64_t moveDirect(tlm_utils::simple_initiator_socket<HostPort>& socket, tlm::tlm_command cmd,
+                    uint64_t address, uint64_t bytes, Move move) {
+  uint64_t done = 0;
+  while (done < bytes) {
+    tlm::tlm_generic_payload p;
+    p.set_command(cmd);
+    p.set_address(address + done);
+    tlm::tlm_dmi dmi;
+    if (!socket->get_direct_mem_ptr(p, dmi) || dmi.get_dmi_ptr() == nullptr ||
+        !(cmd == tlm::TLM_READ_COMMAND ? dmi.is_read_allowed() : dmi.is_write_allowed()) ||
+        address + done < dmi.get_start_address() || address + done > dmi.get_end_address())
+      break;
+    const uint64_t n =
+        std::min<uint64_t>(bytes - done, dmi.get_end_address() - (address + done) + 1);
+    move(dmi.get_dmi_ptr() + (address + done - dmi.get_start_address()), done, n);
+    done += n;
+  }
+  return done;
+}
+
+}  // namespace
+
 void Runtime::transfer(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint64_t bytes) {
   sc_time delay = SC_ZERO_TIME;
+  if (gpu_.config().functionalMode) {
+    const uint64_t moved = moveDirect(port_.memory, cmd, address, bytes,
+                                      [&](uint8_t* host, uint64_t done, uint64_t n) {
+                                        if (cmd == tlm::TLM_READ_COMMAND)
+                                          std::memcpy(data + done, host, n);
+                                        else
+                                          std::memcpy(host, data + done, n);
+                                      });
+    address += moved, data += moved, bytes -= moved;
+  }
   for (uint64_t done = 0; done < bytes;) {
     const uint64_t n = std::min(kCopyChunk, bytes - done);
     tlm::tlm_generic_payload p;
@@ -110,6 +149,16 @@ void Runtime::copyFromDevice(void* dst, uint64_t src, uint64_t bytes) {
 }
 
 void Runtime::memset(uint64_t dst, uint8_t value, uint64_t bytes) {
+  if (gpu_.config().functionalMode) {
+    const uint64_t moved =
+        moveDirect(port_.memory, tlm::TLM_WRITE_COMMAND, dst, bytes,
+                   [&](uint8_t* host, uint64_t, uint64_t n) { std::memset(host, value, n); });
+    if (moved == bytes) {
+      wait(SC_ZERO_TIME);  // as the transactions' (zero) delay
+      return;
+    }
+    dst += moved, bytes -= moved;
+  }
   std::vector<uint8_t> fill(std::min(bytes, kCopyChunk * 16), value);
   for (uint64_t done = 0; done < bytes;) {
     const uint64_t n = std::min<uint64_t>(fill.size(), bytes - done);

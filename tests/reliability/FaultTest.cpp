@@ -108,6 +108,35 @@ INSTANTIATE_TEST_SUITE_P(
                   {"s_trap 2 with no trap handler installed", ": s_trap 2"}}),
     [](const ::testing::TestParamInfo<FaultCase>& info) { return info.param.name; });
 
+// Functional mode completes plain accesses at issue (ExecContext::directMemory) and leaves
+// what it cannot map to the memory side: every fault reads as in timing mode, but for the cycle
+// it happened at. store_past_allocation's lanes start inside the argument buffer and run past
+// every allocation.
+TEST(FunctionalMode, FaultsReadAsInTimingMode) {
+  for (const char* kernel :
+       {"memory_violation", "store_past_allocation", "misaligned_buffer_atomic",
+        "misaligned_global_atomic", "illegal_encoding", "trap_without_handler"}) {
+    SCOPED_TRACE(kernel);
+    std::string message[2];
+    for (int functional = 0; functional < 2; ++functional) {
+      ScratchDir dir;
+      const FaultCase c{kernel, kFaults, kernel, functional ? "--mode functional" : "", {}};
+      const SimResult r = runVgpuSim(run(c, dir, "--grid 64 --block 64 --platform tiny"), dir);
+      EXPECT_EQ(r.exitCode, 3) << r.err;
+      expectOneFaultMessage(r.err, kernel);
+      const size_t at = r.err.find("vgpu-sim: kernel '");
+      ASSERT_NE(at, std::string::npos) << r.err;
+      message[functional] =
+          std::regex_replace(r.err.substr(at), std::regex(", cycle [0-9]+"), ", cycle N");
+    }
+    EXPECT_EQ(message[1], message[0]);
+    EXPECT_NE(message[0].find("\n  PC 0x"), std::string::npos) << message[0];
+    if (std::string(kernel) == "store_past_allocation") {
+      EXPECT_NE(message[0].find("memory violation: access to 0x"), std::string::npos) << message[0];
+    }
+  }
+}
+
 // Hangs: two waves of one workgroup (128 work-items) unless the case says otherwise.
 class KernelHangs : public ::testing::TestWithParam<FaultCase> {};
 

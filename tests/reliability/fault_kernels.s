@@ -92,6 +92,25 @@ trap_without_handler:
 .Ltrap_without_handler_end:
 .size trap_without_handler, .Ltrap_without_handler_end-trap_without_handler
 
+.globl store_past_allocation
+.p2align 8
+.type store_past_allocation,@function
+store_past_allocation:
+  // Lanes 256 bytes apart from the argument buffer's last dword: lane 0 stores inside the
+  // 4 KiB buffer, the others run past every allocation. Functional mode's direct path cannot
+  // map them and leaves the store to the memory side, which reports it as in timing mode.
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32 v1, 8, v0
+  v_mov_b32 v5, s5
+  v_add_co_u32 v4, vcc, s4, v1
+  v_addc_co_u32 v5, vcc, 0, v5, vcc
+  global_store_dword v[4:5], v0, off offset:4092
+  s_waitcnt vmcnt(0)
+  s_endpgm
+.Lstore_past_allocation_end:
+.size store_past_allocation, .Lstore_past_allocation_end-store_past_allocation
+
 .globl barrier_never_reached
 .p2align 8
 .type barrier_never_reached,@function
@@ -191,6 +210,12 @@ runaway_loop:
   .amdhsa_group_segment_fixed_size 0
 .end_amdhsa_kernel
 
+.amdhsa_kernel store_past_allocation
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
 .amdhsa_kernel barrier_never_reached
   .amdhsa_next_free_vgpr 8
   .amdhsa_next_free_sgpr 16
@@ -278,6 +303,18 @@ amdhsa.kernels:
       - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
   - .name: trap_without_handler
     .symbol: trap_without_handler.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: store_past_allocation
+    .symbol: store_past_allocation.kd
     .kernarg_segment_size: 8
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 0
