@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <vector>
 
@@ -125,33 +126,67 @@ class BusyUntil {
   }
   void insertBefore(Iterator next, uint64_t start, uint64_t end) {
     // Merge with touching neighbours so a saturated resource keeps a handful of intervals (and
-    // the vector moves its tail only for an interval that touches neither).
+    // the calendar moves entries only for an interval that touches neither).
     const bool joinsPrev = next != first() && std::prev(next)->end == start;
     const bool joinsNext = next != intervals_.end() && next->start == end;
+    const auto index = static_cast<size_t>(next - intervals_.begin());
     if (joinsPrev && joinsNext) {
       std::prev(next)->end = next->end;
-      intervals_.erase(next);
+      eraseAt(index);
     } else if (joinsPrev) {
       std::prev(next)->end = end;
     } else if (joinsNext) {
       next->start = start;
     } else {
-      intervals_.insert(next, Interval{start, end});
+      insertAt(index, Interval{start, end});
     }
+  }
+  // A calendar under temporal decoupling can hold thousands of intervals (a backlog reaching far
+  // past the current time), and a request out of time order usually lands near its front (a
+  // lagging initiator, just after the current time) or near its back (a queue): inserting and
+  // erasing move the shorter side, the front one into the dropped entries before head_.
+  void insertAt(size_t index, const Interval& interval) {
+    const size_t size = intervals_.size();
+    if (index - head_ >= size - index) {
+      intervals_.insert(intervals_.begin() + static_cast<std::ptrdiff_t>(index), interval);
+      return;
+    }
+    if (head_ == 0) {  // no room in front: make some, for this and the next front inserts
+      const size_t room = 8 + size / 4;
+      intervals_.insert(intervals_.begin(), room, Interval{0, 0});
+      head_ = room, index += room;
+    }
+    Interval* const live = intervals_.data() + head_;
+    std::memmove(live - 1, live, (index - head_) * sizeof(Interval));
+    --head_;
+    intervals_[index - 1] = interval;
+  }
+  void eraseAt(size_t index) {
+    const size_t size = intervals_.size();
+    if (index - head_ >= size - index - 1) {
+      intervals_.erase(intervals_.begin() + static_cast<std::ptrdiff_t>(index));
+      return;
+    }
+    Interval* const live = intervals_.data() + head_;
+    std::memmove(live + 1, live, (index - head_) * sizeof(Interval));
+    ++head_;
   }
   void prune(uint64_t now) {
     while (!empty() && intervals_[head_].end <= now) ++head_;
     // Dropped intervals stay in front of head_ until they are many: erasing the front of a
-    // vector one by one would move the whole calendar every time.
+    // vector one by one would move the whole calendar every time. Some stay as room for
+    // inserts near the front.
     if (head_ >= 64 && head_ * 2 >= intervals_.size()) {
-      intervals_.erase(intervals_.begin(), first());
-      head_ = 0;
+      const size_t room = std::min(head_, 8 + (intervals_.size() - head_) / 4);
+      intervals_.erase(intervals_.begin(),
+                       intervals_.begin() + static_cast<std::ptrdiff_t>(head_ - room));
+      head_ = room;
     }
   }
 
   static constexpr int kMaxGapsSearched = 32;
-  // Disjoint intervals sorted by start, from index head_ on (a sorted vector: the calendar is
-  // short, and a std::map's node walks and allocations cost more than moving a few entries).
+  // Disjoint intervals sorted by start, from index head_ on (a sorted vector: a std::map's node
+  // walks and allocations cost more than moving the few entries an insert usually moves).
   std::vector<Interval> intervals_;
   size_t head_ = 0;
   sc_core::sc_time lastEnd_ = sc_core::SC_ZERO_TIME;  // the last interval's end, as sc_time

@@ -210,6 +210,44 @@ TEST(Reservation, CalendarMatchesTheFirstFitSearchUnderDecoupling) {
   }
 }
 
+TEST(Reservation, CalendarMatchesTheFirstFitSearchWithABacklogFarAhead) {
+  // A memory behind decoupled initiators whose requests wait far past the current time (as
+  // behind a saturated DRAM): thousands of short intervals with gaps, while lagging requests
+  // land just after the current time. Inserts and merges then happen near both ends of a long
+  // calendar and in its middle, and the dropped intervals in front are reused and compacted.
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    DecoupledArrivals arrivals(seed);
+    BusyUntil calendar;
+    ReferenceCalendar reference;
+    const uint64_t window = seed % 2 ? 10000 : 3000;
+    size_t longest = 0;
+    for (int n = 0; n < 30000; ++n) {
+      ++arrivals.nowCycles;
+      const uint64_t kind = arrivals.random() % 8;
+      sc_core::sc_time at;
+      if (kind < 3)  // lagging: near the front
+        at = cycles(static_cast<double>(arrivals.nowCycles + arrivals.random() % 32));
+      else if (kind < 7)  // anywhere in the window
+        at = cycles(static_cast<double>(arrivals.nowCycles + arrivals.random() % window));
+      else  // at or just after the end of the last reservation
+        at = std::max(arrivals.now(), calendar.freeAt()) +
+             cycles(static_cast<double>(arrivals.random() % 2));
+      const sc_core::sc_time occupancy = cycles(static_cast<double>(1 + arrivals.random() % 2));
+      ASSERT_EQ(calendar.reserve(at, occupancy, arrivals.now()),
+                reference.reserve(at, occupancy, arrivals.now()))
+          << "seed " << seed << " request " << n;
+      ASSERT_EQ(calendar.freeAt(), reference.freeAt());
+      const sc_core::sc_time probe =
+          cycles(static_cast<double>(arrivals.nowCycles + arrivals.random() % window));
+      ASSERT_EQ(calendar.isFreeAt(probe), reference.isFreeAt(probe));
+      const auto [begin, end] = calendar.reservations();
+      longest = std::max(longest, static_cast<size_t>(end - begin));
+    }
+    EXPECT_EQ(calendar.busyTime(), reference.busyTime());
+    EXPECT_GT(longest, 300u) << "seed " << seed;  // the calendar did grow long
+  }
+}
+
 TEST(Reservation, SlotPoolMatchesTheScanOfEverySlotUnderDecoupling) {
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     DecoupledArrivals arrivals(seed);
