@@ -64,7 +64,7 @@ void Cache::forwardServed(tlm::tlm_generic_payload& trans, bool marked) {
 
 void Cache::writeBack(uint64_t address, const sc_time& at, const sc_time& now) {
   ++writebacks;
-  // Reused: a write-back carries no data (TimingOnlyExtension), only its address and length.
+  // Reused: a write-back carries no data (role TimingOnly), only its address and length.
   tlm::tlm_generic_payload& p = writeBackPayload_;
   p.set_command(tlm::TLM_WRITE_COMMAND);
   p.set_address(address);
@@ -88,14 +88,18 @@ void Cache::writeBack(uint64_t address, const sc_time& at, const sc_time& now) {
 }
 
 void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
-  if (trans.get_extension<ServedAboveExtension>() != nullptr) {
+  using Role = MemoryRoleExtension::Role;
+  const auto* role = trans.get_extension<MemoryRoleExtension>();
+  if (role != nullptr && role->role == Role::ServedAbove) {
     forwardServed(trans, true);
     return;
   }
-  if (trans.get_extension<TimingOnlyExtension>() != nullptr) {  // pass write-backs straight on
+  if (role != nullptr && role->role == Role::TimingOnly) {  // pass write-backs straight on
     memory->b_transport(trans, delay);
     return;
   }
+  // The initiator moved the data (never for an atomic): an access served here goes no further.
+  const bool dataMoved = role != nullptr && role->role == Role::DataMoved;
   if (!config_.timed) {  // functional mode: the data goes on, nothing is looked up or timed
     trans.get_command() == tlm::TLM_WRITE_COMMAND ? ++writes : ++reads;
     memory->b_transport(trans, delay);
@@ -131,7 +135,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     return now + d;
   };
 
-  if (trans.get_extension<AtomicExtension>() != nullptr) {
+  if (!dataMoved && trans.get_extension<AtomicExtension>() != nullptr) {
     // Atomics execute at the memory side; an upper level drops its copy of the line.
     ++atomics;
     if (policy_ == WritePolicy::WriteThroughNoAllocate) ch.tags.invalidate(channelLocal(addr));
@@ -168,9 +172,12 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   traceAccess(allHit ? TraceAccess::Hit : TraceAccess::Miss);
 
   if (allHit || writeBackWrite) {
-    // Served here (a write-back cache absorbs stores): data still goes to DRAM, untimed. A hit
-    // on a line whose fill is still in flight waits for the fill.
-    forwardServed(trans, false);
+    // Served here (a write-back cache absorbs stores): data still goes to DRAM, untimed, unless
+    // the initiator moved it. A hit on a line whose fill is still in flight waits for the fill.
+    if (dataMoved)
+      trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    else
+      forwardServed(trans, false);
     const sc_time tagsDone = portStart + hitLatency_;
     const sc_time ready = fillsDone > tagsDone.value() ? sc_time::from_value(fillsDone) : tagsDone;
     delay = ready + transfer - now;

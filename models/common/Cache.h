@@ -5,8 +5,9 @@
 // request's annotated time. Tags (CacheTags) decide hits; the data of every access is still
 // forwarded downstream to DRAM, which holds the only copy. That keeps
 // every level coherent by construction and lets DRAM report a memory violation for any access,
-// hit or miss. Accesses that hit carry a ServedAboveExtension downstream: the lower levels
-// pass the data but neither count nor time them.
+// hit or miss. Accesses that hit carry a MemoryRoleExtension (ServedAbove) downstream: the lower
+// levels pass the data but neither count nor time them. An initiator that moved the data itself
+// through DMI (role DataMoved) spares every level the forwarding.
 #pragma once
 
 #include <string>
@@ -74,7 +75,7 @@ class Cache : public sc_core::sc_module {
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   // Forwards for data only (no downstream timing or statistics); `marked`: the transaction
-  // already carries a ServedAboveExtension.
+  // already carries the ServedAbove role.
   void forwardServed(tlm::tlm_generic_payload& trans, bool marked);
   // Sends a timing-only write of an evicted dirty line downstream, starting at `at` (the
   // current SystemC time is `now`).
@@ -88,10 +89,10 @@ class Cache : public sc_core::sc_module {
   sc_core::sc_time period_;
   sc_core::sc_time hitLatency_;
   std::vector<Channel> channels_;
-  ServedAboveExtension servedAbove_;
+  MemoryRoleExtension servedAbove_{MemoryRoleExtension::Role::ServedAbove};
   ActivitySampler* activity_ = nullptr;
   ActivitySampler::Channel bytesChannel_ = 0, downstreamChannel_ = 0;
-  TimingOnlyExtension timingOnly_;
+  MemoryRoleExtension timingOnly_{MemoryRoleExtension::Role::TimingOnly};
   tlm::tlm_generic_payload writeBackPayload_;
   uint8_t writeBackData_[128] = {};
 };

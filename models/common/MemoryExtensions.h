@@ -42,19 +42,30 @@ struct AtomicExtension : tlm::tlm_extension<AtomicExtension> {
   }
 };
 
-// Marks a transaction that an upper cache level already served (see common/Cache.h): lower
-// levels forward it for its data only, without counting or timing it.
-struct ServedAboveExtension : tlm::tlm_extension<ServedAboveExtension> {
-  tlm::tlm_extension_base* clone() const override { return new ServedAboveExtension(*this); }
-  void copy_from(const tlm::tlm_extension_base&) override {}
-};
+// How the levels below treat a transaction sent inside the memory hierarchy, where the base
+// protocol cannot say it: one extension for all such roles, so that a level asks only once.
+struct MemoryRoleExtension : tlm::tlm_extension<MemoryRoleExtension> {
+  enum class Role : uint8_t {
+    // An upper cache level already served it (see common/Cache.h): lower levels forward it for
+    // its data only, without counting or timing it.
+    ServedAbove,
+    // It exists for timing only (a dirty line written back from L2 when it is evicted): DRAM
+    // occupies its channel and bank for it but moves no data, because the data already went to
+    // DRAM functionally when the store was performed.
+    TimingOnly,
+    // Its initiator moved the data itself, through a DMI region that covers every byte it
+    // accesses (the texture path): the levels below time and count it as any other access but
+    // neither forward it for its data nor move any. The data pointer still points at the data
+    // (the memory's own bytes), for monitors.
+    DataMoved,
+  };
+  Role role = Role::ServedAbove;
 
-// A transaction that exists for timing only (a dirty line written back from L2 when it is
-// evicted): DRAM occupies its channel and bank for it but moves no data, because the data
-// already went to DRAM functionally when the store was performed.
-struct TimingOnlyExtension : tlm::tlm_extension<TimingOnlyExtension> {
-  tlm::tlm_extension_base* clone() const override { return new TimingOnlyExtension(*this); }
-  void copy_from(const tlm::tlm_extension_base&) override {}
+  explicit MemoryRoleExtension(Role r = Role::ServedAbove) : role(r) {}
+  tlm::tlm_extension_base* clone() const override { return new MemoryRoleExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    role = static_cast<const MemoryRoleExtension&>(other).role;
+  }
 };
 
 }  // namespace vgpu

@@ -196,17 +196,30 @@ sc_time Dram::burstTime(uint64_t bytes) {
 }
 
 void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
-  if (trans.get_extension<TimingOnlyExtension>() != nullptr) {
+  using Role = MemoryRoleExtension::Role;
+  const auto* role = trans.get_extension<MemoryRoleExtension>();
+  if (role != nullptr && role->role == Role::TimingOnly) {
     ++writebacks;
     const sc_time now = currentTime();
     delay = schedule(trans.get_address(), trans.get_data_length(), now + delay, now) - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  const bool served = trans.get_extension<ServedAboveExtension>() != nullptr;
-  const auto* atomic = trans.get_extension<AtomicExtension>();
-  if (access(trans, served ? Mode::ServedAbove : Mode::Normal, atomic))
-    trans.set_dmi_allowed(atomic == nullptr);
+  if (role != nullptr && role->role == Role::DataMoved) {
+    // The initiator read or wrote the bytes through DMI already: counted and timed as any
+    // access, nothing to move.
+    const unsigned len = trans.get_data_length();
+    if (trans.get_command() == tlm::TLM_READ_COMMAND) ++reads, bytesRead += len;
+    if (trans.get_command() == tlm::TLM_WRITE_COMMAND) ++writes, bytesWritten += len;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    trans.set_dmi_allowed(true);
+  }
+  const bool served = role != nullptr && role->role == Role::ServedAbove;
+  if (role == nullptr || served) {
+    const auto* atomic = trans.get_extension<AtomicExtension>();
+    if (access(trans, served ? Mode::ServedAbove : Mode::Normal, atomic))
+      trans.set_dmi_allowed(atomic == nullptr);
+  }
   if (!served && config_.timed) {
     const sc_time now = currentTime();
     delay = schedule(trans.get_address(), trans.get_data_length(), now + delay, now) - now;

@@ -221,13 +221,18 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       const uint64_t from = std::max(start, line), to = std::min(end, line + lineBytes_);
       const auto lane = static_cast<uint32_t>(firstLane + (from - start) / bytes);
       const auto count = static_cast<uint32_t>((to - from) / bytes);
-      const auto lo = static_cast<uint32_t>(from - line);
+      const auto length = static_cast<uint32_t>(to - from);
+      // The lanes' bytes go straight to or from memory when DMI covers them, else through the
+      // line buffer and the transaction.
+      uint8_t* const memory = directData(from, length);
+      uint8_t* const bytesAt = memory != nullptr ? memory : &lineData[from - line];
       if (isStore)
         for (uint32_t k = 0; k < count; ++k)
-          copySmall(&lineData[lo + k * bytes], req.element(static_cast<int>(lane + k), 0), bytes);
-      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, &lineData[lo],
-              static_cast<uint32_t>(to - from));
+          copySmall(&bytesAt[k * bytes], req.element(static_cast<int>(lane + k), 0), bytes);
+      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, bytesAt, length);
+      if (memory != nullptr) p.set_extension(&dataMoved_);
       send();
+      if (memory != nullptr) p.clear_extension(&dataMoved_);
       if (p.is_response_error()) {
         fail(req.addr[lane][0]);  // the first lane's element in this line
         delay = done - now;
@@ -235,7 +240,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       }
       if (!isStore)
         for (uint32_t k = 0; k < count; ++k)
-          copySmall(req.element(static_cast<int>(lane + k), 0), &lineData[lo + k * bytes], bytes);
+          copySmall(req.element(static_cast<int>(lane + k), 0), &bytesAt[k * bytes], bytes);
     }
   } else {
     // Split every lane's element into per-line pieces, then group them by line.
@@ -250,11 +255,14 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // The line's bytes that no piece covers are neither sent nor copied back, so lineData_
     // needs no clearing; byteEnable_ is all disabled outside the line being built.
     const bool isStore = req.op == isa::MemOp::Store;
-    uint8_t* lineData = lineData_.data();
     uint8_t* byteEnable = byteEnable_.data();
     uint8_t* requestData = req.data.data();
     for (size_t i = 0; i < count;) {
       const uint64_t line = address[i] & lineMask;
+      // The pieces' bytes go straight to or from memory when DMI covers the line, else
+      // through the line buffer and the transaction.
+      uint8_t* const memory = directData(line, lineBytes_);
+      uint8_t* const lineData = memory != nullptr ? memory : lineData_.data();
       size_t j = i;
       // Pieces that follow one another without gap or overlap (consecutive lanes on
       // consecutive elements, the usual case) cover [lo, hi) without looking at the bytes.
@@ -287,7 +295,9 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         p.set_byte_enable_ptr(&byteEnable[first]);
         p.set_byte_enable_length(last - first);
       }
+      if (memory != nullptr) p.set_extension(&dataMoved_);
       send();
+      if (memory != nullptr) p.clear_extension(&dataMoved_);
       if (!dense) std::memset(&byteEnable[first], TLM_BYTE_DISABLED, last - first);
       if (p.is_response_error()) {
         // The fault names the address of the first lane's element in this line.
@@ -309,6 +319,51 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+uint8_t* TexturePath::findDirectData(uint64_t address, uint32_t length) {
+  auto covers = [&](const tlm::tlm_dmi& d) {
+    return address >= d.get_start_address() && address + length - 1 <= d.get_end_address();
+  };
+  auto startsAfter = [](uint64_t a, const tlm::tlm_dmi& d) { return a < d.get_start_address(); };
+  auto after = std::upper_bound(dmiRegions_.begin(), dmiRegions_.end(), address, startsAfter);
+  if (after != dmiRegions_.begin() && address <= (after - 1)->get_end_address()) {
+    // In a region granted already; the bytes may run past its end (into another allocation).
+    if (!covers(*(after - 1))) return nullptr;
+    lastRegion_ = static_cast<size_t>(after - 1 - dmiRegions_.begin());
+    return after[-1].get_dmi_ptr() + (address - after[-1].get_start_address());
+  }
+  if (address >= deniedStart_ && address <= deniedEnd_) return nullptr;
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(address);
+  tlm::tlm_dmi dmi;
+  if (!toL1_->get_direct_mem_ptr(p, dmi)) {
+    // The memory says for how far around the address it would deny it again.
+    if (dmi.get_start_address() <= address && address <= dmi.get_end_address())
+      deniedStart_ = dmi.get_start_address(), deniedEnd_ = dmi.get_end_address();
+    return nullptr;
+  }
+  if (!dmi.is_read_write_allowed() || dmi.get_dmi_ptr() == nullptr ||
+      address < dmi.get_start_address() || address > dmi.get_end_address())
+    return nullptr;
+  // Keep the regions disjoint: drop any the new grant overlaps (the memory's view is newer).
+  forgetRegions(dmi.get_start_address(), dmi.get_end_address());
+  auto at = dmiRegions_.insert(std::upper_bound(dmiRegions_.begin(), dmiRegions_.end(),
+                                                dmi.get_start_address(), startsAfter),
+                               dmi);
+  lastRegion_ = static_cast<size_t>(at - dmiRegions_.begin());
+  return covers(*at) ? at->get_dmi_ptr() + (address - at->get_start_address()) : nullptr;
+}
+
+void TexturePath::forgetRegions(uint64_t start, uint64_t end) {
+  dmiRegions_.erase(std::remove_if(dmiRegions_.begin(), dmiRegions_.end(),
+                                   [&](const tlm::tlm_dmi& d) {
+                                     return d.get_start_address() <= end &&
+                                            start <= d.get_end_address();
+                                   }),
+                    dmiRegions_.end());
+  lastRegion_ = 0;
+}
+
 unsigned int TexturePath::transport_dbg(tlm::tlm_generic_payload& trans) {
   return toL1_->transport_dbg(trans);
 }
@@ -318,6 +373,8 @@ bool TexturePath::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_d
 }
 
 void TexturePath::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  forgetRegions(start, end);
+  deniedStart_ = 1, deniedEnd_ = 0;  // the memory may grant what it denied before
   socket->invalidate_direct_mem_ptr(start, end);
 }
 

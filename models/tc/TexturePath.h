@@ -67,6 +67,20 @@ class TexturePath : public sc_core::sc_module {
   void sortByLine(size_t n);
   // Sets up the reused line payload for one transaction (none of its earlier state remains).
   void prepare(tlm::tlm_command command, uint64_t address, uint8_t* data, uint32_t length);
+  // The host bytes of [address, address + length) in a DMI region of the memory behind the
+  // caches, or null when no region covers them all (outside every allocation, across two, no
+  // DMI below): then the data travels with the transaction, and the memory reports any fault.
+  uint8_t* directData(uint64_t address, uint32_t length) {
+    if (lastRegion_ < dmiRegions_.size()) {
+      const tlm::tlm_dmi& d = dmiRegions_[lastRegion_];
+      if (address >= d.get_start_address() && address + length - 1 <= d.get_end_address())
+        return d.get_dmi_ptr() + (address - d.get_start_address());
+    }
+    return findDirectData(address, length);
+  }
+  uint8_t* findDirectData(uint64_t address, uint32_t length);
+  // Drops the remembered regions that overlap [start, end].
+  void forgetRegions(uint64_t start, uint64_t end);
 
   // Scratch space of b_transport, kept between instructions so none allocates: the pieces (and
   // room to sort them), the line payload and atomic extension (set up afresh for every
@@ -77,6 +91,15 @@ class TexturePath : public sc_core::sc_module {
   std::vector<uint16_t> pieceOrder_;
   tlm::tlm_generic_payload payload_;
   AtomicExtension atomic_;
+  // Marks a line transaction whose data the texture path moved itself through DMI.
+  MemoryRoleExtension dataMoved_{MemoryRoleExtension::Role::DataMoved};
+  // The DMI regions granted so far (disjoint, sorted by start) and the one used last: data goes
+  // straight between the lanes and memory, and the line transactions carry timing only.
+  std::vector<tlm::tlm_dmi> dmiRegions_;
+  size_t lastRegion_ = 0;
+  // Addresses the memory denied DMI for, not to be asked again until it revokes DMI (empty
+  // while start > end).
+  uint64_t deniedStart_ = 1, deniedEnd_ = 0;
   std::vector<uint8_t> lineData_, byteEnable_, allEnabled_;
 };
 

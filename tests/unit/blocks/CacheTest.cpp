@@ -1,5 +1,5 @@
 // Cache (tester initiator -> Cache -> Dram): hits and misses, LRU, write policies, coherence,
-// ServedAboveExtension, debug transport and DMI forwarding.
+// the ServedAbove and DataMoved roles, debug transport and DMI forwarding.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -210,7 +210,7 @@ TEST(Cache, ServedAboveTransactionIsForwardedForDataOnly) {
     tlm::tlm_generic_payload p;
     TesterInitiator::fill(p, tlm::TLM_READ_COMMAND, b.base, reinterpret_cast<uint8_t*>(&v), 8,
                           nullptr, 0);
-    ServedAboveExtension served;
+    MemoryRoleExtension served(MemoryRoleExtension::Role::ServedAbove);
     p.set_extension(&served);
     const test::Result r = i.transport(p);
     p.clear_extension(&served);
@@ -256,7 +256,7 @@ TEST(Cache, LowerLevelDoesNotCountOrTimeHitsAbove) {
 }
 
 TEST(Cache, DramDoesNotCountAccessesServedByACache) {
-  // Cache.h: hits travel down with ServedAboveExtension and "the lower levels pass the data
+  // Cache.h: hits travel down with the ServedAbove role and "the lower levels pass the data
   // but neither count nor time them"; DRAM's statistics must show only real DRAM traffic.
   TwoLevelBench b;
   b.init.body([&](TesterInitiator& i) {
@@ -267,6 +267,59 @@ TEST(Cache, DramDoesNotCountAccessesServedByACache) {
   test::simulate();
   EXPECT_EQ(b.dram.reads, 1u);
   EXPECT_EQ(b.dram.writes, 0u);
+}
+
+TEST(Cache, DataMovedByTheInitiatorIsTimedAndCountedButNotMoved) {
+  // The same accesses from a plain initiator and from one that moves the data itself (miss,
+  // hit, write-through absorbed by L2, second miss), on two hierarchies side by side: equal
+  // delays and statistics, while the hierarchy moves none of the second one's data.
+  struct Run {
+    TwoLevelBench bench;
+    std::vector<sc_core::sc_time> delays;
+    uint32_t buffer = 0, memoryWord = 0;
+  };
+  Run plain, moved;
+  const uint32_t stale = 0x11111111;
+  for (Run* run : {&plain, &moved}) {
+    run->bench.init.body([run, stale, &moved](TesterInitiator& i) {
+      MemoryRoleExtension role(MemoryRoleExtension::Role::DataMoved);
+      auto send = [&](tlm::tlm_command cmd, uint64_t addr) {
+        run->buffer = stale;
+        tlm::tlm_generic_payload p;
+        TesterInitiator::fill(p, cmd, addr, reinterpret_cast<uint8_t*>(&run->buffer), 4, nullptr,
+                              0);
+        if (run == &moved) p.set_extension(&role);
+        const test::Result r = i.transport(p);
+        if (run == &moved) p.clear_extension(&role);
+        EXPECT_TRUE(r.ok());
+        run->delays.push_back(r.delay);
+        sc_core::wait(cycles(1000));
+      };
+      const uint64_t base = run->bench.base;
+      const uint32_t pattern = 0x5a5a5a5a;
+      i.debug(tlm::TLM_WRITE_COMMAND, base, const_cast<uint32_t*>(&pattern), 4);
+      send(tlm::TLM_READ_COMMAND, base);  // L1 and L2 miss
+      EXPECT_EQ(run->buffer, run == &moved ? stale : pattern);
+      send(tlm::TLM_READ_COMMAND, base);        // L1 hit
+      send(tlm::TLM_WRITE_COMMAND, base + 64);  // write-through, absorbed by L2
+      send(tlm::TLM_READ_COMMAND, base + 128);  // a second miss
+      i.debug(tlm::TLM_READ_COMMAND, base + 64, &run->memoryWord, 4);
+    });
+  }
+  test::simulate();
+  EXPECT_EQ(moved.delays, plain.delays);
+  const TwoLevelBench &p = plain.bench, &m = moved.bench;
+  EXPECT_EQ(m.l1.hits, p.l1.hits);
+  EXPECT_EQ(m.l1.misses, p.l1.misses);
+  EXPECT_EQ(m.l2.hits, p.l2.hits);
+  EXPECT_EQ(m.l2.misses, p.l2.misses);
+  EXPECT_EQ(m.l2.writes, p.l2.writes);
+  EXPECT_EQ(m.l2.bytesDownstream, p.l2.bytesDownstream);
+  EXPECT_EQ(m.dram.reads, p.dram.reads);
+  EXPECT_EQ(m.dram.bytesRead, p.dram.bytesRead);
+  EXPECT_EQ(m.dram.writes, p.dram.writes);
+  EXPECT_EQ(plain.memoryWord, stale);  // the plain store reached memory
+  EXPECT_EQ(moved.memoryWord, 0u);     // the hierarchy moved none of the other's data
 }
 
 TEST(Cache, BackToBackReadsQueueOnThePort) {

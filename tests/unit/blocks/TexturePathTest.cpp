@@ -3,6 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "TlmTester.h"
 #include "dram/Dram.h"
@@ -387,6 +394,130 @@ TEST(TexturePath, DebugTransportReachesMemory) {
     EXPECT_EQ(v, 0xbeefu);
   });
   test::simulate();
+}
+
+// Passes everything between the vector L1 and DRAM on, but denies DMI for every address: the
+// texture path above it must send every line's data through the hierarchy.
+struct DmiDenyingBridge : sc_core::sc_module {
+  tlm_utils::simple_target_socket<DmiDenyingBridge> in{"in"};
+  tlm_utils::simple_initiator_socket<DmiDenyingBridge> out{"out"};
+  explicit DmiDenyingBridge(sc_core::sc_module_name name) : sc_module(name) {
+    in.register_b_transport(this, &DmiDenyingBridge::b_transport);
+    in.register_transport_dbg(this, &DmiDenyingBridge::transport_dbg);
+    in.register_get_direct_mem_ptr(this, &DmiDenyingBridge::get_direct_mem_ptr);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& d) { out->b_transport(p, d); }
+  unsigned transport_dbg(tlm::tlm_generic_payload& p) { return out->transport_dbg(p); }
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) { return false; }
+};
+
+TEST(TexturePath, DataThroughDmiMatchesDataThroughTheHierarchy) {
+  // The texture path moves line data through DMI when memory grants it and sends the line
+  // transactions for timing only. Random loads, stores and atomics (contiguous, scattered with
+  // repeats, unaligned and straddling lines, partly outside the allocations, in the gap between
+  // two allocations) on two benches side by side, one of them behind a bridge that denies
+  // DMI, must give the same data, faults, delays, statistics and memory.
+  DramConfig dramConfig = test::fixedLatencyDram(64ull << 20, 200);
+  dramConfig.tRCDns = 3, dramConfig.tCLns = 5, dramConfig.tRPns = 4, dramConfig.tRASns = 9;
+  dramConfig.tCCDns = 1, dramConfig.peakBandwidthGBs = 256;
+  struct Bench {
+    TexturePath tc;
+    Dram dram;
+    TesterInitiator init;
+    std::unique_ptr<DmiDenyingBridge> bridge;
+    uint64_t base = 0, second = 0;
+    std::vector<isa::MemRequest> done;  // every request as it came back
+    std::vector<test::Result> results;
+    Bench(const char* name, const DramConfig& config, bool denyDmi)
+        : tc((std::string(name) + "_tc").c_str(), CacheConfig{2048, 64, 4, 20, 64}, cycles(1)),
+          dram((std::string(name) + "_dram").c_str(), config, cycles(1)),
+          init((std::string(name) + "_init").c_str()) {
+      init.socket.bind(tc.socket);
+      if (denyDmi) {
+        bridge = std::make_unique<DmiDenyingBridge>((std::string(name) + "_bridge").c_str());
+        tc.vectorL1.memory.bind(bridge->in);
+        bridge->out.bind(dram.socket);
+      } else {
+        tc.vectorL1.memory.bind(dram.socket);
+      }
+      base = *dram.memoryMap().allocate(16384, 4096);
+      const uint64_t gap = *dram.memoryMap().allocate(4096, 4096);
+      second = *dram.memoryMap().allocate(4096, 4096);
+      dram.memoryMap().release(gap);
+    }
+  };
+  Bench direct("direct", dramConfig, false), through("through", dramConfig, true);
+  ASSERT_EQ(direct.base, through.base);
+  ASSERT_EQ(direct.second, through.second);
+
+  std::mt19937_64 random(11);
+  std::vector<isa::MemRequest> requests;
+  const uint64_t base = direct.base;
+  for (int n = 0; n < 400; ++n) {
+    const uint64_t kind = random() % 10;
+    isa::MemRequest r;
+    r.space = isa::MemSpace::Vector;
+    r.op = kind < 4 ? isa::MemOp::Load : kind < 9 ? isa::MemOp::Store : isa::MemOp::Atomic;
+    const uint8_t sizes[] = {1, 2, 4, 4, 4, 8, 16};
+    r.elementBytes = r.op == isa::MemOp::Atomic ? 4 : sizes[random() % 7];
+    r.laneMask = random() % 3 == 0 ? random() : ~uint64_t{0};
+    if (r.laneMask == 0) r.laneMask = 1;
+    const bool contiguous = random() % 2 == 0;
+    uint64_t start = base + (random() % 16384) / r.elementBytes * r.elementBytes;
+    if (random() % 8 == 0) start = direct.second + random() % 4096;  // the second allocation
+    for (int l = 0; l < 64; ++l) {
+      uint64_t a = base + random() % 16384;
+      if (random() % 4 != 0) a &= ~uint64_t{r.elementBytes - 1u};  // mostly aligned
+      if (random() % 4 == 0) a = start + random() % 256;           // repeats and overlaps
+      if (contiguous) a = start + uint64_t(l) * r.elementBytes;
+      if (r.op == isa::MemOp::Atomic) a &= ~uint64_t{3};
+      r.addr[l][0] = a;
+    }
+    if (random() % 25 == 0) r.addr[random() % 64][0] = base + 16384 + random() % 4096;  // gap
+    if (random() % 40 == 0) r.addr[random() % 64][0] = base - 1 - random() % 64;        // before
+    if (r.op == isa::MemOp::Atomic) {
+      r.atomic = random() % 2 ? isa::AtomicOp::Add : isa::AtomicOp::Swap;
+      r.atomicReturnsData = random() % 2;
+    }
+    for (auto& byte : r.data) byte = static_cast<uint8_t>(random());
+    requests.push_back(r);
+  }
+  for (Bench* b : {&direct, &through}) {
+    b->done = requests;
+    b->init.body([b](TesterInitiator& i) {
+      // Every third request leaves with the one before it, so that they queue.
+      for (size_t n = 0; n < b->done.size(); ++n)
+        b->results.push_back(test::sendWave(i, b->done[n], 0, 0, n % 3 != 0));
+    });
+  }
+  test::simulate();
+  ASSERT_EQ(direct.results.size(), requests.size());
+  ASSERT_EQ(through.results.size(), requests.size());
+  int faults = 0;
+  for (size_t n = 0; n < requests.size(); ++n) {
+    const isa::MemRequest &d = direct.done[n], &t = through.done[n];
+    EXPECT_EQ(direct.results[n].status, through.results[n].status) << "request " << n;
+    EXPECT_EQ(direct.results[n].delay, through.results[n].delay) << "request " << n;
+    EXPECT_EQ(d.faulted, t.faulted) << "request " << n;
+    EXPECT_EQ(d.faultAddress, t.faultAddress) << "request " << n;
+    EXPECT_TRUE(d.data == t.data) << "request " << n;
+    faults += d.faulted;
+  }
+  EXPECT_GT(faults, 5) << faults;  // some requests did fault
+  std::vector<uint8_t> a(16384 + 8192), b(16384 + 8192);
+  direct.dram.store().read(base, a.data(), a.size());
+  through.dram.store().read(base, b.data(), b.size());
+  EXPECT_TRUE(a == b);
+  EXPECT_EQ(direct.tc.lineTransactions, through.tc.lineTransactions);
+  EXPECT_EQ(direct.tc.vectorL1.hits, through.tc.vectorL1.hits);
+  EXPECT_EQ(direct.tc.vectorL1.misses, through.tc.vectorL1.misses);
+  EXPECT_EQ(direct.dram.reads, through.dram.reads);
+  EXPECT_EQ(direct.dram.writes, through.dram.writes);
+  EXPECT_EQ(direct.dram.bytesRead, through.dram.bytesRead);
+  EXPECT_EQ(direct.dram.bytesWritten, through.dram.bytesWritten);
+  EXPECT_EQ(direct.dram.atomics, through.dram.atomics);
+  EXPECT_EQ(direct.dram.rowHits, through.dram.rowHits);
+  EXPECT_EQ(direct.dram.rowConflicts, through.dram.rowConflicts);
 }
 
 }  // namespace
