@@ -37,54 +37,34 @@ class BusyUntil {
   }
   // The same for a caller that already has the current SystemC time `now` (at >= now): saves
   // the kernel call on the hot path.
-  sc_core::sc_time reserve(const sc_core::sc_time& at, const sc_core::sc_time& occupancy,
-                           const sc_core::sc_time& now) {
+  [[gnu::always_inline]] sc_core::sc_time reserve(const sc_core::sc_time& at,
+                                                  const sc_core::sc_time& occupancy,
+                                                  const sc_core::sc_time& now) {
     busy_ += occupancy;
     prune(now.value());
     const uint64_t t = at.value(), length = occupancy.value();
-    // The common case, a request at or after the start of the last reservation: it cannot fall
-    // into a gap, so it goes at `at` or right after the last reservation (exactly what the
-    // search below finds, without searching).
-    if (empty() || t >= intervals_.back().start) {
-      if (!empty() && intervals_.back().end > t) {  // queues behind the last reservation
-        const sc_core::sc_time start = lastEnd_;
-        if (length == 0) return start;
-        intervals_.back().end += length;
-        lastEnd_ += occupancy;
-        return start;
-      }
-      if (length == 0) return at;
-      if (!empty() && intervals_.back().end == t)
-        intervals_.back().end = t + length;  // touches the last one: merge
-      else
-        intervals_.push_back({t, t + length});
-      lastEnd_ = at + occupancy;
+    if (empty()) {
+      if (length != 0) intervals_.push_back({t, t + length}), lastEnd_ = at + occupancy;
       return at;
     }
-    uint64_t start = t;
-    auto it = upperBound(start);
-    if (it != first()) {
-      auto prev = std::prev(it);
-      if (prev->end > start) start = prev->end;
+    // The common case, a request at or after the start of the last reservation: it cannot fall
+    // into a gap, so it goes at `at` or right after the last reservation (exactly what the
+    // search finds, without searching).
+    Interval& last = intervals_.back();
+    if (t < last.start) return reserveInGap(at, length);
+    if (last.end > t) {  // queues behind the last reservation
+      const sc_core::sc_time start = lastEnd_;
+      last.end += length;
+      lastEnd_ += occupancy;
+      return start;
     }
-    // First fit; a calendar fragmented by many decoupled initiators is searched for a bounded
-    // number of gaps, after which the request goes after the last reservation (later, never
-    // earlier, than an exact search would place it).
-    for (int gaps = 0; it != intervals_.end() && it->start < start + length; ++it) {
-      start = std::max(start, it->end);
-      if (++gaps == kMaxGapsSearched) {
-        start = std::max(start, intervals_.back().end);
-        it = intervals_.end();  // after every reservation
-        break;
-      }
-    }
-    const sc_core::sc_time startTime = start == t ? at : sc_core::sc_time::from_value(start);
-    if (length == 0) return startTime;
-    // Every interval before `it` starts before `start`, and `it` (if any) after the new one
-    // ends: `it` is where the new one goes.
-    if (it == intervals_.end()) lastEnd_ = startTime + occupancy;
-    insertBefore(it, start, start + length);
-    return startTime;
+    if (length == 0) return at;
+    if (last.end == t)
+      last.end = t + length;  // touches the last one: merge
+    else
+      intervals_.push_back({t, t + length});
+    lastEnd_ = at + occupancy;
+    return at;
   }
   // The end of the last reservation (when the resource is certainly free).
   sc_core::sc_time freeAt() const { return empty() ? sc_core::SC_ZERO_TIME : lastEnd_; }
@@ -112,6 +92,35 @@ class BusyUntil {
   using Iterator = std::vector<Interval>::iterator;
   using ConstIterator = std::vector<Interval>::const_iterator;
 
+  // A request before the start of the last reservation: the first gap at or after `at` long
+  // enough, searched (out of line: the in-order case above is the hot one).
+  [[gnu::noinline]] sc_core::sc_time reserveInGap(const sc_core::sc_time& at, uint64_t length) {
+    const uint64_t t = at.value();
+    uint64_t start = t;
+    auto it = upperBound(start);
+    if (it != first()) {
+      auto prev = std::prev(it);
+      if (prev->end > start) start = prev->end;
+    }
+    // First fit; a calendar fragmented by many decoupled initiators is searched for a bounded
+    // number of gaps, after which the request goes after the last reservation (later, never
+    // earlier, than an exact search would place it).
+    for (int gaps = 0; it != intervals_.end() && it->start < start + length; ++it) {
+      start = std::max(start, it->end);
+      if (++gaps == kMaxGapsSearched) {
+        start = std::max(start, intervals_.back().end);
+        it = intervals_.end();  // after every reservation
+        break;
+      }
+    }
+    const sc_core::sc_time startTime = start == t ? at : sc_core::sc_time::from_value(start);
+    if (length == 0) return startTime;
+    // Every interval before `it` starts before `start`, and `it` (if any) after the new one
+    // ends: `it` is where the new one goes.
+    if (it == intervals_.end()) lastEnd_ = sc_core::sc_time::from_value(start + length);
+    insertBefore(it, start, start + length);
+    return startTime;
+  }
   bool empty() const { return head_ == intervals_.size(); }
   Iterator first() { return intervals_.begin() + static_cast<std::ptrdiff_t>(head_); }
   ConstIterator first() const { return intervals_.begin() + static_cast<std::ptrdiff_t>(head_); }
@@ -174,14 +183,15 @@ class BusyUntil {
   void prune(uint64_t now) {
     while (!empty() && intervals_[head_].end <= now) ++head_;
     // Dropped intervals stay in front of head_ until they are many: erasing the front of a
-    // vector one by one would move the whole calendar every time. Some stay as room for
-    // inserts near the front.
-    if (head_ >= 64 && head_ * 2 >= intervals_.size()) {
-      const size_t room = std::min(head_, 8 + (intervals_.size() - head_) / 4);
-      intervals_.erase(intervals_.begin(),
-                       intervals_.begin() + static_cast<std::ptrdiff_t>(head_ - room));
-      head_ = room;
-    }
+    // vector one by one would move the whole calendar every time.
+    if (head_ >= 64 && head_ * 2 >= intervals_.size()) compact();
+  }
+  [[gnu::noinline]] void compact() {
+    // Some dropped entries stay as room for inserts near the front.
+    const size_t room = std::min(head_, 8 + (intervals_.size() - head_) / 4);
+    intervals_.erase(intervals_.begin(),
+                     intervals_.begin() + static_cast<std::ptrdiff_t>(head_ - room));
+    head_ = room;
   }
 
   static constexpr int kMaxGapsSearched = 32;
