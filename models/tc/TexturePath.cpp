@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "common/MemoryExtensions.h"
@@ -37,7 +38,7 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
   const size_t maxPieces = 64 * isa::MemRequest::kElementsPerLane * piecesPerElement;
   pieceAddress_.resize(maxPieces), sortedAddress_.resize(maxPieces);
   pieceData_.resize(maxPieces), sortedData_.resize(maxPieces);
-  pieceOrder_.resize(maxPieces);
+  pieceOrder_.resize(maxPieces), sortKeys_.resize(maxPieces);
 }
 
 void TexturePath::prepare(tlm::tlm_command command, uint64_t address, uint8_t* data,
@@ -77,11 +78,58 @@ uint32_t TexturePath::contiguousLanes(const isa::MemRequest& req) const {
   const auto count = static_cast<uint32_t>(__builtin_popcountll(mask));
   if ((mask >> first) != (count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1)) return 0;
   const uint64_t start = req.addr[first][0];
-  if (start % bytes != 0 || anyTruncated(req)) return 0;
-  uint64_t offBy = 0;  // no early exit: a loop the compiler can vectorise
-  for (uint32_t l = 0; l < count; ++l) offBy |= req.addr[first + l][0] - (start + l * bytes);
+  // The second lane decides for a gather (the usual other case) without looking further.
+  if (start % bytes != 0 || (count > 1 && req.addr[first + 1][0] != start + bytes) ||
+      anyTruncated(req))
+    return 0;
+  // Every lane at its place: no early exit, four lanes a round.
+  uint64_t offBy = 0, expected = start;
+  uint32_t l = 0;
+  for (; l + 4 <= count; l += 4, expected += 4 * bytes)
+    offBy |= (req.addr[first + l][0] - expected) | (req.addr[first + l + 1][0] - expected - bytes) |
+             (req.addr[first + l + 2][0] - expected - 2 * bytes) |
+             (req.addr[first + l + 3][0] - expected - 3 * bytes);
+  for (; l < count; ++l, expected += bytes) offBy |= req.addr[first + l][0] - expected;
   return offBy == 0 ? count : 0;
 }
+
+namespace {
+// Copies the elements of `count` consecutive lanes between the request's data (one element
+// every kLaneStride bytes) and a packed run of memory, in either direction. The element size is
+// decided once, not per lane.
+template <bool ToLanes>
+void copyLanes(uint8_t* packed, uint8_t* lanes, uint32_t count, uint32_t bytes) {
+  constexpr uint32_t stride = isa::MemRequest::kLaneStride;
+  auto run = [&](auto size) {
+    constexpr uint32_t n = decltype(size)::value;
+    for (uint32_t k = 0; k < count; ++k) {
+      if constexpr (ToLanes)
+        std::memcpy(lanes + k * stride, packed + k * n, n);
+      else
+        std::memcpy(packed + k * n, lanes + k * stride, n);
+    }
+  };
+  switch (bytes) {
+    case 4:
+      run(std::integral_constant<uint32_t, 4>{});
+      break;
+    case 8:
+      run(std::integral_constant<uint32_t, 8>{});
+      break;
+    case 16:
+      run(std::integral_constant<uint32_t, 16>{});
+      break;
+    default:
+      for (uint32_t k = 0; k < count; ++k) {
+        if constexpr (ToLanes)
+          copySmall(lanes + k * stride, packed + k * bytes, bytes);
+        else
+          copySmall(packed + k * bytes, lanes + k * stride, bytes);
+      }
+      break;
+  }
+}
+}  // namespace
 
 size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
   uint64_t* const address = pieceAddress_.data();  // sized for the worst case
@@ -135,15 +183,26 @@ size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
 }
 
 void TexturePath::sortByLine(size_t n) {
-  const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
   const uint64_t* address = pieceAddress_.data();
+  const auto lineShift = static_cast<uint32_t>(__builtin_ctz(lineBytes_));
+  // Keys of line number and piece number, so that a plain sort of integers orders by line and
+  // keeps the creation order within a line (the highest lane's store to a byte wins). Line
+  // numbers that do not leave room for the piece number sort through the index instead.
+  uint64_t highest = 0;
+  for (size_t i = 0; i < n; ++i) highest |= address[i];
   uint16_t* order = pieceOrder_.data();
-  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(i);
-  // Ties by creation order: a plain sort on (line, order) is stable and needs no buffer.
-  std::sort(order, order + n, [&](uint16_t x, uint16_t y) {
-    const uint64_t lx = address[x] & lineMask, ly = address[y] & lineMask;
-    return lx != ly ? lx < ly : x < y;
-  });
+  if ((highest >> lineShift) < (uint64_t{1} << 48)) {
+    uint64_t* keys = sortKeys_.data();
+    for (size_t i = 0; i < n; ++i) keys[i] = (address[i] >> lineShift) << 16 | i;
+    std::sort(keys, keys + n);
+    for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(keys[i]);
+  } else {
+    for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint16_t>(i);
+    std::sort(order, order + n, [&](uint16_t x, uint16_t y) {
+      const uint64_t lx = address[x] >> lineShift, ly = address[y] >> lineShift;
+      return lx != ly ? lx < ly : x < y;
+    });
+  }
   for (size_t i = 0; i < n; ++i) {
     sortedAddress_[i] = pieceAddress_[order[i]];
     sortedData_[i] = pieceData_[order[i]];
@@ -226,9 +285,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       // line buffer and the transaction.
       uint8_t* const memory = directData(from, length);
       uint8_t* const bytesAt = memory != nullptr ? memory : &lineData[from - line];
-      if (isStore)
-        for (uint32_t k = 0; k < count; ++k)
-          copySmall(&bytesAt[k * bytes], req.element(static_cast<int>(lane + k), 0), bytes);
+      uint8_t* const lanes = req.element(static_cast<int>(lane), 0);
+      if (isStore) copyLanes<false>(bytesAt, lanes, count, bytes);
       prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, bytesAt, length);
       if (memory != nullptr) p.set_extension(&dataMoved_);
       send();
@@ -238,9 +296,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         delay = done - now;
         return;
       }
-      if (!isStore)
-        for (uint32_t k = 0; k < count; ++k)
-          copySmall(req.element(static_cast<int>(lane + k), 0), &bytesAt[k * bytes], bytes);
+      if (!isStore) copyLanes<true>(bytesAt, lanes, count, bytes);
     }
   } else {
     // Split every lane's element into per-line pieces, then group them by line.

@@ -89,6 +89,7 @@ class TexturePath : public sc_core::sc_module {
   std::vector<uint64_t> pieceAddress_, sortedAddress_;
   std::vector<uint32_t> pieceData_, sortedData_;
   std::vector<uint16_t> pieceOrder_;
+  std::vector<uint64_t> sortKeys_;
   tlm::tlm_generic_payload payload_;
   AtomicExtension atomic_;
   // Marks a line transaction whose data the texture path moved itself through DMI.

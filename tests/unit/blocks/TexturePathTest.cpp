@@ -276,6 +276,26 @@ TEST(TexturePath, StoreOutsideAllocationsFaults) {
   test::simulate();
 }
 
+TEST(TexturePath, GatherWithAnAddressNearTheTopOfTheAddressSpace) {
+  // Lanes out of line order are grouped by line, lowest first; an address whose line number
+  // leaves no room for a sort key still sorts last, after the lanes in the allocation went out.
+  TcBench b;
+  for (int l = 0; l < 64; ++l) b.poke32(b.base + 256 * l, 0x500 + l);
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest ld = wave(isa::MemOp::Load);
+    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 256 * (63 - l);  // descending lines
+    ld.addr[7][0] = ~uint64_t{0} - 255;
+    EXPECT_EQ(test::sendWave(i, ld).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_TRUE(ld.faulted);
+    EXPECT_EQ(ld.faultAddress, ~uint64_t{0} - 255);
+    for (int l = 0; l < 64; ++l) {
+      if (l == 7) continue;
+      EXPECT_EQ(get32(ld, l), 0x500u + (63 - l)) << "lane " << l;
+    }
+  });
+  test::simulate();
+}
+
 TEST(TexturePath, AtomicOutsideAllocationsFaults) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
