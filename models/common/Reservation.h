@@ -258,8 +258,15 @@ class SlotPool {
     const sc_core::sc_time start = slots_[slot].reserve(from, until - from, now);
     const size_t leaf = leaves_ + slot;
     minEnd_[leaf] = slots_[slot].freeAt();
-    maxLastStart_[leaf] = slots_[slot].lastStart();
-    for (size_t node = leaf / 2; node >= 1 && update(node); node /= 2) {
+    if (outOfOrder_) {
+      // The latest last starts serve only requests in time order (firstFreeInOrder), which do
+      // not come back: the earliest ends alone, which change far less often.
+      for (size_t node = leaf / 2; node >= 1 && updateEarliestEnd(node); node /= 2) {
+      }
+    } else {
+      maxLastStart_[leaf] = slots_[slot].lastStart();
+      for (size_t node = leaf / 2; node >= 1 && update(node); node /= 2) {
+      }
     }
     if (outOfOrder_)
       addAllBusy(slot, {start.value(), start.value() + (until - from).value()}, now.value());
@@ -300,6 +307,14 @@ class SlotPool {
     minEnd_[node] = minEnd_[from];
     minEndSlot_[node] = minEndSlot_[from];
     maxLastStart_[node] = lastStart;
+    return true;
+  }
+  bool updateEarliestEnd(size_t node) {
+    const size_t l = 2 * node, r = 2 * node + 1;
+    const size_t from = minEnd_[l] <= minEnd_[r] ? l : r;
+    if (minEnd_[node] == minEnd_[from] && minEndSlot_[node] == minEndSlot_[from]) return false;
+    minEnd_[node] = minEnd_[from];
+    minEndSlot_[node] = minEndSlot_[from];
     return true;
   }
   // The lowest slot free at `at` (slots_.size() or more: none), by the all-busy intersections.
@@ -444,7 +459,8 @@ class SlotPool {
   // nodes only), the earliest end of a last reservation below, and the lowest slot ending then.
   std::vector<sc_core::sc_time> minEnd_;
   std::vector<size_t> minEndSlot_;
-  std::vector<uint64_t> maxLastStart_;  // ps: the latest start of a last reservation below
+  // ps: the latest start of a last reservation below (kept while requests come in time order)
+  std::vector<uint64_t> maxLastStart_;
   // The latest time asked for so far; whether one came before it (then allBusy_ is kept:
   // inner nodes only, the times all slots below are busy). Caches of acquire(): mutable.
   mutable sc_core::sc_time latestRequest_ = sc_core::SC_ZERO_TIME;
