@@ -16,11 +16,17 @@ Cache::Cache(sc_module_name name, const CacheConfig& config, sc_time clockPeriod
       config_(config),
       policy_(policy),
       period_(clockPeriod),
-      hitLatency_(clockPeriod * config.hitLatencyCycles) {
+      hitLatency_(clockPeriod * config.hitLatencyCycles),
+      lineSize_(config.lineBytes),
+      interleave_(config.interleaveBytes),
+      channelCount_(std::max(1u, config.channels)),
+      portBytes_(config.bytesPerCycle) {
   const uint32_t n = std::max(1u, config.channels);
   for (uint32_t c = 0; c < n; ++c)
     channels_.push_back({CacheTags(config.sizeBytes / n, config.lineBytes, config.ways),
                          BusyUntil(), SlotPool(config.mshrs)});
+  for (size_t cycles = 0; cycles < transferTimes_.size(); ++cycles)
+    transferTimes_[cycles] = period_ * static_cast<double>(cycles);
   socket.register_b_transport(this, &Cache::b_transport);
   socket.register_transport_dbg(this, &Cache::transport_dbg);
   socket.register_get_direct_mem_ptr(this, &Cache::get_direct_mem_ptr);
@@ -37,18 +43,17 @@ uint64_t Cache::portBusyCycles() const {
 // channel are the same for all its lines. Its tags index with those bits removed, or only
 // 1 / channels of its sets would ever be used.
 uint64_t Cache::channelLocal(uint64_t address) const {
-  const uint64_t interleave = std::max(1u, config_.interleaveBytes);
-  return address / interleave / channels_.size() * interleave + address % interleave;
+  return channelCount_.quotient(interleave_.quotient(address)) * interleave_.value() +
+         interleave_.remainder(address);
 }
 
 uint64_t Cache::globalAddress(uint64_t local, size_t channel) const {
-  const uint64_t interleave = std::max(1u, config_.interleaveBytes);
-  return (local / interleave * channels_.size() + channel) * interleave + local % interleave;
+  return (interleave_.quotient(local) * channels_.size() + channel) * interleave_.value() +
+         interleave_.remainder(local);
 }
 
 Cache::Channel& Cache::channelOf(uint64_t address) {
-  const uint64_t interleave = std::max(1u, config_.interleaveBytes);
-  return channels_[(address / interleave) % channels_.size()];
+  return channels_[channelCount_.remainder(interleave_.quotient(address))];
 }
 
 void Cache::forwardServed(tlm::tlm_generic_payload& trans, bool marked) {
@@ -109,13 +114,16 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time arrival = now + delay;
   const uint64_t addr = trans.get_address();
   const uint64_t len = trans.get_data_length();
-  const uint64_t line = config_.lineBytes;
-  const uint64_t first = addr / line, last = (addr + (len ? len - 1 : 0)) / line;
+  const uint64_t line = lineSize_.value();
+  const uint64_t first = lineSize_.quotient(addr);
+  const uint64_t last = lineSize_.quotient(addr + (len ? len - 1 : 0));
   Channel& ch = channelOf(addr);
   bytesIn += len;
   // The port moves bytesPerCycle per cycle: a transaction occupies it for its transfer time.
-  const sc_time transfer =
-      period_ * static_cast<double>((len + config_.bytesPerCycle - 1) / config_.bytesPerCycle);
+  const uint64_t transferCycles = portBytes_.quotient(len + portBytes_.value() - 1);
+  const sc_time transfer = transferCycles < transferTimes_.size()
+                               ? transferTimes_[transferCycles]
+                               : period_ * static_cast<double>(transferCycles);
   const sc_time portStart = ch.port.reserve(arrival, transfer, now);
   using TraceAccess = trace::CacheProbe::Access;
   auto traceAccess = [&](TraceAccess kind) {

@@ -10,6 +10,7 @@
 // through DMI (role DataMoved) spares every level the forwarding.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -19,6 +20,7 @@
 
 #include "activity/ActivitySampler.h"
 #include "common/CacheTags.h"
+#include "common/Divisor.h"
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
@@ -88,6 +90,9 @@ class Cache : public sc_core::sc_module {
   WritePolicy policy_;
   sc_core::sc_time period_;
   sc_core::sc_time hitLatency_;
+  Divisor lineSize_, interleave_, channelCount_, portBytes_;
+  // The port's transfer time by cycles (the usual transactions take a few).
+  std::array<sc_core::sc_time, 17> transferTimes_{};
   std::vector<Channel> channels_;
   MemoryRoleExtension servedAbove_{MemoryRoleExtension::Role::ServedAbove};
   ActivitySampler* activity_ = nullptr;

@@ -24,9 +24,13 @@ Dram::Dram(sc_module_name name, const DramConfig& config, sc_time clockPeriod)
       tRAS_(config.tRASns, SC_NS),
       tCCD_(config.tCCDns, SC_NS),
       nsPerByte_(std::max(1u, config.channels) / std::max(1e-3, config.peakBandwidthGBs)),
+      interleave_(std::max(1u, config.interleaveBytes)),
+      channelCount_(std::max(1u, config.channels)),
+      chunksPerRow_(std::max<uint64_t>(1, config.rowBytes / std::max(1u, config.interleaveBytes))),
+      bankCount_(std::max(1u, config.banksPerChannel)),
       map_(config.sizeBytes) {
-  channels_.resize(std::max(1u, config.channels));
-  for (auto& c : channels_) c.banks.resize(std::max(1u, config.banksPerChannel));
+  channels_.resize(channelCount_.value());
+  for (auto& c : channels_) c.banks.resize(bankCount_.value());
   socket.register_b_transport(this, &Dram::b_transport);
   socket.register_transport_dbg(this, &Dram::transport_dbg);
   socket.register_get_direct_mem_ptr(this, &Dram::get_direct_mem_ptr);
@@ -148,13 +152,12 @@ uint64_t Dram::busiestChannelBusyCycles() const {
 sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at, const sc_time& now) {
   // Address map: [interleave bytes] within a channel, then the channel, then columns of the
   // row, then the bank, then the row.
-  const uint64_t interleave = std::max(1u, config_.interleaveBytes);
-  const uint64_t chunk = address / interleave;
-  Channel& ch = channels_[chunk % channels_.size()];
-  const uint64_t inChannel = chunk / channels_.size();
-  const uint64_t chunksPerRow = std::max<uint64_t>(1, config_.rowBytes / interleave);
-  Bank& bank = ch.banks[(inChannel / chunksPerRow) % ch.banks.size()];
-  const int64_t row = static_cast<int64_t>(inChannel / chunksPerRow / ch.banks.size());
+  const uint64_t chunk = interleave_.quotient(address);
+  Channel& ch = channels_[channelCount_.remainder(chunk)];
+  const uint64_t inChannel = channelCount_.quotient(chunk);
+  const uint64_t rowInChannel = chunksPerRow_.quotient(inChannel);
+  Bank& bank = ch.banks[bankCount_.remainder(rowInChannel)];
+  const auto row = static_cast<int64_t>(bankCount_.quotient(rowInChannel));
 
   // The bank is occupied from the first command it takes for this access until it can take
   // the next: tCCD for a row hit; activate (after precharge on a conflict) plus tRCD otherwise.
@@ -185,14 +188,10 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at, cons
   return busStart + burst;
 }
 
-sc_time Dram::burstTime(uint64_t bytes) {
-  // Accesses come in a few sizes: each size's time is converted from nanoseconds once.
-  if (bytes >= burstTimes_.size()) return sc_time(static_cast<double>(bytes) * nsPerByte_, SC_NS);
-  if (!burstKnown_[bytes]) {
-    burstTimes_[bytes] = sc_time(static_cast<double>(bytes) * nsPerByte_, SC_NS);
-    burstKnown_[bytes] = true;
-  }
-  return burstTimes_[bytes];
+sc_time Dram::unknownBurstTime(uint64_t bytes) {
+  const sc_time t(static_cast<double>(bytes) * nsPerByte_, SC_NS);
+  if (bytes < burstTimes_.size()) burstTimes_[bytes] = t, burstKnown_[bytes] = true;
+  return t;
 }
 
 void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {

@@ -13,6 +13,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/Divisor.h"
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
@@ -59,8 +60,13 @@ class Dram : public sc_core::sc_module {
   // SystemC time.
   sc_core::sc_time schedule(uint64_t address, uint64_t bytes, const sc_core::sc_time& at,
                             const sc_core::sc_time& now);
-  // How long the channel's data bus takes for `bytes`.
-  sc_core::sc_time burstTime(uint64_t bytes);
+  // How long the channel's data bus takes for `bytes`. Accesses come in a few sizes: each
+  // size's time is converted from nanoseconds once.
+  sc_core::sc_time burstTime(uint64_t bytes) {
+    if (bytes < burstTimes_.size() && burstKnown_[bytes]) return burstTimes_[bytes];
+    return unknownBurstTime(bytes);
+  }
+  sc_core::sc_time unknownBurstTime(uint64_t bytes);
 
   struct Bank {
     int64_t openRow = -1;
@@ -79,6 +85,8 @@ class Dram : public sc_core::sc_module {
   double nsPerByte_;                                // one channel's data bus
   std::array<sc_core::sc_time, 257> burstTimes_{};  // burstTime() by size, once known
   std::array<bool, 257> burstKnown_{};
+  // The address map's divisions (see schedule()).
+  Divisor interleave_, channelCount_, chunksPerRow_, bankCount_;
   std::vector<Channel> channels_;
   DeviceMemoryMap map_;
   BackingStore store_;

@@ -240,6 +240,18 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     ++transactions;
   };
 
+  // The DataMoved role stays on the line payload while consecutive lines go through DMI (a
+  // line that does not, and so may fault, goes without it).
+  bool dataMovedSet = false;
+  auto markDataMoved = [&](bool moved) {
+    if (moved == dataMovedSet) return;
+    if (moved)
+      p.set_extension(&dataMoved_);
+    else
+      p.clear_extension(&dataMoved_);
+    dataMovedSet = moved;
+  };
+
   auto fail = [&](uint64_t address) {
     req.faulted = true;
     req.faultAddress = address;
@@ -288,9 +300,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       uint8_t* const lanes = req.element(static_cast<int>(lane), 0);
       if (isStore) copyLanes<false>(bytesAt, lanes, count, bytes);
       prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, bytesAt, length);
-      if (memory != nullptr) p.set_extension(&dataMoved_);
+      markDataMoved(memory != nullptr);
       send();
-      if (memory != nullptr) p.clear_extension(&dataMoved_);
       if (p.is_response_error()) {
         fail(req.addr[lane][0]);  // the first lane's element in this line
         delay = done - now;
@@ -351,9 +362,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         p.set_byte_enable_ptr(&byteEnable[first]);
         p.set_byte_enable_length(last - first);
       }
-      if (memory != nullptr) p.set_extension(&dataMoved_);
+      markDataMoved(memory != nullptr);
       send();
-      if (memory != nullptr) p.clear_extension(&dataMoved_);
       if (!dense) std::memset(&byteEnable[first], TLM_BYTE_DISABLED, last - first);
       if (p.is_response_error()) {
         // The fault names the address of the first lane's element in this line.
@@ -370,6 +380,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       i = j;
     }
   }
+  markDataMoved(false);
   lineTransactions += transactions;
   delay = std::max(done, arrival + period_) - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
