@@ -46,7 +46,19 @@ class CacheTags {
     ++clock_;
     Outcome out;
     // The tags alone first (a hit needs nothing else), the replacement order only on a miss.
-    // A one-byte fingerprint per way picks the candidates, whose full tags decide.
+    if (ways_ <= kNarrowWays) {
+      for (size_t w = set; w < set + ways_; ++w) {
+        if (tags_[w] != line) continue;
+        lastUse_[w] = clock_;
+        if (markDirty) dirty_[w] = 1;
+        out.hit = true;
+        out.way = w;
+        return out;
+      }
+      if (allocate) install(out, setIndex, line, 0, markDirty);
+      return out;
+    }
+    // Wider sets: a one-byte fingerprint per way picks the candidates, whose full tags decide.
     const uint8_t print = fingerprint(line);
     for (uint32_t group = 0;;) {
       for (uint32_t candidates = matches(setIndex, group, print); candidates != 0;
@@ -79,7 +91,7 @@ class CacheTags {
     for (size_t w = set; w < set + ways_; ++w)
       if (tags_[w] == line) {
         tags_[w] = kInvalid, lastUse_[w] = 0, dirty_[w] = 0;
-        if (ways_ <= kOrderedWays) unused_[setIndex] |= uint16_t(1u << (w - set));
+        if (ordered()) unused_[setIndex] |= uint16_t(1u << (w - set));
       }
   }
   void invalidateAll() {
@@ -88,7 +100,7 @@ class CacheTags {
     std::fill(dirty_.begin(), dirty_.end(), 0);
     // Every way unused; the recency order of unused ways does not matter (see touch()).
     std::fill(unused_.begin(), unused_.end(),
-              ways_ <= kOrderedWays ? uint16_t((1u << ways_) - 1) : uint16_t{0});
+              ordered() ? uint16_t((1u << ways_) - 1) : uint16_t{0});
     uint64_t order = 0;
     for (uint32_t w = 0; w < std::min(ways_, kOrderedWays); ++w) order |= uint64_t{w} << (4 * w);
     std::fill(recency_.begin(), recency_.end(), order);
@@ -97,8 +109,13 @@ class CacheTags {
 
  private:
   static constexpr uint64_t kInvalid = ~0ull;
-  // Sets of up to this many ways keep their recency order as a list of 4-bit way numbers.
+  // Sets of up to this many ways compare every tag and find the least recently used way by its
+  // last use: as quick as anything for so few, and a hit costs one store.
+  static constexpr uint32_t kNarrowWays = 4;
+  // Wider sets of up to this many ways keep their recency order as a list of 4-bit way numbers
+  // (still wider ones by last use).
   static constexpr uint32_t kOrderedWays = 16;
+  bool ordered() const { return ways_ > kNarrowWays && ways_ <= kOrderedWays; }
 
   size_t setOf(uint64_t line) const {
     return static_cast<size_t>(setMask_ != 0 || sets_ == 1 ? line & setMask_ : line % sets_);
@@ -131,7 +148,7 @@ class CacheTags {
       out.evictedAddress = tags_[victim] * lineBytes_;
     }
     tags_[victim] = line;
-    fingerprints_[setIndex * fingerprintStride_ + (victim - set)] = print;
+    if (ways_ > kNarrowWays) fingerprints_[setIndex * fingerprintStride_ + (victim - set)] = print;
     touch(setIndex, victim - set);
     dirty_[victim] = markDirty ? 1 : 0;
     readyAt_[victim] = 0;
@@ -139,7 +156,7 @@ class CacheTags {
   }
   // Way `w` (of its set) was just used.
   void touch(size_t setIndex, size_t w) {
-    if (ways_ > kOrderedWays) {
+    if (!ordered()) {
       lastUse_[setIndex * ways_ + w] = clock_;
       return;
     }
@@ -156,7 +173,7 @@ class CacheTags {
   }
   // The least recently used way of the set (the first of the never or no longer used ones).
   size_t leastRecentlyUsed(size_t setIndex) const {
-    if (ways_ <= kOrderedWays) {
+    if (ordered()) {
       if (unused_[setIndex] != 0) return static_cast<size_t>(__builtin_ctz(unused_[setIndex]));
       return static_cast<size_t>(recency_[setIndex] >> (4 * (ways_ - 1)) & 0xf);
     }
@@ -171,14 +188,14 @@ class CacheTags {
   uint64_t setMask_ = 0;  // sets_ - 1 when sets_ is a power of two, else 0
   uint32_t fingerprintStride_ = 16;
   std::vector<uint64_t> tags_;
-  std::vector<uint64_t> lastUse_;  // by way, when last used (sets of more than kOrderedWays)
+  std::vector<uint64_t> lastUse_;  // by way, when last used (sets not ordered())
   std::vector<uint8_t> dirty_;     // bytes, not std::vector<bool>: read on every hit
   std::vector<uint64_t> readyAt_;
   // By way, a byte of its line's hash (rows of fingerprintStride_ per set, padded with zeros
   // that the valid-way mask ignores).
   std::vector<uint8_t> fingerprints_;
-  // By set (of up to kOrderedWays ways): its ways from most to least recently used, 4 bits
-  // each, and which ways are unused (never used, or invalidated): those are the first victims.
+  // By set (ordered() only): its ways from most to least recently used, 4 bits each, and which
+  // ways are unused (never used, or invalidated): those are the first victims.
   std::vector<uint64_t> recency_;
   std::vector<uint16_t> unused_;
   uint64_t clock_ = 0;

@@ -169,7 +169,7 @@ TEST(CacheTags, MatchesTheScanOfEveryWay) {
   };
   for (const Shape shape :
        {Shape{4096, 1}, Shape{4096, 2}, Shape{16384, 4}, Shape{65536, 16}, Shape{49152, 16},
-        Shape{3 * 4096, 4}, Shape{65536, 32}, Shape{1024, 16}}) {
+        Shape{32768, 8}, Shape{3 * 4096, 4}, Shape{65536, 32}, Shape{1024, 16}}) {
     std::mt19937_64 random(shape.size + shape.ways);
     CacheTags tags(shape.size, 64, shape.ways);
     ReferenceTags reference(shape.size, 64, shape.ways);
