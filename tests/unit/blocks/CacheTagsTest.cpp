@@ -1,9 +1,6 @@
 // CacheTags: set-associative tags with LRU replacement (plain C++).
 #include <gtest/gtest.h>
 
-#include <random>
-#include <vector>
-
 #include "common/CacheTags.h"
 
 namespace vgpu {
@@ -98,104 +95,6 @@ TEST(CacheTags, LineZeroIsCacheable) {
   CacheTags tags(256, 64, 2);
   EXPECT_FALSE(tags.access(0, true));
   EXPECT_TRUE(tags.access(0, true));
-}
-
-// The tags as first written (every way's tag compared, the least recent use found by a scan):
-// the reference the faster lookup must agree with, access for access.
-class ReferenceTags {
- public:
-  ReferenceTags(uint32_t sizeBytes, uint32_t lineBytes, uint32_t ways)
-      : lineBytes_(lineBytes), ways_(ways ? ways : 1) {
-    sets_ = std::max(1u, sizeBytes / lineBytes / ways_);
-    tags_.assign(static_cast<size_t>(sets_) * ways_, kInvalid);
-    lastUse_.assign(tags_.size(), 0);
-    dirty_.assign(tags_.size(), 0);
-  }
-  CacheTags::Outcome lookup(uint64_t addr, bool allocate, bool markDirty) {
-    const uint64_t line = addr / lineBytes_;
-    const size_t set = static_cast<size_t>(line % sets_) * ways_;
-    ++clock_;
-    CacheTags::Outcome out;
-    for (size_t w = set; w < set + ways_; ++w) {
-      if (tags_[w] == line) {
-        lastUse_[w] = clock_;
-        if (markDirty) dirty_[w] = 1;
-        out.hit = true;
-        out.way = w;
-        return out;
-      }
-    }
-    size_t victim = set;
-    for (size_t w = set + 1; w < set + ways_; ++w)
-      if (lastUse_[w] < lastUse_[victim]) victim = w;
-    if (allocate) {
-      if (tags_[victim] != kInvalid && dirty_[victim]) {
-        out.evictedDirty = true;
-        out.evictedAddress = tags_[victim] * lineBytes_;
-      }
-      tags_[victim] = line;
-      lastUse_[victim] = clock_;
-      dirty_[victim] = markDirty ? 1 : 0;
-      out.way = victim;
-    }
-    return out;
-  }
-  void invalidate(uint64_t addr) {
-    const uint64_t line = addr / lineBytes_;
-    const size_t set = static_cast<size_t>(line % sets_) * ways_;
-    for (size_t w = set; w < set + ways_; ++w)
-      if (tags_[w] == line) tags_[w] = kInvalid, lastUse_[w] = 0, dirty_[w] = 0;
-  }
-  void invalidateAll() {
-    std::fill(tags_.begin(), tags_.end(), kInvalid);
-    std::fill(lastUse_.begin(), lastUse_.end(), 0);
-    std::fill(dirty_.begin(), dirty_.end(), 0);
-  }
-
- private:
-  static constexpr uint64_t kInvalid = ~0ull;
-  uint32_t lineBytes_, ways_, sets_;
-  std::vector<uint64_t> tags_, lastUse_;
-  std::vector<uint8_t> dirty_;
-  uint64_t clock_ = 0;
-};
-
-TEST(CacheTags, MatchesTheScanOfEveryWay) {
-  // Random lookups (with and without allocation, marking dirty), invalidations of single
-  // lines and of everything, over shapes from direct mapped to 32 ways and a set count that
-  // is not a power of two, with few enough lines that sets fill, hit and evict.
-  struct Shape {
-    uint32_t size, ways;
-  };
-  for (const Shape shape :
-       {Shape{4096, 1}, Shape{4096, 2}, Shape{16384, 4}, Shape{65536, 16}, Shape{49152, 16},
-        Shape{32768, 8}, Shape{3 * 4096, 4}, Shape{65536, 32}, Shape{1024, 16}}) {
-    std::mt19937_64 random(shape.size + shape.ways);
-    CacheTags tags(shape.size, 64, shape.ways);
-    ReferenceTags reference(shape.size, 64, shape.ways);
-    const uint64_t lines = 2 * shape.size / 64;
-    for (int n = 0; n < 40000; ++n) {
-      const uint64_t addr = (random() % lines) * 64 + random() % 64;
-      const uint64_t kind = random() % 64;
-      if (kind == 0) {
-        tags.invalidate(addr);
-        reference.invalidate(addr);
-        continue;
-      }
-      if (kind == 1 && random() % 64 == 0) {
-        tags.invalidateAll();
-        reference.invalidateAll();
-        continue;
-      }
-      const bool allocate = kind % 5 != 0, dirty = kind % 3 == 0;
-      const CacheTags::Outcome got = tags.lookup(addr, allocate, dirty);
-      const CacheTags::Outcome want = reference.lookup(addr, allocate, dirty);
-      ASSERT_EQ(got.hit, want.hit) << shape.size << "/" << shape.ways << " access " << n;
-      ASSERT_EQ(got.way, want.way) << shape.size << "/" << shape.ways << " access " << n;
-      ASSERT_EQ(got.evictedDirty, want.evictedDirty) << " access " << n;
-      ASSERT_EQ(got.evictedAddress, want.evictedAddress) << " access " << n;
-    }
-  }
 }
 
 }  // namespace
