@@ -83,6 +83,8 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       base > storageBytes ? 0 : std::min<uint64_t>(ext->ldsSize, storageBytes - base);
   const int elements = req.elementsPerLane;
   const isa::MemOp op = req.op;
+  const bool inlineAtomic =
+      op == isa::MemOp::Atomic && bytes == 4 && req.atomic != isa::AtomicOp::CondXchg32;
   for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
     const int lane = __builtin_ctzll(lanes);
     for (int e = 0; e < elements; ++e) {
@@ -101,6 +103,16 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         copySmall(data, mem, bytes);
       } else if (op == isa::MemOp::Store) {
         copySmall(mem, data, bytes);
+      } else if (inlineAtomic) {
+        // A dword atomic (the usual one) in place, as applyAtomic would do it.
+        uint32_t old, src, cmp;
+        std::memcpy(&old, mem, 4);
+        std::memcpy(&src, data, 4);
+        std::memcpy(&cmp, req.cmpElement(lane, e), 4);
+        const uint32_t result =
+            isa::atomicResult<uint32_t, int32_t, float>(req.atomic, old, src, cmp);
+        std::memcpy(mem, &result, 4);
+        std::memcpy(data, &old, 4);
       } else {
         uint8_t old[16];
         isa::applyAtomic(req.atomic, bytes, mem, data, req.cmpElement(lane, e), old);

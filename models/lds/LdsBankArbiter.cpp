@@ -70,6 +70,43 @@ uint32_t CppLdsBankArbiter::groupCycles(const LdsBankRequest& req, const LdsLane
   // Locals: the stores into the bank tables below could alias the members.
   const uint32_t banks = banks_, bankMask = bankMask_;
   auto bankOfDword = [&](uint32_t dword) { return bankMask ? dword & bankMask : dword % banks; };
+  // One dword per lane (b8, b16, b32 accesses, atomics), banks a power of two up to 64: the
+  // lanes' banks in a mask first (no two alike: one cycle); else each dword counted once for its
+  // bank, telling a repeat by a bitmap of the dwords seen, which is cleared word by word after.
+  if (perElement == 1 && elements == 1 && bankMask != 0 && banks <= 64) {
+    uint32_t dwords[64];
+    uint32_t n = 0;
+    uint64_t asked = 0;
+    bool overlap = false, inBitmap = true;
+    for (uint64_t l = lanes; l; l &= l - 1) {
+      const uint32_t dword = req.addr[firstLane + static_cast<uint32_t>(__builtin_ctzll(l))][0] / 4;
+      const uint64_t bank = uint64_t{1} << (dword & bankMask);
+      overlap |= (asked & bank) != 0;
+      asked |= bank;
+      inBitmap &= dword < kSeenDwords;
+      dwords[n++] = dword;
+    }
+    if (!overlap) return 1;
+    if (inBitmap) {
+      const uint64_t epoch = ++epoch_;
+      uint64_t* bankEpoch = bankEpoch_.data();
+      uint32_t* bankDistinct = bankDistinct_.data();
+      uint64_t* seen = seenDwords_.data();
+      uint32_t cycles = 1;
+      for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t dword = dwords[k];
+        const uint64_t bit = uint64_t{1} << (dword & 63);
+        if (seen[dword >> 6] & bit) continue;  // a broadcast: the bank serves it once
+        seen[dword >> 6] |= bit;
+        const uint32_t bank = dword & bankMask;
+        const uint32_t distinct = bankEpoch[bank] == epoch ? bankDistinct[bank] + 1 : 1;
+        bankEpoch[bank] = epoch, bankDistinct[bank] = distinct;
+        cycles = std::max(cycles, distinct);
+      }
+      for (uint32_t k = 0; k < n; ++k) seen[dwords[k] >> 6] = 0;
+      return cycles;
+    }
+  }
   // Usually no two lanes ask for the same bank at all: one cycle. With 32 banks or fewer (a
   // power of two), an element's dwords take consecutive banks, so each element marks a run of
   // bits (wrapping around) in a bank mask.

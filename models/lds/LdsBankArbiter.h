@@ -90,7 +90,8 @@ class CppLdsBankArbiter : public LdsBankArbiter {
         bankEpoch_(banks_, 0),
         bankDword_(banks_, 0),
         bankDistinct_(banks_, 0),
-        bankDwords_(static_cast<size_t>(banks_) * 32, 0) {}
+        bankDwords_(static_cast<size_t>(banks_) * 32, 0),
+        seenDwords_(kSeenDwords / 64, 0) {}
   LdsBankSchedule schedule(const LdsBankRequest& request) override;
   // Counted without serving the slots cycle by cycle: a group takes as many cycles as its
   // busiest bank has distinct dwords.
@@ -115,6 +116,10 @@ class CppLdsBankArbiter : public LdsBankArbiter {
   std::vector<uint32_t> bankDword_;     // schedule(): the dword a bank serves this cycle
   std::vector<uint32_t> bankDistinct_;  // cycles(): how many distinct dwords a bank is asked for
   std::vector<uint32_t> bankDwords_;    // cycles(): those dwords, 32 places per bank
+  // cycles(), one dword per lane: a bit per dword of the first kSeenDwords (all of a 64 KiB
+  // LDS and more), set while a group is counted and all clear in between.
+  static constexpr uint32_t kSeenDwords = 1u << 16;
+  std::vector<uint64_t> seenDwords_;
   uint64_t epoch_ = 0;
 };
 

@@ -6,6 +6,9 @@
 
 #include <cstring>
 #include <memory>
+#include <vector>
+
+#include "isa/Atomics.h"
 
 #include "TlmTester.h"
 #include "lds/Lds.h"
@@ -295,6 +298,65 @@ TEST(Lds, AtomicCompareSwapUsesTheCompareOperand) {
   uint32_t raw;
   std::memcpy(&raw, b.lds.storage() + 32, 4);
   EXPECT_EQ(raw, 10u);
+}
+
+TEST(Lds, EveryAtomicMatchesApplyAtomicInLaneOrder) {
+  // Every atomic operation, dword and qword, on random values with lanes sharing dwords: the
+  // returned values and the LDS afterwards must be what isa::applyAtomic gives lane by lane
+  // on a copy of the LDS (the memory side's one definition of the semantics).
+  using isa::AtomicOp;
+  const AtomicOp ops[] = {
+      AtomicOp::Swap,      AtomicOp::CmpSwap, AtomicOp::Add,  AtomicOp::Sub,  AtomicOp::RsubU32,
+      AtomicOp::SMin,      AtomicOp::UMin,    AtomicOp::SMax, AtomicOp::UMax, AtomicOp::And,
+      AtomicOp::Or,        AtomicOp::Xor,     AtomicOp::Inc,  AtomicOp::Dec,  AtomicOp::Wrap,
+      AtomicOp::MskOr,     AtomicOp::FAdd,    AtomicOp::FMin, AtomicOp::FMax, AtomicOp::FCmpSwap,
+      AtomicOp::CondXchg32};
+  LdsBench b;
+  std::vector<uint8_t> expected(1024);
+  uint64_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(seed >> 32);
+  };
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest init = wave(isa::MemOp::Store, ~0ull, 16);
+    for (int l = 0; l < 64; ++l) {
+      init.addr[l][0] = 16 * l;
+      for (int k = 0; k < 16; ++k) init.element(l, 0)[k] = static_cast<uint8_t>(next() % 7);
+      std::memcpy(&expected[16 * l], init.element(l, 0), 16);
+    }
+    test::sendWave(i, init, 0, 1024);
+    for (const AtomicOp op : ops) {
+      for (const uint8_t bytes : {uint8_t{4}, uint8_t{8}}) {
+        isa::MemRequest at = wave(isa::MemOp::Atomic, (uint64_t{next()} << 32) | next(), bytes);
+        at.atomic = op;
+        at.atomicReturnsData = true;
+        for (int l = 0; l < 64; ++l) {
+          at.addr[l][0] = bytes * (next() % 24);  // few places: lanes share them
+          for (int k = 0; k < bytes; ++k) {
+            at.element(l, 0)[k] = static_cast<uint8_t>(next() % 5);
+            at.cmpElement(l, 0)[k] = static_cast<uint8_t>(next() % 5);
+          }
+        }
+        isa::MemRequest want = at;
+        for (uint64_t lanes = at.laneMask; lanes != 0; lanes &= lanes - 1) {
+          const int l = __builtin_ctzll(lanes);
+          uint8_t old[16];
+          isa::applyAtomic(op, bytes, &expected[want.addr[l][0]], want.element(l, 0),
+                           want.cmpElement(l, 0), old);
+          std::memcpy(want.element(l, 0), old, bytes);
+        }
+        EXPECT_TRUE(test::sendWave(i, at, 0, 1024).ok());
+        for (int l = 0; l < 64; ++l) {
+          if (!((at.laneMask >> l) & 1)) continue;
+          EXPECT_EQ(std::memcmp(at.element(l, 0), want.element(l, 0), bytes), 0)
+              << "op " << static_cast<int>(op) << " bytes " << int{bytes} << " lane " << l;
+        }
+      }
+    }
+  });
+  test::simulate();
+  EXPECT_EQ(std::memcmp(b.lds.storage(), expected.data(), expected.size()), 0);
 }
 
 TEST(Lds, B64AndRead2) {
