@@ -92,20 +92,33 @@ uint32_t CppLdsBankArbiter::groupCycles(const LdsBankRequest& req, const LdsLane
       uint64_t* bankEpoch = bankEpoch_.data();
       uint32_t* bankDistinct = bankDistinct_.data();
       uint64_t* seen = seenDwords_.data();
-      uint32_t cycles = 1;
+      uint32_t cycles = 1, distinctDwords = 0;
       for (uint32_t k = 0; k < n; ++k) {
         const uint32_t dword = dwords[k];
         const uint64_t bit = uint64_t{1} << (dword & 63);
         if (seen[dword >> 6] & bit) continue;  // a broadcast: the bank serves it once
         seen[dword >> 6] |= bit;
+        dwords[distinctDwords++] = dword;  // (k >= distinctDwords: nothing unread is lost)
         const uint32_t bank = dword & bankMask;
         const uint32_t distinct = bankEpoch[bank] == epoch ? bankDistinct[bank] + 1 : 1;
         bankEpoch[bank] = epoch, bankDistinct[bank] = distinct;
         cycles = std::max(cycles, distinct);
       }
-      for (uint32_t k = 0; k < n; ++k) seen[dwords[k] >> 6] = 0;
+      for (uint32_t k = 0; k < distinctDwords; ++k) seen[dwords[k] >> 6] = 0;
       return cycles;
     }
+  }
+  // Every lane asking for the same addresses as the first (a broadcast, as a row of a tile read
+  // by all the lanes of a row of threads): the group takes what the first lane alone takes.
+  if ((lanes & (lanes - 1)) != 0) {
+    const uint32_t first = firstLane + static_cast<uint32_t>(__builtin_ctzll(lanes));
+    const auto& a0 = req.addr[first];
+    bool same = true;
+    for (uint64_t l = lanes & (lanes - 1); l && same; l &= l - 1) {
+      const auto& a = req.addr[firstLane + static_cast<uint32_t>(__builtin_ctzll(l))];
+      same = a[0] == a0[0] && (elements == 1 || a[1] == a0[1]);
+    }
+    if (same) return groupCycles(req, lg, firstLane, lanes & ~(lanes - 1));
   }
   // Usually no two lanes ask for the same bank at all: one cycle. With 32 banks or fewer (a
   // power of two), an element's dwords take consecutive banks, so each element marks a run of

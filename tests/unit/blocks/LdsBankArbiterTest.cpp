@@ -404,6 +404,8 @@ TEST(LdsBankArbiter, CycleCountsAgreeWithTheSchedule) {
         r.addr[l][1] = (next() % span) & ~3u;
       }
       if (round % 5 == 0) r = strided(r.laneMask, 4 * (round % 3), r.dwordsPerElement);
+      if (round % 11 == 5)  // every 8 or 16 lanes on the same addresses (broadcast groups)
+        for (int l = 0; l < 64; ++l) r.addr[l] = r.addr[l & (round % 2 ? ~7 : ~15)];
       if (round % 7 == 3)  // some lanes far out (out-of-range lanes keep their address)
         for (int l = 0; l < 64; l += 3) r.addr[l][0] += (next() % 8) << 18;
       const LdsBankSchedule s = arbiter.schedule(r);
