@@ -123,7 +123,32 @@ uint32_t CppLdsBankArbiter::groupCycles(const LdsBankRequest& req, const LdsLane
   // Usually no two lanes ask for the same bank at all: one cycle. With 32 banks or fewer (a
   // power of two), an element's dwords take consecutive banks, so each element marks a run of
   // bits (wrapping around) in a bank mask.
-  if (bankMask != 0 && banks <= 32 && perElement <= banks) {
+  if (banks == 32 && perElement <= 32) {  // the GCN LDS: a rotation of a 32-bit run
+    const uint32_t run = perElement == 32 ? ~0u : (1u << perElement) - 1;
+    auto asks = [run](uint32_t address) {
+      const uint32_t bank = (address / 4) & 31;
+      return bank == 0 ? run : (run << bank | run >> (32 - bank));
+    };
+    uint32_t asked = 0, repeated = 0;
+    if (elements == 1) {
+      for (uint64_t l = lanes; l; l &= l - 1) {
+        const uint32_t banksAsked =
+            asks(req.addr[firstLane + static_cast<uint32_t>(__builtin_ctzll(l))][0]);
+        repeated |= asked & banksAsked;
+        asked |= banksAsked;
+      }
+    } else {
+      for (uint64_t l = lanes; l; l &= l - 1) {
+        const auto& a = req.addr[firstLane + static_cast<uint32_t>(__builtin_ctzll(l))];
+        for (uint32_t e = 0; e < elements; ++e) {
+          const uint32_t banksAsked = asks(a[e]);
+          repeated |= asked & banksAsked;
+          asked |= banksAsked;
+        }
+      }
+    }
+    if (repeated == 0) return 1;
+  } else if (bankMask != 0 && banks <= 32 && perElement <= banks) {
     const uint64_t run = (uint64_t{1} << perElement) - 1;
     const uint64_t all = (uint64_t{1} << banks) - 1;
     uint64_t asked = 0;
