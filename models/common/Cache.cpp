@@ -25,12 +25,25 @@ Cache::Cache(sc_module_name name, const CacheConfig& config, sc_time clockPeriod
   for (uint32_t c = 0; c < n; ++c)
     channels_.push_back({CacheTags(config.sizeBytes / n, config.lineBytes, config.ways),
                          BusyUntil(), SlotPool(config.mshrs)});
+  tlm::tlm_generic_payload& p = writeBackPayload_;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_data_ptr(writeBackData_);
+  p.set_data_length(std::min<uint32_t>(config_.lineBytes, sizeof writeBackData_));
+  p.set_streaming_width(p.get_data_length());
+  p.set_byte_enable_ptr(nullptr);
+  p.set_byte_enable_length(0);
+  p.set_extension(&timingOnly_);
   for (size_t cycles = 0; cycles < transferTimes_.size(); ++cycles)
     transferTimes_[cycles] = period_ * static_cast<double>(cycles);
   socket.register_b_transport(this, &Cache::b_transport);
   socket.register_transport_dbg(this, &Cache::transport_dbg);
   socket.register_get_direct_mem_ptr(this, &Cache::get_direct_mem_ptr);
   memory.register_invalidate_direct_mem_ptr(this, &Cache::invalidate_direct_mem_ptr);
+}
+
+Cache::~Cache() {
+  // The payload would free its extensions when destroyed: this one is a member.
+  writeBackPayload_.clear_extension(&timingOnly_);
 }
 
 uint64_t Cache::portBusyCycles() const {
@@ -69,23 +82,16 @@ void Cache::forwardServed(tlm::tlm_generic_payload& trans, bool marked) {
 
 void Cache::writeBack(uint64_t address, const sc_time& at, const sc_time& now) {
   ++writebacks;
-  // Reused: a write-back carries no data (role TimingOnly), only its address and length.
+  // Reused, its constant attributes and the TimingOnly role set once (the constructor): a
+  // write-back carries no data, only its address and length.
   tlm::tlm_generic_payload& p = writeBackPayload_;
-  p.set_command(tlm::TLM_WRITE_COMMAND);
   p.set_address(address);
-  p.set_data_ptr(writeBackData_);
-  p.set_data_length(std::min<uint32_t>(config_.lineBytes, sizeof writeBackData_));
-  p.set_streaming_width(p.get_data_length());
-  p.set_byte_enable_ptr(nullptr);
-  p.set_byte_enable_length(0);
   p.set_dmi_allowed(false);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  p.set_extension(&timingOnly_);
   sc_time delay = at - now;
   if (traceProbe) traceProbe->writeBack(true);
   memory->b_transport(p, delay);
   if (traceProbe) traceProbe->writeBack(false);
-  p.clear_extension(&timingOnly_);
   bytesDownstream += p.get_data_length();
   if (activity_)
     activity_->add(downstreamChannel_, static_cast<uint64_t>((now + delay) / period_),

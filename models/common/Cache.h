@@ -43,6 +43,7 @@ class Cache : public sc_core::sc_module {
 
   Cache(sc_core::sc_module_name name, const CacheConfig& config, sc_core::sc_time clockPeriod,
         WritePolicy policy);
+  ~Cache() override;
 
   uint64_t hits = 0, misses = 0, reads = 0, writes = 0, atomics = 0, writebacks = 0;
   uint64_t bytesIn = 0;  // bytes requested of this level (reads and writes)
