@@ -1,5 +1,7 @@
 #include "common/Cache.h"
 
+#include <cstring>
+
 #include "common/MemoryExtensions.h"
 #include "common/SimTime.h"
 #include "trace/Probes.h"
@@ -69,7 +71,32 @@ Cache::Channel& Cache::channelOf(uint64_t address) {
   return channels_[channelCount_.remainder(interleave_.quotient(address))];
 }
 
+bool Cache::serveDirect(tlm::tlm_generic_payload& trans) {
+  // What DRAM would do for an access served above, for a plain read or write that one DMI
+  // region holds (so inside one allocation, where DRAM refuses nothing).
+  const unsigned len = trans.get_data_length();
+  uint8_t* const data = trans.get_data_ptr();
+  const tlm::tlm_command command = trans.get_command();
+  if (data == nullptr || len == 0 || trans.get_byte_enable_ptr() != nullptr ||
+      trans.get_streaming_width() < len || command == tlm::TLM_IGNORE_COMMAND)
+    return false;
+  uint8_t* const bytes =
+      dmi_.find(trans.get_address(), len, [this](tlm::tlm_generic_payload& p, tlm::tlm_dmi& d) {
+        return this->memory->get_direct_mem_ptr(p, d);
+      });
+  if (bytes == nullptr) return false;
+  if (command == tlm::TLM_READ_COMMAND)
+    std::memcpy(data, bytes, len);
+  else
+    std::memcpy(bytes, data, len);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  trans.set_dmi_allowed(true);
+  return true;
+}
+
 void Cache::forwardServed(tlm::tlm_generic_payload& trans, bool marked) {
+  // The data straight from memory when DMI allows (atomics never come here).
+  if (serveDirect(trans)) return;
   sc_time ignored = SC_ZERO_TIME;
   if (marked) {
     memory->b_transport(trans, ignored);
@@ -220,6 +247,7 @@ bool Cache::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dm
 }
 
 void Cache::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  dmi_.forget(start, end);
   for (unsigned i = 0; i < socket.size(); ++i) socket[i]->invalidate_direct_mem_ptr(start, end);
 }
 

@@ -21,6 +21,7 @@
 #include "activity/ActivitySampler.h"
 #include "common/CacheTags.h"
 #include "common/Divisor.h"
+#include "common/DmiRegions.h"
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
@@ -80,6 +81,9 @@ class Cache : public sc_core::sc_module {
   // Forwards for data only (no downstream timing or statistics); `marked`: the transaction
   // already carries the ServedAbove role.
   void forwardServed(tlm::tlm_generic_payload& trans, bool marked);
+  // Moves the data of such an access through DMI instead; false if no DMI region holds it (or
+  // it is not a plain read or write of all its bytes).
+  bool serveDirect(tlm::tlm_generic_payload& trans);
   // Sends a timing-only write of an evicted dirty line downstream, starting at `at` (the
   // current SystemC time is `now`).
   void writeBack(uint64_t address, const sc_core::sc_time& at, const sc_core::sc_time& now);
@@ -96,6 +100,7 @@ class Cache : public sc_core::sc_module {
   std::array<sc_core::sc_time, 17> transferTimes_{};
   std::vector<Channel> channels_;
   MemoryRoleExtension servedAbove_{MemoryRoleExtension::Role::ServedAbove};
+  DmiRegions dmi_;  // granted by `memory`, for the data of accesses served here
   ActivitySampler* activity_ = nullptr;
   ActivitySampler::Channel bytesChannel_ = 0, downstreamChannel_ = 0;
   MemoryRoleExtension timingOnly_{MemoryRoleExtension::Role::TimingOnly};

@@ -386,51 +386,6 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-uint8_t* TexturePath::findDirectData(uint64_t address, uint32_t length) {
-  auto covers = [&](const tlm::tlm_dmi& d) {
-    return address >= d.get_start_address() && address + length - 1 <= d.get_end_address();
-  };
-  auto startsAfter = [](uint64_t a, const tlm::tlm_dmi& d) { return a < d.get_start_address(); };
-  auto after = std::upper_bound(dmiRegions_.begin(), dmiRegions_.end(), address, startsAfter);
-  if (after != dmiRegions_.begin() && address <= (after - 1)->get_end_address()) {
-    // In a region granted already; the bytes may run past its end (into another allocation).
-    if (!covers(*(after - 1))) return nullptr;
-    lastRegion_ = static_cast<size_t>(after - 1 - dmiRegions_.begin());
-    return after[-1].get_dmi_ptr() + (address - after[-1].get_start_address());
-  }
-  if (address >= deniedStart_ && address <= deniedEnd_) return nullptr;
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_READ_COMMAND);
-  p.set_address(address);
-  tlm::tlm_dmi dmi;
-  if (!toL1_->get_direct_mem_ptr(p, dmi)) {
-    // The memory says for how far around the address it would deny it again.
-    if (dmi.get_start_address() <= address && address <= dmi.get_end_address())
-      deniedStart_ = dmi.get_start_address(), deniedEnd_ = dmi.get_end_address();
-    return nullptr;
-  }
-  if (!dmi.is_read_write_allowed() || dmi.get_dmi_ptr() == nullptr ||
-      address < dmi.get_start_address() || address > dmi.get_end_address())
-    return nullptr;
-  // Keep the regions disjoint: drop any the new grant overlaps (the memory's view is newer).
-  forgetRegions(dmi.get_start_address(), dmi.get_end_address());
-  auto at = dmiRegions_.insert(std::upper_bound(dmiRegions_.begin(), dmiRegions_.end(),
-                                                dmi.get_start_address(), startsAfter),
-                               dmi);
-  lastRegion_ = static_cast<size_t>(at - dmiRegions_.begin());
-  return covers(*at) ? at->get_dmi_ptr() + (address - at->get_start_address()) : nullptr;
-}
-
-void TexturePath::forgetRegions(uint64_t start, uint64_t end) {
-  dmiRegions_.erase(std::remove_if(dmiRegions_.begin(), dmiRegions_.end(),
-                                   [&](const tlm::tlm_dmi& d) {
-                                     return d.get_start_address() <= end &&
-                                            start <= d.get_end_address();
-                                   }),
-                    dmiRegions_.end());
-  lastRegion_ = 0;
-}
-
 unsigned int TexturePath::transport_dbg(tlm::tlm_generic_payload& trans) {
   return toL1_->transport_dbg(trans);
 }
@@ -440,8 +395,7 @@ bool TexturePath::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_d
 }
 
 void TexturePath::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
-  forgetRegions(start, end);
-  deniedStart_ = 1, deniedEnd_ = 0;  // the memory may grant what it denied before
+  dmi_.forget(start, end);
   socket->invalidate_direct_mem_ptr(start, end);
 }
 

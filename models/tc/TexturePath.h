@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "common/Cache.h"
+#include "common/DmiRegions.h"
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
@@ -71,16 +72,10 @@ class TexturePath : public sc_core::sc_module {
   // caches, or null when no region covers them all (outside every allocation, across two, no
   // DMI below): then the data travels with the transaction, and the memory reports any fault.
   uint8_t* directData(uint64_t address, uint32_t length) {
-    if (lastRegion_ < dmiRegions_.size()) {
-      const tlm::tlm_dmi& d = dmiRegions_[lastRegion_];
-      if (address >= d.get_start_address() && address + length - 1 <= d.get_end_address())
-        return d.get_dmi_ptr() + (address - d.get_start_address());
-    }
-    return findDirectData(address, length);
+    return dmi_.find(address, length, [this](tlm::tlm_generic_payload& p, tlm::tlm_dmi& d) {
+      return toL1_->get_direct_mem_ptr(p, d);
+    });
   }
-  uint8_t* findDirectData(uint64_t address, uint32_t length);
-  // Drops the remembered regions that overlap [start, end].
-  void forgetRegions(uint64_t start, uint64_t end);
 
   // Scratch space of b_transport, kept between instructions so none allocates: the pieces (and
   // room to sort them), the line payload and atomic extension (set up afresh for every
@@ -94,13 +89,9 @@ class TexturePath : public sc_core::sc_module {
   AtomicExtension atomic_;
   // Marks a line transaction whose data the texture path moved itself through DMI.
   MemoryRoleExtension dataMoved_{MemoryRoleExtension::Role::DataMoved};
-  // The DMI regions granted so far (disjoint, sorted by start) and the one used last: data goes
-  // straight between the lanes and memory, and the line transactions carry timing only.
-  std::vector<tlm::tlm_dmi> dmiRegions_;
-  size_t lastRegion_ = 0;
-  // Addresses the memory denied DMI for, not to be asked again until it revokes DMI (empty
-  // while start > end).
-  uint64_t deniedStart_ = 1, deniedEnd_ = 0;
+  // The DMI regions granted so far: data goes straight between the lanes and memory, and the
+  // line transactions carry timing only.
+  DmiRegions dmi_;
   std::vector<uint8_t> lineData_, byteEnable_, allEnabled_;
 };
 

@@ -322,6 +322,32 @@ TEST(Cache, DataMovedByTheInitiatorIsTimedAndCountedButNotMoved) {
   EXPECT_EQ(moved.memoryWord, 0u);     // the hierarchy moved none of the other's data
 }
 
+TEST(Cache, HitsMoveTheirDataThroughDmiUntilTheMemoryIsReleased) {
+  // A hit's data goes straight to and from DRAM's bytes through DMI (the transaction would
+  // carry it there untimed anyway). Once the allocation is released DMI is revoked: a hit on
+  // the line still in the tags is refused by DRAM as before, and a new allocation at the same
+  // place is served again.
+  CacheBench b(kWB);
+  b.init.body([&](TesterInitiator& i) {
+    i.write32(b.base + 8, 0x1234);  // a miss: the line comes in
+    EXPECT_EQ(i.read32(b.base + 8), 0x1234u);
+    i.write32(b.base + 12, 0x5678);  // a hit, absorbed
+    uint32_t v = 0;
+    i.debug(tlm::TLM_READ_COMMAND, b.base + 12, &v, 4);
+    EXPECT_EQ(v, 0x5678u);  // in memory
+    EXPECT_TRUE(b.dram.release(b.base));
+    EXPECT_EQ(i.read(b.base + 8, &v, 4).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    const uint64_t again = *b.dram.memoryMap().allocate(4096, 4096);
+    ASSERT_EQ(again, b.base);
+    i.write32(b.base + 16, 0x9abc);
+    EXPECT_EQ(i.read32(b.base + 16), 0x9abcu);
+    i.debug(tlm::TLM_READ_COMMAND, b.base + 16, &v, 4);
+    EXPECT_EQ(v, 0x9abcu);
+  });
+  test::simulate();
+  EXPECT_GE(b.cache.hits, 3u);
+}
+
 TEST(Cache, BackToBackReadsQueueOnThePort) {
   // The port moves 64 bytes per cycle: a second hit sent at the same time waits one cycle.
   CacheBench b(kWT);

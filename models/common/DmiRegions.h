@@ -1,0 +1,90 @@
+// The DMI regions an initiator inside the memory hierarchy was granted by the memory behind it
+// (the texture path, a cache serving a hit): the data of most accesses then goes straight
+// between host buffers instead of travelling with a transaction down to DRAM.
+//
+// A region is asked for on the first access it would hold; a range the memory denies is not
+// asked for again until the memory revokes DMI (forget()), and an access no region holds whole
+// (outside every allocation, across two) takes the transaction path, where the memory reports
+// any fault.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include <tlm>
+
+namespace vgpu {
+
+class DmiRegions {
+ public:
+  // The host bytes of [address, address + length) (length >= 1), or null. `ask(payload, dmi)`
+  // asks the memory for a region around the payload's address (get_direct_mem_ptr).
+  template <class Ask>
+  uint8_t* find(uint64_t address, uint32_t length, Ask&& ask) {
+    if (last_ < regions_.size()) {
+      const tlm::tlm_dmi& d = regions_[last_];
+      if (address >= d.get_start_address() && address + length - 1 <= d.get_end_address())
+        return d.get_dmi_ptr() + (address - d.get_start_address());
+    }
+    return findOrAsk(address, length, ask);
+  }
+  // The memory revoked DMI over [start, end]: drops the regions overlapping it, and forgets
+  // what it denied (it may grant that now).
+  void forget(uint64_t start, uint64_t end) {
+    dropOverlapping(start, end);
+    deniedStart_ = 1, deniedEnd_ = 0;
+  }
+
+ private:
+  void dropOverlapping(uint64_t start, uint64_t end) {
+    regions_.erase(std::remove_if(regions_.begin(), regions_.end(),
+                                  [&](const tlm::tlm_dmi& d) {
+                                    return d.get_start_address() <= end &&
+                                           start <= d.get_end_address();
+                                  }),
+                   regions_.end());
+    last_ = 0;
+  }
+  template <class Ask>
+  uint8_t* findOrAsk(uint64_t address, uint32_t length, Ask& ask) {
+    auto covers = [&](const tlm::tlm_dmi& d) {
+      return address >= d.get_start_address() && address + length - 1 <= d.get_end_address();
+    };
+    auto startsAfter = [](uint64_t a, const tlm::tlm_dmi& d) { return a < d.get_start_address(); };
+    auto after = std::upper_bound(regions_.begin(), regions_.end(), address, startsAfter);
+    if (after != regions_.begin() && address <= (after - 1)->get_end_address()) {
+      // In a region granted already; the bytes may run past its end (into another allocation).
+      if (!covers(*(after - 1))) return nullptr;
+      last_ = static_cast<size_t>(after - 1 - regions_.begin());
+      return after[-1].get_dmi_ptr() + (address - after[-1].get_start_address());
+    }
+    if (address >= deniedStart_ && address <= deniedEnd_) return nullptr;
+    tlm::tlm_generic_payload p;
+    p.set_command(tlm::TLM_READ_COMMAND);
+    p.set_address(address);
+    tlm::tlm_dmi dmi;
+    if (!ask(p, dmi)) {
+      // The memory says for how far around the address it would deny it again.
+      if (dmi.get_start_address() <= address && address <= dmi.get_end_address())
+        deniedStart_ = dmi.get_start_address(), deniedEnd_ = dmi.get_end_address();
+      return nullptr;
+    }
+    if (!dmi.is_read_write_allowed() || dmi.get_dmi_ptr() == nullptr ||
+        address < dmi.get_start_address() || address > dmi.get_end_address())
+      return nullptr;
+    // Keep the regions disjoint: drop any the new grant overlaps (the memory's view is newer).
+    dropOverlapping(dmi.get_start_address(), dmi.get_end_address());
+    auto at = regions_.insert(
+        std::upper_bound(regions_.begin(), regions_.end(), dmi.get_start_address(), startsAfter),
+        dmi);
+    last_ = static_cast<size_t>(at - regions_.begin());
+    return covers(*at) ? at->get_dmi_ptr() + (address - at->get_start_address()) : nullptr;
+  }
+
+  std::vector<tlm::tlm_dmi> regions_;         // disjoint, sorted by start
+  size_t last_ = 0;                           // the one used last
+  uint64_t deniedStart_ = 1, deniedEnd_ = 0;  // denied addresses (none while start > end)
+};
+
+}  // namespace vgpu
