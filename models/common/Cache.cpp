@@ -58,16 +58,19 @@ uint64_t Cache::portBusyCycles() const {
 // channel are the same for all its lines. Its tags index with those bits removed, or only
 // 1 / channels of its sets would ever be used.
 uint64_t Cache::channelLocal(uint64_t address) const {
+  if (channels_.size() == 1) return address;
   return channelCount_.quotient(interleave_.quotient(address)) * interleave_.value() +
          interleave_.remainder(address);
 }
 
 uint64_t Cache::globalAddress(uint64_t local, size_t channel) const {
+  if (channels_.size() == 1) return local;
   return (interleave_.quotient(local) * channels_.size() + channel) * interleave_.value() +
          interleave_.remainder(local);
 }
 
 Cache::Channel& Cache::channelOf(uint64_t address) {
+  if (channels_.size() == 1) return channels_[0];
   return channels_[channelCount_.remainder(interleave_.quotient(address))];
 }
 
