@@ -356,11 +356,36 @@ uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruc
   return costs[static_cast<size_t>(&inst - program.instructions().data())];
 }
 
+// Inlined into issueFunctional's loop: the path nearly every instruction takes in functional
+// mode, with what it does not need left out (pipeline timing, hooks).
+[[gnu::always_inline]] inline void ComputeUnit::issuePlain(Wave& w, const isa::Instruction& inst) {
+  const Workgroup& group = *w.group;
+  // The issue context holds the wave's workgroup's LDS (set every time: the waves of a
+  // workgroup sit on different SIMDs, so consecutive issues are mostly from different groups).
+  cycleCtx_.ldsSize = group.resources.ldsBytes;
+  cycleCtx_.ldsData = group.lds;
+  cycleCtx_.ldsAtIssue = group.lds;  // DS instructions execute on the LDS bytes at issue
+  w.next = &inst + 1 < group.codeEnd ? &inst + 1 : nullptr;
+  if (!nextRequest_) nextRequest_ = newRequest();
+  isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
+  ++waveInstructions;
+  ++instructionsByType[static_cast<size_t>(inst.issue)];
+  w.readyCycle = now_ + 1;
+  if (inst.issue == isa::IssueType::Lds && gwsChanged_ && gws_->version() != gwsAnnounced_) {
+    gwsAnnounced_ = gws_->version();  // a ds_gws_* changed a resource
+    gwsChanged_->notify(qk_.get_local_time());
+  }
+  if (step_.kind == isa::StepKind::Continue || step_.kind == isa::StepKind::MemoryDone) return;
+  settle(w, inst, step_, 1);
+  step_ = isa::StepResult{};
+}
+
 unsigned ComputeUnit::issueFunctional() {
   // Functional mode: every ready wave issues one instruction per cycle.
   unsigned issued = 0;
   updateCycleContext();
-  contextGroup_ = nullptr;
+  contextGroup_ = nullptr;  // issuePlain sets the LDS fields on its own
+  const bool observed = hazardChecker_ || activity_ || traceProbe;
   for (uint32_t word = 0; word < residentSlots_.size(); ++word) {
     // Re-read after every issue: an instruction can end its own wave (s_endpgm).
     for (uint64_t above = ~uint64_t{0}; !halted_;) {
@@ -377,7 +402,10 @@ unsigned ComputeUnit::issueFunctional() {
         return issued;
       }
       // No instruction fetch: the code is decoded already, and fetch only times the traffic.
-      issue(*w, *inst);
+      if (observed)
+        issue(*w, *inst);
+      else
+        issuePlain(*w, *inst);
       ++issued;
     }
   }
@@ -503,51 +531,45 @@ const isa::Instruction* ComputeUnit::nextInstruction(const Wave& w) const {
   return next && next->pc == w.s->pc ? next : w.group->dispatch->program->at(w.s->pc);
 }
 
-void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
-  isa::ExecContext& ctx = cycleCtx_;
+void ComputeUnit::prepareIssue(Wave& w, const isa::Instruction& inst) {
   Workgroup* const group = w.group;
   if (group != contextGroup_) {  // the context holds the last issuing wave's workgroup's LDS
     contextGroup_ = group;
-    ctx.ldsSize = group->resources.ldsBytes;
-    ctx.ldsData = group->lds;
+    cycleCtx_.ldsSize = group->resources.ldsBytes;
+    cycleCtx_.ldsData = group->lds;
     // Functional mode: DS instructions execute on the LDS bytes at issue (no LDS block timing).
-    if (config_.functionalMode) ctx.ldsAtIssue = group->lds;
+    if (config_.functionalMode) cycleCtx_.ldsAtIssue = group->lds;
   }
   w.next = &inst + 1 < group->codeEnd ? &inst + 1 : nullptr;
-
-  if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   if (!nextRequest_) nextRequest_ = newRequest();
-  const isa::StepResult r = isa::execute(inst, *w.s, *nextRequest_, ctx);
+}
+
+void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
+  prepareIssue(w, inst);
+  if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
+  isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
+  const isa::StepResult& r = step_;
   ++waveInstructions;
+  ++instructionsByType[static_cast<size_t>(inst.issue)];
   if (activity_) activity_->add(activityChannels_.instructions, now_, 1);
   uint32_t busy = 1;
   switch (inst.issue) {
     case isa::IssueType::Valu:
-      ++valuInstructions;
       // Functional mode has no VALU timing; the trace still shows the cycles.
       if (config_.functionalMode && !traceProbe) break;
       busy = valuCycles(*w.group->dispatch->program, inst);
       simdValuFree_[w.simd] = now_ + busy;
       break;
     case isa::IssueType::Salu:
-      ++saluInstructions;
       busy = config_.cu.saluCycles;
       break;
-    case isa::IssueType::Vmem:
-      ++vmemInstructions;
-      break;
-    case isa::IssueType::Smem:
-      ++smemInstructions;
-      break;
     case isa::IssueType::Lds:
-      ++ldsInstructions;
       if (gwsChanged_ && gws_->version() != gwsAnnounced_) {  // a ds_gws_* changed a resource
         gwsAnnounced_ = gws_->version();
         gwsChanged_->notify(qk_.get_local_time());
       }
       break;
     case isa::IssueType::Branch:
-      ++branchInstructions;
       busy = config_.cu.branchCycles;
       break;
     default:
@@ -559,6 +581,7 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   if ((r.kind == isa::StepKind::Continue || r.kind == isa::StepKind::MemoryDone) && !traceProbe)
     return;
   settle(w, inst, r, busy);
+  step_ = isa::StepResult{};
 }
 
 void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r,

@@ -124,10 +124,13 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   trace::CuProbe* traceProbe = nullptr;
 
   // Statistics.
-  uint64_t waveInstructions = 0, valuInstructions = 0, saluInstructions = 0, vmemInstructions = 0,
-           smemInstructions = 0, ldsInstructions = 0, branchInstructions = 0, barrierWaits = 0,
-           wavesLaunched = 0, workgroupsFinished = 0, activeCycles = 0, instructionFetches = 0,
-           messages = 0;
+  uint64_t waveInstructions = 0, barrierWaits = 0, wavesLaunched = 0, workgroupsFinished = 0,
+           activeCycles = 0, instructionFetches = 0, messages = 0;
+  // Instructions issued by pipeline type (isa::IssueType): one increment per issue.
+  std::array<uint64_t, 8> instructionsByType{};
+  uint64_t instructions(isa::IssueType type) const {
+    return instructionsByType[static_cast<size_t>(type)];
+  }
   // Stall cycles by reason, summed over waves (a wave waiting 10 cycles adds 10).
   uint64_t waitcntVmStallCycles = 0, waitcntLgkmStallCycles = 0, barrierStallCycles = 0,
            fetchStallCycles = 0, issueConflictCycles = 0, valuBusyCycles = 0;
@@ -146,9 +149,15 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   const isa::Instruction* nextInstruction(const Wave& w) const;
   // Executes the wave's next instruction (`inst`, at its PC) and accounts for it.
   void issue(Wave& w, const isa::Instruction& inst);
+  // The same in functional mode with no hazard checker, activity sampler or trace attached:
+  // no pipeline timing and nothing to tell.
+  void issuePlain(Wave& w, const isa::Instruction& inst);
+  // Points the issue context at the wave's workgroup's LDS and sets the wave's next instruction.
+  void prepareIssue(Wave& w, const isa::Instruction& inst);
   // What issue() does after executing an instruction that does more than continue (send a
   // request, wait, end the wave, fault) or when tracing.
-  void settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r, uint32_t busy);
+  [[gnu::noinline]] void settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r,
+                                uint32_t busy);
   // Brings the clocks of what every instruction issued this cycle sees of the machine
   // (cycleCtx_) up to date; the rest of it is set when the CU is built and attached, and
   // issue() adds the workgroup's LDS.
@@ -263,7 +272,10 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // The request the next instruction fills if it accesses memory; kept across instructions
   // that do not (most of them), so only memory instructions take one from the pool.
   std::unique_ptr<isa::MemRequest> nextRequest_;
-  isa::ExecContext cycleCtx_;                // what the instructions of this cycle see
+  isa::ExecContext cycleCtx_;  // what the instructions of this cycle see
+  // What the last instruction did: kept from one instruction to the next (isa::executeInto),
+  // reset after any result but Continue and MemoryDone.
+  isa::StepResult step_;
   const Workgroup* contextGroup_ = nullptr;  // whose LDS cycleCtx_ holds (nullptr: none yet)
   std::vector<PendingAccess*> freePending_;  // retired accesses, reused (owned here)
 };

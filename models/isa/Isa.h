@@ -18,6 +18,9 @@ namespace vgpu::isa {
 enum class IssueType : uint8_t { Salu, Valu, Vmem, Smem, Lds, Branch, Message, Internal };
 
 struct OpInfo;  // per-opcode table entry, defined by the implementation
+// What an executor gets (below) and the executor of an instruction.
+struct ExecArgs;
+using ExecFn = void (*)(ExecArgs&);
 // The global wave sync resources (isa/Gws.h).
 class GwsState;
 
@@ -32,6 +35,9 @@ struct Instruction {
   uint16_t f[12] = {};
   uint32_t literal = 0;
   bool hasLiteral = false;
+  // The executor, resolved when the program is decoded: the opcode's own, or one that reports
+  // why the instruction cannot execute (unknown encoding, not implemented, gfx906 only).
+  ExecFn exec = nullptr;
 };
 
 // The decoded text of a code object: instructions in address order.
@@ -154,10 +160,37 @@ struct ExecContext {
   uint8_t* ldsAtIssue = nullptr;
 };
 
+// Everything an executor gets.
+struct ExecArgs {
+  const Instruction& in;
+  const OpInfo& op;
+  WaveState& w;
+  MemRequest& mem;
+  const ExecContext& ctx;
+  StepResult& r;
+};
+
+// The OpInfo an executor sees for an instruction without one (an unknown encoding).
+extern const OpInfo kUnknownOp;
+
 // Executes `inst` on `wave`. For memory instructions fills `mem` and returns Memory; PC is
 // advanced (or branched) by execute() in every case except Fault, where it stays at `inst`.
 StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
                    const ExecContext& ctx);
+
+// The same into `r`, for a sequencer that keeps one StepResult from one instruction to the next
+// (no StepResult built and destroyed per instruction): only r.kind is set here, the executor
+// sets the fields of the kind it returns, so `r` must hold a default StepResult's other fields
+// (reset it after any result but Continue and MemoryDone, which set nothing else). `inst`
+// comes from Program::decode (its executor resolved).
+inline void executeInto(const Instruction& inst, WaveState& wave, MemRequest& mem,
+                        const ExecContext& ctx, StepResult& r) {
+  r.kind = StepKind::Continue;
+  const uint64_t pc = wave.pc;
+  ExecArgs args{inst, inst.op ? *inst.op : kUnknownOp, wave, mem, ctx, r};
+  inst.exec(args);
+  if (r.kind == StepKind::Fault) wave.pc = pc;  // a faulting instruction leaves PC on itself
+}
 
 // Writes a completed memory request's returned data into the wave's registers. `lds` is the
 // wave's workgroup LDS allocation (`ldsBytes` long): buffer loads with lds=1 write it here.

@@ -129,6 +129,11 @@ TEST(ValuFastPath, ComputesTheExpectedLanes) {
     EXPECT_EQ(v(18, l), static_cast<uint32_t>(mad3 >> 1));
     EXPECT_EQ(v(36, l), (static_cast<uint32_t>(l) << 2) | 3);
     EXPECT_EQ(v(38, l), 0x9abcdef0u);
+    // v1 doubled by then: shifts by a constant and by s0 (0x12345678: 24), a multiply by s0.
+    const uint32_t doubled = 2 * v1;
+    EXPECT_EQ(v(46, l), doubled << 3);
+    EXPECT_EQ(v(48, l), doubled >> 24);
+    EXPECT_EQ(v(58, l), doubled * 0x12345678u);
   }
   // v_add_co_u32_e64 v11, s[10:11], v1, v3: the carry-out mask of the active lanes only.
   uint64_t carry = 0;
