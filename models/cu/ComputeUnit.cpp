@@ -106,11 +106,11 @@ ComputeUnit::~ComputeUnit() {
   for (PendingAccess* p : freePending_) delete p;
 }
 
-std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResources& r) const {
-  if (halted_) return std::nullopt;
+bool ComputeUnit::findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const {
+  if (halted_) return false;
   // Too few free slots: the search below would fail too (the dispatcher asks every CU of a full
   // GPU each time a workgroup ends).
-  if (slots_.size() - wavesResident_ < r.waves) return std::nullopt;
+  if (slots_.size() - wavesResident_ < r.waves) return false;
   if (r.ldsBytes > 0) {  // first fit in the LDS
     uint32_t cursor = 0;
     bool fits = false;
@@ -121,18 +121,17 @@ std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResou
       }
       cursor = base + size;
     }
-    if (!fits && config_.lds.sizeBytes - cursor < r.ldsBytes) return std::nullopt;
+    if (!fits && config_.lds.sizeBytes - cursor < r.ldsBytes) return false;
   }
   const uint32_t simds = config_.cu.simdsPerCu, perSimd = config_.cu.waveSlotsPerSimd;
-  std::vector<bool>& taken = slotTaken_;
-  taken.resize(slots_.size());
-  for (size_t i = 0; i < slots_.size(); ++i) taken[i] = slots_[i] != nullptr;
+  // Working copies: the slots taken (a bit per slot, as residentSlots_) and registers used.
+  std::vector<uint64_t>& taken = slotTaken_;
+  taken.assign(residentSlots_.begin(), residentSlots_.end());
   std::vector<uint32_t>& vgprs = vgprsTaken_;
   std::vector<uint32_t>& sgprs = sgprsTaken_;
-  vgprs = vgprsUsed_;
-  sgprs = sgprsUsed_;
-  std::vector<uint32_t> placement;
-  placement.reserve(r.waves);
+  vgprs.assign(vgprsUsed_.begin(), vgprsUsed_.end());
+  sgprs.assign(sgprsUsed_.begin(), sgprsUsed_.end());
+  placement.clear();
   uint32_t simd = nextSimd_;
   for (uint32_t w = 0; w < r.waves; ++w) {
     bool placed = false;
@@ -141,8 +140,10 @@ std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResou
           sgprs[simd] + r.sgprsPerWave > config_.cu.sgprsPerSimd)
         continue;
       for (uint32_t slot = simd * perSimd; slot < (simd + 1) * perSimd; ++slot) {
-        if (taken[slot]) continue;
-        taken[slot] = true;
+        uint64_t& word = taken[slot / 64];
+        const uint64_t bit = uint64_t{1} << (slot % 64);
+        if (word & bit) continue;
+        word |= bit;
         vgprs[simd] += r.vgprsPerWave;
         sgprs[simd] += r.sgprsPerWave;
         placement.push_back(slot);
@@ -150,13 +151,23 @@ std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResou
         break;
       }
     }
-    if (!placed) return std::nullopt;
+    if (!placed) return false;
   }
-  return placement;
+  return true;
 }
 
-void ComputeUnit::launch(WorkgroupLaunch&& launch) {
-  auto group = std::make_unique<Workgroup>();
+void ComputeUnit::launch(WorkgroupLaunch& launch) {
+  std::unique_ptr<Workgroup> group;
+  if (spareGroups_.empty()) {
+    group = std::make_unique<Workgroup>();
+  } else {
+    group = std::move(spareGroups_.back());
+    spareGroups_.pop_back();
+    std::vector<uint32_t> slots = std::move(group->slots);  // keeps its storage
+    *group = Workgroup{};
+    group->slots = std::move(slots);
+    group->slots.clear();
+  }
   group->dispatch = launch.dispatch;
   group->groupId = launch.groupId;
   group->resources = launch.resources;
@@ -180,6 +191,7 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
       static_cast<uint64_t>(sc_time_stamp() / period_) + 1;  // one cycle to start the waves
   const uint32_t simds = config_.cu.simdsPerCu;
   uint32_t index = 0;
+  group->slots.reserve(launch.waves.size());
   for (auto& wl : launch.waves) {
     const uint32_t simd = wl.slot / config_.cu.waveSlotsPerSimd;
     std::unique_ptr<Wave> w;
@@ -204,9 +216,9 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
     ++wavesResident_;
     ++wavesLaunched;
     nextSimd_ = (simd + 1) % simds;
+    group->slots.push_back(wl.slot);
   }
   contextGroup_ = nullptr;  // the new group may sit where an ended one did
-  for (const auto& wl : launch.waves) group->slots.push_back(wl.slot);
   std::sort(group->slots.begin(), group->slots.end());
   groups_.push_back(std::move(group));
   workArrived_.notify(SC_ZERO_TIME);
@@ -1019,8 +1031,10 @@ void ComputeUnit::endWave(Wave& w) {
                                        [&](const auto& a) { return a.first == g->ldsBase; }));
   ++workgroupsFinished;
   const KernelDispatch* dispatch = g->dispatch;
-  groups_.erase(
-      std::find_if(groups_.begin(), groups_.end(), [&](const auto& p) { return p.get() == g; }));
+  const auto ended =
+      std::find_if(groups_.begin(), groups_.end(), [&](const auto& p) { return p.get() == g; });
+  spareGroups_.push_back(std::move(*ended));
+  groups_.erase(ended);
   // The dispatcher lives at SystemC time: catch up before telling it.
   qk_.sync();
   listener_.workgroupFinished(id_, dispatch);

@@ -10,7 +10,6 @@
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <queue>
 #include <string>
 #include <unordered_map>
@@ -78,12 +77,13 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
 
   uint32_t id() const { return id_; }
   // The wave slot each wave of the workgroup would get (spread over the SIMDs round-robin, each
-  // with room for its VGPRs and SGPRs), or nothing if it does not fit now (slots, registers,
-  // LDS). A wave's scratch follows its slot, as the SPI's per-wave scratch offsets do.
-  std::optional<std::vector<uint32_t>> findSlots(const WorkgroupResources& r) const;
+  // with room for its VGPRs and SGPRs) into `placement`; false if it does not fit now (slots,
+  // registers, LDS). A wave's scratch follows its slot, as the SPI's per-wave scratch offsets do.
+  bool findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const;
   uint32_t waveSlots() const { return static_cast<uint32_t>(slots_.size()); }
-  // Starts the workgroup in the slots findSlots returned.
-  void launch(WorkgroupLaunch&& group);
+  // Starts the workgroup in the slots findSlots returned. Takes the waves' states; the caller
+  // may reuse `group.waves` (its storage) for the next workgroup.
+  void launch(WorkgroupLaunch& group);
   // The state of a wave that has ended here, for makeInitialWaveState to reuse (its VGPR
   // storage stays allocated); nullptr if there is none.
   std::unique_ptr<isa::WaveState> recycledWaveState() {
@@ -233,11 +233,12 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   std::vector<std::unique_ptr<Wave>> spareWaves_;
   std::vector<std::unique_ptr<isa::WaveState>> spareStates_;
   // findSlots' working copies, kept between calls.
-  mutable std::vector<bool> slotTaken_;
+  mutable std::vector<uint64_t> slotTaken_;  // as residentSlots_
   mutable std::vector<uint32_t> vgprsTaken_, sgprsTaken_;
   // Bit i of word i / 64: slot i holds a wave. Functional mode visits only these slots.
   std::vector<uint64_t> residentSlots_;
   std::vector<std::unique_ptr<Workgroup>> groups_;
+  std::vector<std::unique_ptr<Workgroup>> spareGroups_;  // finished, kept for the next ones
   uint32_t wavesResident_ = 0;
   std::vector<uint32_t> vgprsUsed_, sgprsUsed_;                // per SIMD
   std::vector<std::pair<uint32_t, uint32_t>> ldsAllocations_;  // (base, size), sorted by base

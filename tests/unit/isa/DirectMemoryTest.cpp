@@ -333,6 +333,75 @@ TEST(DirectMemory, DsLoadsStoresAndAtomicsMatchTheLdsPath) {
       }
 }
 
+TEST(DirectMemory, DsTileAccessesMatchTheLdsPath) {
+  // The patterns of a 16-wide workgroup's tiles, a quarter-wave (16 lanes) at a time: a row's
+  // lanes on one address (a broadcast) or on consecutive elements, and rows of different
+  // shapes.
+  struct Tile {
+    const char* name;
+    std::function<uint32_t(int)> dword, quad;  // v0 (dword accesses), v2 (16-byte ones)
+  };
+  const Tile tiles[] = {
+      {"row broadcast", [](int l) { return 64u * (l / 16); },
+       [](int l) { return 256u * (l / 16); }},
+      {"rows of consecutive elements", [](int l) { return 4u * (l % 16) + 128u * (l / 16); },
+       [](int l) { return 16u * (l % 16) + 512u * (l / 16); }},
+      {"consecutive dwords", [](int l) { return 4u * l; }, [](int l) { return 16u * l; }},
+      {"rows of every shape",
+       [](int l) {
+         const uint32_t q = static_cast<uint32_t>(l % 16);
+         switch (l / 16) {
+           case 0:
+             return 96u;
+           case 1:
+             return 256u + 4 * q;
+           case 2:
+             return 1024u + 4 * (15 - q);
+           default:
+             return (q * 997u) % 2048u & ~3u;
+         }
+       },
+       [](int l) { return l < 32 ? 16u * (l % 16) : 2048u + 16u * (l / 16); }},
+  };
+  for (const Tile& t : tiles)
+    for (const uint64_t exec : kExecMasks) {
+      SCOPED_TRACE(testing::Message() << t.name << ", exec " << std::hex << exec);
+      expectSameAsRequests("ds_tile", [&](WaveRunner& r) {
+        r.wave.exec = exec;
+        for (int l = 0; l < kWaveSize; ++l) {
+          r.v(0, l) = t.dword(l);
+          r.v(2, l) = t.quad(l);
+        }
+      });
+    }
+}
+
+TEST(DirectMemory, DsTileWithALanePastTheEndReadsZeroThere) {
+  // Every lane on and consecutive addresses but for one lane past the allocation's end: that
+  // lane reads 0 (the range rules, which the request path leaves to the LDS block), the others
+  // their bytes.
+  WaveRunner r = at("ds_tile_read");
+  r.ctx.ldsAtIssue = r.lds.data();
+  const std::vector<uint8_t> lds = r.lds;
+  for (int l = 0; l < kWaveSize; ++l) {
+    r.v(0, l) = l == 50 ? 4094u : 4u * static_cast<uint32_t>(l);
+    r.v(2, l) = l == 60 ? 4088u : 16u * static_cast<uint32_t>(l % 16);
+  }
+  ASSERT_EQ(r.run().kind, StepKind::EndProgram);
+  auto dword = [&](uint32_t a) {
+    uint32_t v;
+    std::memcpy(&v, &lds[a], 4);
+    return v;
+  };
+  for (int l = 0; l < kWaveSize; ++l) {
+    SCOPED_TRACE(l);
+    const uint32_t a = 4u * static_cast<uint32_t>(l), q = 16u * static_cast<uint32_t>(l % 16);
+    EXPECT_EQ(r.v(4, l), l == 50 ? 0u : dword(a));
+    EXPECT_EQ(r.v(5, l), l == 50 ? 0u : dword(a + 64));
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(r.v(8 + k, l), l == 60 ? 0u : dword(q + 4 * k));
+  }
+}
+
 TEST(DirectMemory, DsOutOfRangeReadsZeroAndDropsWrites) {
   // A 256-byte allocation: lane 0 inside, lane 1 straddling the end, lane 2 past it.
   WaveRunner r = at("ds_ops");

@@ -90,6 +90,26 @@ ds_ops:
   ds_read_u16_d16_hi v17, v0
   s_waitcnt lgkmcnt(0)
   s_endpgm
+ds_tile:
+  ds_write_b32 v0, v1
+  ds_write2_b32 v0, v1, v3 offset0:16 offset1:32
+  ds_write2_b32 v0, v3, v1 offset1:1
+  ds_read2_b32 v[4:5], v0 offset1:16
+  ds_read_b128 v[8:11], v2
+  ds_read_b32 v3, v0 offset:4
+  ds_write_b128 v2, v[8:11] offset:256
+  ds_read_b64 v[6:7], v0 offset:8
+  ds_write_b64 v2, v[4:5] offset:512
+  ds_read2_b64 v[12:15], v2 offset1:3
+  ds_read_b96 v[16:18], v2 offset:32
+  ds_read2_b32 v[0:1], v0 offset1:2
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+ds_tile_read:
+  ds_read2_b32 v[4:5], v0 offset1:16
+  ds_read_b128 v[8:11], v2
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
 ds_atomics:
   ds_add_u32 v0, v1
   ds_add_rtn_u32 v3, v0, v1 offset:4
