@@ -69,9 +69,23 @@ struct ValuLaneForms {
   // 64-bit integer compares only (VopCompare.cpp; nullptr else): over every lane on 32-bit
   // halves, which vectorises and beats the lane-by-lane loop once more than a few lanes are on.
   ValuCompareFn compare64;
-  ValuFullFn full32[2];  // [UniformA]
-  ValuFullFn full64[2];
+  ValuFullFn full32[2][2];  // [compiled for AVX2 and FMA][UniformA]
+  ValuFullFn full64[2][2];
 };
+
+// The full loops come in a second build for AVX2 and FMA on x86-64 hosts that have both.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define VGPU_VALU_AVX2 1
+#else
+#define VGPU_VALU_AVX2 0
+#endif
+// Whether the VALU runs the AVX2 and FMA builds of its full loops: the host has both (asked
+// once), unless setValuAvx2(false) said otherwise (tests run both builds).
+extern bool gValuAvx2;
+inline bool valuAvx2() {
+  return gValuAvx2;
+}
+void setValuAvx2(bool on);  // on: only if the host has AVX2 and FMA
 
 // Lanes whose dword is not zero, as a mask (the carry/compare bytes of the full loops): 16
 // lanes per pack and byte-mask with SSE2.
@@ -117,15 +131,15 @@ void wide(ValuLanes& L) {
 // then reload in every lane, and the loop would not vectorise. Dwords, not bytes, so that the
 // loop needs no narrowing (SSE2).
 template <class Lane, bool UniformA>
-uint64_t full32(ValuLaneState& L, const ValuOperands& s, uint64_t a0, uint32_t* dlo, uint32_t*,
-                bool wantCc) {
+__attribute__((always_inline)) inline uint64_t full32Loop(ValuLaneState& L, const ValuOperands& s,
+                                                          uint64_t a0, uint32_t* dlo, bool wantCc) {
   const uint32_t* __restrict A = s.lo[0];
   const uint32_t* __restrict B = s.lo[1];
   const uint32_t* __restrict C = s.lo[2];
   uint32_t* __restrict D = dlo;
   const uint8_t* __restrict cinIn = L.cin;
   const auto uniformA = static_cast<uint32_t>(a0);
-  alignas(16) uint32_t ccOut[kWaveSize];
+  alignas(32) uint32_t ccOut[kWaveSize];
   // The in-place forms run only for ops without modifiers: the clamp is off. Said here so the
   // compiler drops the saturation of the integer bodies from the loop.
   if (L.clamp) __builtin_unreachable();
@@ -141,8 +155,9 @@ uint64_t full32(ValuLaneState& L, const ValuOperands& s, uint64_t a0, uint32_t* 
 
 // Every lane, sources as dword pairs (ValuFullFn).
 template <class Lane, bool UniformA>
-uint64_t full64(ValuLaneState& L, const ValuOperands& s, uint64_t a0, uint32_t* dlo, uint32_t* dhi,
-                bool wantCc) {
+__attribute__((always_inline)) inline uint64_t full64Loop(ValuLaneState& L, const ValuOperands& s,
+                                                          uint64_t a0, uint32_t* dlo, uint32_t* dhi,
+                                                          bool wantCc) {
   const uint32_t* __restrict A0 = s.lo[0];
   const uint32_t* __restrict A1 = s.hi[0];
   const uint32_t* __restrict B0 = s.lo[1];
@@ -152,8 +167,8 @@ uint64_t full64(ValuLaneState& L, const ValuOperands& s, uint64_t a0, uint32_t* 
   uint32_t* __restrict D0 = dlo;
   uint32_t* __restrict D1 = dhi;
   const uint8_t* __restrict cinIn = L.cin;
-  alignas(16) uint32_t ccOut[kWaveSize];
-  if (L.clamp) __builtin_unreachable();  // as in full32
+  alignas(32) uint32_t ccOut[kWaveSize];
+  if (L.clamp) __builtin_unreachable();  // as in full32Loop
   for (int i = 0; i < kWaveSize; ++i) {
     const uint64_t a = UniformA ? a0 : (A0[i] | static_cast<uint64_t>(A1[i]) << 32);
     const uint64_t b = B0[i] | static_cast<uint64_t>(B1[i]) << 32;
@@ -167,6 +182,36 @@ uint64_t full64(ValuLaneState& L, const ValuOperands& s, uint64_t a0, uint32_t* 
   }
   return wantCc ? laneMask32(ccOut) : 0;
 }
+
+template <class Lane, bool UniformA>
+uint64_t full32(ValuLaneState& L, const ValuOperands& s, uint64_t a0, uint32_t* dlo, uint32_t*,
+                bool wantCc) {
+  return full32Loop<Lane, UniformA>(L, s, a0, dlo, wantCc);
+}
+template <class Lane, bool UniformA>
+uint64_t full64(ValuLaneState& L, const ValuOperands& s, uint64_t a0, uint32_t* dlo, uint32_t* dhi,
+                bool wantCc) {
+  return full64Loop<Lane, UniformA>(L, s, a0, dlo, dhi, wantCc);
+}
+
+#if VGPU_VALU_AVX2
+// The same loops compiled for AVX2 and FMA (valuAvx2()): eight lanes per operation, shifts by
+// per-lane counts and fused multiply-adds as single instructions. The results are the same:
+// the same IEEE operations in the same rounding mode (MXCSR), no contraction of a * b + c into
+// one rounding (ISO C++ mode), and std::fma is correctly rounded either way.
+template <class Lane, bool UniformA>
+__attribute__((target("avx2,fma"))) uint64_t full32Avx2(ValuLaneState& L, const ValuOperands& s,
+                                                        uint64_t a0, uint32_t* dlo, uint32_t*,
+                                                        bool wantCc) {
+  return full32Loop<Lane, UniformA>(L, s, a0, dlo, wantCc);
+}
+template <class Lane, bool UniformA>
+__attribute__((target("avx2,fma"))) uint64_t full64Avx2(ValuLaneState& L, const ValuOperands& s,
+                                                        uint64_t a0, uint32_t* dlo, uint32_t* dhi,
+                                                        bool wantCc) {
+  return full64Loop<Lane, UniformA>(L, s, a0, dlo, dhi, wantCc);
+}
+#endif
 
 // Only the lanes set in `active`, one at a time, results straight to the destination (none for
 // a compare: `Result` false). The destination may be a source: each lane reads its sources
@@ -201,11 +246,22 @@ uint64_t sparse(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo, uint32_t
 // The in-place forms of a lane body; `compare64` as ValuLaneForms says.
 template <class Lane, bool Result>
 constexpr ValuLaneForms formsOf(ValuCompareFn compare64 = nullptr) {
+#if VGPU_VALU_AVX2
   return ValuLaneForms{&sparse<Lane, false, Result>,
                        &sparse<Lane, true, Result>,
                        compare64,
-                       {&full32<Lane, false>, &full32<Lane, true>},
-                       {&full64<Lane, false>, &full64<Lane, true>}};
+                       {{&full32<Lane, false>, &full32<Lane, true>},
+                        {&full32Avx2<Lane, false>, &full32Avx2<Lane, true>}},
+                       {{&full64<Lane, false>, &full64<Lane, true>},
+                        {&full64Avx2<Lane, false>, &full64Avx2<Lane, true>}}};
+#else
+  return ValuLaneForms{
+      &sparse<Lane, false, Result>,
+      &sparse<Lane, true, Result>,
+      compare64,
+      {{&full32<Lane, false>, &full32<Lane, true>}, {&full32<Lane, false>, &full32<Lane, true>}},
+      {{&full64<Lane, false>, &full64<Lane, true>}, {&full64<Lane, false>, &full64<Lane, true>}}};
+#endif
 }
 template <class Lane, bool Result>
 inline constexpr ValuLaneForms kForms = formsOf<Lane, Result>();

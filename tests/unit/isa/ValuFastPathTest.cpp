@@ -11,6 +11,7 @@
 #include "WaveRunner.h"
 #include "isa/FloatMode.h"
 #include "isa/Operands.h"
+#include "isa/Valu.h"
 
 namespace vgpu::isa::test {
 namespace {
@@ -87,7 +88,14 @@ const uint64_t kExecPatterns[] = {~0ull,
                                   0xfffffffffffffffeull,
                                   0x7fff0fffff3fffffull};
 
-TEST(ValuFastPath, MatchesTheGeneralPathForEveryExecPattern) {
+// The loops over every lane in both builds (SSE2, and AVX2 with FMA where the host has them).
+class ValuVectorBuild : public testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { setValuAvx2(GetParam()); }
+  void TearDown() override { setValuAvx2(true); }
+};
+
+TEST_P(ValuVectorBuild, MatchesTheGeneralPathForEveryExecPattern) {
   for (const uint64_t exec : kExecPatterns) {
     SCOPED_TRACE(testing::Message() << "exec " << std::hex << exec);
     const Outcome fast = runProgram("valu_fast", exec, false, 64);
@@ -96,6 +104,11 @@ TEST(ValuFastPath, MatchesTheGeneralPathForEveryExecPattern) {
     expectSameWave(fast, general);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(ValuFastPath, ValuVectorBuild, testing::Values(false, true),
+                         [](const testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Avx2" : "Sse2";
+                         });
 
 TEST(ValuFastPath, ComputesTheExpectedLanes) {
   // A few results spelled out, so that both paths agreeing on a wrong answer is caught too.

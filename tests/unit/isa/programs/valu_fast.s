@@ -53,6 +53,11 @@
   v_mad_u64_u32 v[60:61], s[38:39], s0, v1, v[2:3]
   v_lshlrev_b64 v[2:3], 1, v[2:3]
   v_subrev_co_u32 v62, vcc, 7, v62
+  // Floats of every kind (the VGPRs hold random bits: NaNs, infinities, denormals).
+  v_fma_f32 v41, v1, v2, v5
+  v_fmac_f32 v63, v3, v4
+  v_max_f32 v59, v1, s3
+  v_ldexp_f32 v57, v2, v0
   v_cmpx_lt_u32 vcc, v1, v2
   v_add_u32 v40, v1, v2
   v_mad_u64_u32 v[42:43], s[24:25], v1, v2, 0
