@@ -146,6 +146,18 @@ inline bool lanesStep(const uint32_t* v, const uint32_t* upper, uint64_t lanes, 
   return differ == 0 && uint64_t{v[first]} + uint64_t{step} * (last - first) <= 0xffffffffu;
 }
 
+// A whole wave's dwords (256 bytes) between a VGPR and memory, as moves: a memcpy of this size
+// compiles to `rep movs`, slow to start.
+inline void copyWaveDwords(void* to, const void* from) {
+#if defined(__SSE2__)
+  for (int i = 0; i < kWaveSize / 4; ++i)
+    _mm_storeu_si128(static_cast<__m128i*>(to) + i,
+                     _mm_loadu_si128(static_cast<const __m128i*>(from) + i));
+#else
+  std::memcpy(to, from, 4 * kWaveSize);
+#endif
+}
+
 inline void fault(ExecArgs& x, const char* why) {
   x.r.kind = StepKind::Fault;
   x.r.fault = why;

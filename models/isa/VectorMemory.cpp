@@ -638,9 +638,9 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
     if (host == nullptr) return false;
     uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
     if (m.op == MemOp::Load)
-      std::memcpy(r, host, 4 * kWaveSize);
+      copyWaveDwords(r, host);
     else
-      std::memcpy(host, r, 4 * kWaveSize);
+      copyWaveDwords(host, r);
     x.r.kind = StepKind::MemoryDone;
     x.w.pc += x.in.sizeBytes;
     return true;
@@ -877,6 +877,40 @@ bool bufferDirect(ExecArgs& x, const BufferAddressing& b, bool offen, bool idxen
 // the V# and operands read on their own, and every check the general path makes answered
 // first; false (nothing changed) sends the instruction down the general path, which reports
 // any fault.
+// The commonest buffer access of all (a kernel's private array or spills at fixed offsets): a
+// dword load or store without an address VGPR, every lane on, through a private segment V#
+// (swizzled dwords, ADD_TID_ENABLE, an index stride of at least a wave): lane l's dword is at
+// lane 0's address + 4 * l, aligned, and scratch is not range-checked. The whole wave moves as
+// one block; false (nothing done) for anything else.
+bool bufferWaveAtIssue(ExecArgs& x, const uint32_t* v) {
+  const Instruction& in = x.in;
+  WaveState& w = x.w;
+  // V# words 1 and 3 (decodeResource): SWIZZLE_ENABLE, TYPE 0, ELEMENT_SIZE 4 bytes,
+  // INDEX_STRIDE 64 or more, ADD_TID_ENABLE.
+  if (!(v[1] >> 31) || (v[3] >> 30) != 0 || ((v[3] >> 19) & 3) != 1 || ((v[3] >> 21) & 3) < 3 ||
+      !((v[3] >> 23) & 1))
+    return false;
+  const uint32_t offset = in.f[fld::kOffset0];
+  const int vdata = in.f[fld::kData0];
+  if ((offset & 3) != 0 || !vgprInRange(w, vdata, 1)) return false;
+  // base + soffset + (offset / 4) * 256 (an index stride of 64) + lane * 4.
+  const uint64_t base = v[0] | (static_cast<uint64_t>(v[1] & 0xffff) << 32);
+  const uint64_t address =
+      base + static_cast<uint32_t>(readScalar(in, w, x.ctx, in.f[fld::kOffset1], Ty::B32)) +
+      (static_cast<uint64_t>(offset) << 6);
+  if ((address & 3) != 0) return false;  // alignment faults and DWORD mode's rounding
+  uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, address, 4 * kWaveSize);
+  if (host == nullptr) return false;
+  uint32_t* r = w.v(static_cast<uint32_t>(vdata));
+  if (x.op.mem.op == MemOp::Load)
+    copyWaveDwords(r, host);
+  else
+    copyWaveDwords(host, r);
+  x.r.kind = StepKind::MemoryDone;
+  w.pc += in.sizeBytes;
+  return true;
+}
+
 bool bufferAtIssue(ExecArgs& x) {
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
@@ -885,6 +919,9 @@ bool bufferAtIssue(ExecArgs& x) {
   if (m.format || m.op == MemOp::Atomic || (bits & (kLds | kTfe))) return false;
   const int rsrc = in.f[fld::kData1];
   if (rsrc < 0 || rsrc + 4 > kNumSgprs) return false;
+  if (w.exec == ~0ull && m.bytes == 4 && m.ext == LoadExt::None && !m.d16Hi &&
+      !(bits & (kOffen | kIdxen)) && bufferWaveAtIssue(x, &w.sgpr[static_cast<size_t>(rsrc)]))
+    return true;
   const BufferResource vs = decodeResource(&w.sgpr[static_cast<size_t>(rsrc)]);
   // An image resource (a no-op), the null resource (zeros), a swizzle too narrow (a fault).
   if (vs.type != 0 || (!vs.addTid && vs.dataFormat == kDfmtInvalid) ||

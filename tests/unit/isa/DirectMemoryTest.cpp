@@ -283,6 +283,14 @@ TEST(DirectMemory, BufferScratchAndRawBuffers) {
         for (int l = 0; l < kWaveSize; ++l)
           r.v(0, l) = static_cast<uint32_t>(p.offset(l) % 24) & ~3u;  // dword-aligned (swizzled)
       });
+      // Whole waves without an address VGPR at soffsets that keep dwords aligned or not: one
+      // block each, or the general way.
+      for (const uint32_t soffset : {0u, 8u, 2u, 1028u})
+        expectSameAsRequests("buffer_scratch_soffset", [&](WaveRunner& r) {
+          r.wave.exec = exec;
+          for (int k = 0; k < 4; ++k) r.s(k) = scratch[k];
+          r.s(4) = soffset;
+        });
       // A raw buffer of 3000 bytes: lanes past it read 0 and drop their stores, and the
       // dwords of a wide access are range-checked one by one.
       expectSameAsRequests("buffer_raw", [&](WaveRunner& r) {

@@ -60,6 +60,12 @@ buffer_scratch:
   buffer_load_ushort v7, off, s[0:3], 0 offset:2
   s_waitcnt vmcnt(0)
   s_endpgm
+buffer_scratch_soffset:
+  buffer_store_dword v2, off, s[0:3], s4 offset:16
+  buffer_load_dword v5, off, s[0:3], s4 offset:32
+  buffer_store_dword v3, off, s[0:3], s4 offset:64
+  s_waitcnt vmcnt(0)
+  s_endpgm
 buffer_raw:
   buffer_load_dwordx4 v[2:5], v0, s[8:11], 0 offen
   buffer_store_dword v6, v0, s[8:11], 0 offen offset:64
