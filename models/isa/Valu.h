@@ -73,20 +73,6 @@ struct ValuLaneForms {
   ValuFullFn full64[2][2];
 };
 
-// The full loops come in a second build for AVX2 and FMA on x86-64 hosts that have both.
-#if defined(__x86_64__) && defined(__GNUC__)
-#define VGPU_VALU_AVX2 1
-#else
-#define VGPU_VALU_AVX2 0
-#endif
-// Whether the VALU runs the AVX2 and FMA builds of its full loops: the host has both (asked
-// once), unless setValuAvx2(false) said otherwise (tests run both builds).
-extern bool gValuAvx2;
-inline bool valuAvx2() {
-  return gValuAvx2;
-}
-void setValuAvx2(bool on);  // on: only if the host has AVX2 and FMA
-
 // Lanes whose dword is not zero, as a mask (the carry/compare bytes of the full loops): 16
 // lanes per pack and byte-mask with SSE2.
 inline uint64_t laneMask32(const uint32_t* v) {
@@ -194,8 +180,8 @@ uint64_t full64(ValuLaneState& L, const ValuOperands& s, uint64_t a0, uint32_t* 
   return full64Loop<Lane, UniformA>(L, s, a0, dlo, dhi, wantCc);
 }
 
-#if VGPU_VALU_AVX2
-// The same loops compiled for AVX2 and FMA (valuAvx2()): eight lanes per operation, shifts by
+#if VGPU_LANES_AVX2
+// The same loops compiled for AVX2 and FMA (lanesAvx2()): eight lanes per operation, shifts by
 // per-lane counts and fused multiply-adds as single instructions. The results are the same:
 // the same IEEE operations in the same rounding mode (MXCSR), no contraction of a * b + c into
 // one rounding (ISO C++ mode), and std::fma is correctly rounded either way.
@@ -246,7 +232,7 @@ uint64_t sparse(ValuLaneState& L, const ValuOperands& s, uint32_t* dlo, uint32_t
 // The in-place forms of a lane body; `compare64` as ValuLaneForms says.
 template <class Lane, bool Result>
 constexpr ValuLaneForms formsOf(ValuCompareFn compare64 = nullptr) {
-#if VGPU_VALU_AVX2
+#if VGPU_LANES_AVX2
   return ValuLaneForms{&sparse<Lane, false, Result>,
                        &sparse<Lane, true, Result>,
                        compare64,

@@ -722,6 +722,39 @@ bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSadd
   const int reg = load ? vdst : dataReg;
   const int returnReg = m.op == MemOp::Atomic && returns ? vdst : -1;
   const uint64_t exec = w.exec;
+  // The commonest access of all: every lane on, a dword each, consecutive (a global or flat
+  // address whose high half is the same in every lane): the whole wave as one block.
+  if (exec == ~0ull && seg != 1 && m.bytes == 4 && m.op != MemOp::Atomic &&
+      m.ext == LoadExt::None && !m.d16Hi) {
+    const uint32_t* lo = w.v(static_cast<uint32_t>(vaddr));
+    const uint32_t* hi = useSaddr ? nullptr : w.v(static_cast<uint32_t>(vaddr + 1));
+    if (allLanesStep(lo, hi, lo[0], 4, hi ? hi[0] : 0)) {
+      // Lane 0's address; the others follow it by 4 bytes each (none wraps past 2^32 in the
+      // low half: lanesStep's condition).
+      const uint64_t start =
+          (useSaddr ? saddrValue : uint64_t{hi[0]} << 32) + lo[0] + static_cast<uint64_t>(offset);
+      const uint64_t shared = x.ctx.sharedApertureBase, priv = x.ctx.privateApertureBase;
+      // Flat addresses in the shared or private aperture (4 GiB windows, so the first or the
+      // last lane would be in one) go the general way, as does a misaligned first lane.
+      auto inAperture = [&](uint64_t a) {
+        return (shared && a - shared < (1ull << 32)) || (priv && a - priv < (1ull << 32));
+      };
+      const uint64_t last = start + 4 * (kWaveSize - 1);
+      if ((start & 3) == 0 && uint64_t{lo[0]} + 4 * (kWaveSize - 1) <= 0xffffffffu &&
+          !(seg == 0 && (inAperture(start) || inAperture(last)))) {
+        if (uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, start, 4 * kWaveSize)) {
+          uint32_t* r = w.v(static_cast<uint32_t>(reg));
+          if (load)
+            copyWaveDwords(r, host);
+          else
+            copyWaveDwords(host, r);
+          x.r.kind = StepKind::MemoryDone;
+          w.pc += x.in.sizeBytes;
+          return true;
+        }
+      }
+    }
+  }
   DirectLanes d;
   d.lanes = d.written = exec;
   if (exec == 0) return accessDirect(x, d, reg, m.bytes, returnReg);  // nothing to move

@@ -313,7 +313,7 @@ __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
     const bool direct = !vopc && exec == ~uint64_t{0} && !isSource(dlo) && !(dhi && isSource(dhi));
     uint32_t* const outLo = direct ? dlo : buffer[0];
     uint32_t* const outHi = direct && dhi ? dhi : buffer[1];
-    ccMask = (Wide ? forms.full64 : forms.full32)[valuAvx2()][uniformA](
+    ccMask = (Wide ? forms.full64 : forms.full32)[lanesAvx2()][uniformA](
                  L, s, scalar[0], outLo, outHi, Result != kVectorResult) &
              exec;
     if (!vopc && !direct) {
@@ -528,22 +528,6 @@ void execValuGeneral(ExecArgs& x) {
 
 void execValu(ExecArgs& x) {
   execValuGeneral(x);
-}
-
-namespace {
-bool hostHasAvx2Fma() {
-#if VGPU_VALU_AVX2
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  return false;
-#endif
-}
-}  // namespace
-
-bool gValuAvx2 = hostHasAvx2Fma();
-
-void setValuAvx2(bool on) {
-  gValuAvx2 = on && hostHasAvx2Fma();
 }
 
 namespace {

@@ -515,6 +515,20 @@ TEST(DirectMemory, FaultsAndAperturesTakeTheGeneralPath) {
   ASSERT_FALSE(flat.events.empty());
   EXPECT_EQ(flat.events[0].kind, StepKind::Memory);
   EXPECT_EQ(region.maps, 0);
+  // Consecutive lanes running into the aperture, only the last one in it (with the
+  // instruction's offset; the address VGPRs themselves stay below it): the general path's
+  // verdict, not a block copy.
+  WaveRunner into = at("flat_dword");
+  into.ctx.directMemory = &region;
+  into.ctx.sharedApertureBase = 1ull << 48;
+  for (int l = 0; l < kWaveSize; ++l) {
+    into.v(0, l) = 0xffffff00u + 4 * static_cast<uint32_t>(l);  // flat_load_dword ... offset:4
+    into.v(1, l) = (1u << 16) - 1;
+  }
+  const StepResult mixed = into.run();
+  EXPECT_EQ(mixed.kind, StepKind::Fault);
+  EXPECT_EQ(mixed.fault, "flat access mixing apertures not supported");
+  EXPECT_EQ(region.maps, 0);
 }
 
 }  // namespace

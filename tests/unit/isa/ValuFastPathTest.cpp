@@ -91,8 +91,8 @@ const uint64_t kExecPatterns[] = {~0ull,
 // The loops over every lane in both builds (SSE2, and AVX2 with FMA where the host has them).
 class ValuVectorBuild : public testing::TestWithParam<bool> {
  protected:
-  void SetUp() override { setValuAvx2(GetParam()); }
-  void TearDown() override { setValuAvx2(true); }
+  void SetUp() override { setLanesAvx2(GetParam()); }
+  void TearDown() override { setLanesAvx2(true); }
 };
 
 TEST_P(ValuVectorBuild, MatchesTheGeneralPathForEveryExecPattern) {
