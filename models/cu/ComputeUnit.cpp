@@ -85,6 +85,7 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
       period_(sc_time(config.clockPeriodNs(), SC_NS)),
       slots_(config.cu.simdsPerCu * config.cu.waveSlotsPerSimd),
       residentSlots_((slots_.size() + 63) / 64),
+      issuableSlots_(residentSlots_.size()),
       vgprsUsed_(config.cu.simdsPerCu, 0),
       sgprsUsed_(config.cu.simdsPerCu, 0),
       simdValuFree_(config.cu.simdsPerCu, 0) {
@@ -212,6 +213,7 @@ void ComputeUnit::launch(WorkgroupLaunch& launch) {
     sgprsUsed_[simd] += launch.resources.sgprsPerWave;
     slots_[wl.slot] = std::move(w);
     residentSlots_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);
+    issuableSlots_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);  // Ready
     if (traceProbe) traceProbe->waveStarted(wl.slot, start);
     ++wavesResident_;
     ++wavesLaunched;
@@ -222,6 +224,12 @@ void ComputeUnit::launch(WorkgroupLaunch& launch) {
   std::sort(group->slots.begin(), group->slots.end());
   groups_.push_back(std::move(group));
   workArrived_.notify(SC_ZERO_TIME);
+}
+
+void ComputeUnit::markIssuable(const Wave& w) {
+  const uint64_t bit = uint64_t{1} << (w.slot % 64);
+  uint64_t& word = issuableSlots_[w.slot / 64];
+  word = w.state == Wave::State::Ready ? word | bit : word & ~bit;
 }
 
 void ComputeUnit::advance(uint64_t cycles) {
@@ -318,6 +326,7 @@ void ComputeUnit::retireCompleted() {
     requestPool_.push_back(std::move(p->request));
     if (w.state == Wave::State::Waitcnt && waitSatisfied(w)) {
       w.state = Wave::State::Ready;
+      markIssuable(w);
       (w.waitingOnVm ? waitcntVmStallCycles : waitcntLgkmStallCycles) += now_ - w.waitStart;
       if (activity_)
         activity_->addSpan(
@@ -388,8 +397,12 @@ uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruc
     gwsChanged_->notify(qk_.get_local_time());
   }
   if (step_.kind == isa::StepKind::Continue || step_.kind == isa::StepKind::MemoryDone) return;
+  if (step_.kind == isa::StepKind::Waitcnt) {  // settle's, inline: usually nothing to wait for
+    w.waitVm = step_.vmcnt, w.waitLgkm = step_.lgkmcnt, w.waitExp = step_.expcnt;
+    if (waitSatisfied(w)) return;  // (Waitcnt sets all three next time too)
+  }
   settle(w, inst, step_, 1);
-  step_ = isa::StepResult{};
+  resetStep();
 }
 
 unsigned ComputeUnit::issueFunctional() {
@@ -398,10 +411,10 @@ unsigned ComputeUnit::issueFunctional() {
   updateCycleContext();
   contextGroup_ = nullptr;  // issuePlain sets the LDS fields on its own
   const bool observed = hazardChecker_ || activity_ || traceProbe;
-  for (uint32_t word = 0; word < residentSlots_.size(); ++word) {
+  for (uint32_t word = 0; word < issuableSlots_.size(); ++word) {
     // Re-read after every issue: an instruction can end its own wave (s_endpgm).
     for (uint64_t above = ~uint64_t{0}; !halted_;) {
-      const uint64_t waiting = residentSlots_[word] & above;
+      const uint64_t waiting = issuableSlots_[word] & above;
       if (waiting == 0) break;
       const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(waiting));
       above = ~uint64_t{1} << bit;  // the slots after this one
@@ -593,7 +606,17 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   if ((r.kind == isa::StepKind::Continue || r.kind == isa::StepKind::MemoryDone) && !traceProbe)
     return;
   settle(w, inst, r, busy);
-  step_ = isa::StepResult{};
+  resetStep();
+}
+
+void ComputeUnit::resetStep() {
+  isa::StepResult& r = step_;
+  r.kind = isa::StepKind::Continue;
+  r.vmcnt = r.expcnt = r.lgkmcnt = r.cycles = r.trapId = r.message = r.messageData = 0;
+  r.gwsResource = 0;
+  r.gwsBarrier = false;
+  r.gwsGeneration = 0;
+  if (!r.fault.empty()) r.fault.clear();
 }
 
 void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r,
@@ -624,6 +647,7 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
       w.waitVm = r.vmcnt, w.waitLgkm = r.lgkmcnt, w.waitExp = r.expcnt;
       if (!waitSatisfied(w)) {
         w.state = Wave::State::Waitcnt;
+        markIssuable(w);
         w.waitStart = now_;
         w.waitingOnVm = w.vmcnt > w.waitVm;
         w.blockedPc = inst.pc;
@@ -635,6 +659,7 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
       break;
     case isa::StepKind::GwsWait:
       w.state = Wave::State::Gws;
+      markIssuable(w);
       w.waitStart = now_;
       w.blockedPc = inst.pc;
       w.gwsResource = r.gwsResource;
@@ -643,10 +668,12 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
       ++gwsWaiting_;
       break;
     case isa::StepKind::EndProgram:
-      if (w.outstanding == 0)
+      if (w.outstanding == 0) {
         endWave(w);
-      else
+      } else {
         w.state = Wave::State::Draining;  // outstanding memory completes first
+        markIssuable(w);
+      }
       break;
     case isa::StepKind::Sleep:
       w.readyCycle = now_ + std::max<uint32_t>(1, r.cycles);
@@ -943,6 +970,7 @@ bool ComputeUnit::accessVectorMemoryDirectElements(isa::MemRequest& req) {
 void ComputeUnit::arriveAtBarrier(Wave& w) {
   ++barrierWaits;
   w.state = Wave::State::Barrier;
+  markIssuable(w);
   w.waitStart = now_;
   ++w.group->wavesAtBarrier;
   releaseBarrierIfComplete(*w.group);
@@ -958,6 +986,7 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
       barrierStallCycles += now_ - w->waitStart;
       if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
       w->state = Wave::State::Ready;
+      markIssuable(*w);
       w->readyCycle = std::max(w->readyCycle, now_ + 1);
       if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
     }
@@ -976,6 +1005,7 @@ void ComputeUnit::pollGws() {
     barrierStallCycles += now_ - w->waitStart;
     if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
     w->state = Wave::State::Ready;
+    markIssuable(*w);
     w->readyCycle = std::max(w->readyCycle, now_ + 1);
     if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
   }
@@ -1021,6 +1051,7 @@ void ComputeUnit::endWave(Wave& w) {
   --wavesResident_;
   if (traceProbe) traceProbe->waveEnded(w.slot, now_);
   residentSlots_[w.slot / 64] &= ~(uint64_t{1} << (w.slot % 64));
+  issuableSlots_[w.slot / 64] &= ~(uint64_t{1} << (w.slot % 64));
   spareStates_.push_back(std::move(w.s));
   spareWaves_.push_back(std::move(slots_[w.slot]));  // w is a spare from here on
   releaseBarrierIfComplete(*g);

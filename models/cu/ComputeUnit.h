@@ -235,8 +235,11 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // findSlots' working copies, kept between calls.
   mutable std::vector<uint64_t> slotTaken_;  // as residentSlots_
   mutable std::vector<uint32_t> vgprsTaken_, sgprsTaken_;
-  // Bit i of word i / 64: slot i holds a wave. Functional mode visits only these slots.
-  std::vector<uint64_t> residentSlots_;
+  // Bit i of word i / 64: slot i holds a wave; and one in the Ready state (markIssuable).
+  // Functional mode visits only the latter.
+  std::vector<uint64_t> residentSlots_, issuableSlots_;
+  // Sets the wave's bit in issuableSlots_ as its state says (after every change of state).
+  void markIssuable(const Wave& w);
   std::vector<std::unique_ptr<Workgroup>> groups_;
   std::vector<std::unique_ptr<Workgroup>> spareGroups_;  // finished, kept for the next ones
   uint32_t wavesResident_ = 0;
@@ -275,8 +278,9 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   std::unique_ptr<isa::MemRequest> nextRequest_;
   isa::ExecContext cycleCtx_;  // what the instructions of this cycle see
   // What the last instruction did: kept from one instruction to the next (isa::executeInto),
-  // reset after any result but Continue and MemoryDone.
+  // reset (resetStep) after any result but Continue and MemoryDone.
   isa::StepResult step_;
+  void resetStep();
   const Workgroup* contextGroup_ = nullptr;  // whose LDS cycleCtx_ holds (nullptr: none yet)
   std::vector<PendingAccess*> freePending_;  // retired accesses, reused (owned here)
 };

@@ -272,7 +272,7 @@ __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
   const ValuLaneForms& forms = *op.valuForms;
   // The loop: 64-bit integer compares over every lane on 32-bit halves; else over every lane
   // with more than half of them on, lane by lane below.
-  const int active = bitCount(exec);
+  const int active = exec == ~uint64_t{0} ? kWaveSize : bitCount(exec);  // every lane: usual
   const bool compare64 =
       Wide && Result == kCompareResult && forms.compare64 && active > kSparseLanesCompare64;
   const bool full = !compare64 && active > (Wide ? kSparseLanesWide : kSparseLanesNarrow);
