@@ -379,7 +379,7 @@ uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruc
 
 // Inlined into issueFunctional's loop: the path nearly every instruction takes in functional
 // mode, with what it does not need left out (pipeline timing, hooks).
-[[gnu::always_inline]] inline void ComputeUnit::issuePlain(Wave& w, const isa::Instruction& inst) {
+[[gnu::always_inline]] inline bool ComputeUnit::issuePlain(Wave& w, const isa::Instruction& inst) {
   const Workgroup& group = *w.group;
   // The issue context holds the wave's workgroup's LDS (set every time: the waves of a
   // workgroup sit on different SIMDs, so consecutive issues are mostly from different groups).
@@ -396,13 +396,14 @@ uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruc
     gwsAnnounced_ = gws_->version();  // a ds_gws_* changed a resource
     gwsChanged_->notify(qk_.get_local_time());
   }
-  if (step_.kind == isa::StepKind::Continue || step_.kind == isa::StepKind::MemoryDone) return;
+  if (step_.kind == isa::StepKind::Continue || step_.kind == isa::StepKind::MemoryDone) return true;
   if (step_.kind == isa::StepKind::Waitcnt) {  // settle's, inline: usually nothing to wait for
     w.waitVm = step_.vmcnt, w.waitLgkm = step_.lgkmcnt, w.waitExp = step_.expcnt;
-    if (waitSatisfied(w)) return;  // (Waitcnt sets all three next time too)
+    if (waitSatisfied(w)) return true;  // (Waitcnt sets all three next time too)
   }
   settle(w, inst, step_, 1);
   resetStep();
+  return !halted_;
 }
 
 unsigned ComputeUnit::issueFunctional() {
@@ -412,26 +413,28 @@ unsigned ComputeUnit::issueFunctional() {
   contextGroup_ = nullptr;  // issuePlain sets the LDS fields on its own
   const bool observed = hazardChecker_ || activity_ || traceProbe;
   for (uint32_t word = 0; word < issuableSlots_.size(); ++word) {
-    // Re-read after every issue: an instruction can end its own wave (s_endpgm).
-    for (uint64_t above = ~uint64_t{0}; !halted_;) {
+    // Re-read after every issue: an instruction can end its own wave (s_endpgm), a barrier
+    // release others.
+    for (uint64_t above = ~uint64_t{0};;) {
       const uint64_t waiting = issuableSlots_[word] & above;
       if (waiting == 0) break;
       const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(waiting));
       above = ~uint64_t{1} << bit;  // the slots after this one
-      const uint32_t slot = word * 64 + bit;
-      Wave* w = slots_[slot].get();
-      if (w->state != Wave::State::Ready || w->readyCycle > now_) continue;
+      Wave* w = slots_[word * 64 + bit].get();
+      if (w->readyCycle > now_) continue;  // (in the Ready state: issuableSlots_)
       const isa::Instruction* inst = nextInstruction(*w);
       if (inst == nullptr) {
         fault(*w, nullptr, "the program counter left the kernel's code");
         return issued;
       }
       // No instruction fetch: the code is decoded already, and fetch only times the traffic.
-      if (observed)
-        issue(*w, *inst);
-      else
-        issuePlain(*w, *inst);
       ++issued;
+      if (observed) {
+        issue(*w, *inst);
+        if (halted_) return issued;
+      } else if (!issuePlain(*w, *inst)) {
+        return issued;  // the kernel faulted
+      }
     }
   }
   return issued;

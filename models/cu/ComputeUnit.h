@@ -150,8 +150,8 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // Executes the wave's next instruction (`inst`, at its PC) and accounts for it.
   void issue(Wave& w, const isa::Instruction& inst);
   // The same in functional mode with no hazard checker, activity sampler or trace attached:
-  // no pipeline timing and nothing to tell.
-  void issuePlain(Wave& w, const isa::Instruction& inst);
+  // no pipeline timing and nothing to tell. False when the kernel faulted (the CU halted).
+  bool issuePlain(Wave& w, const isa::Instruction& inst);
   // Points the issue context at the wave's workgroup's LDS and sets the wave's next instruction.
   void prepareIssue(Wave& w, const isa::Instruction& inst);
   // What issue() does after executing an instruction that does more than continue (send a

@@ -557,6 +557,31 @@ bool moveEveryLane(bool load, int elements, int dwords, const uint32_t* addr, ui
   return true;
 }
 
+// Functional mode, every lane on: a load or store of whole dwords whose every element is inside
+// the allocation, as the largest address says (the usual access of a workgroup's tile), done as
+// moveEveryLane does it; false (nothing done) otherwise.
+bool dsEveryLaneAtIssue(ExecArgs& x, const uint64_t offset[2]) {
+  const MemDesc& m = x.op.mem;
+  if (m.op == MemOp::Atomic || m.ext != LoadExt::None || m.d16Hi || m.bytes % 4 != 0) return false;
+  const Instruction& in = x.in;
+  WaveState& w = x.w;
+  const uint64_t size = x.ctx.ldsSize, bytes = m.bytes;
+  const uint64_t highest = m.elements == 2 ? std::max(offset[0], offset[1]) : offset[0];
+  if (size < bytes || highest > size - bytes) return false;
+  const bool load = m.op == MemOp::Load;
+  if (!moveEveryLane(
+          load, m.elements, static_cast<int>(bytes / 4),
+          w.v(static_cast<uint32_t>(in.f[fld::kAddr])),
+          static_cast<uint32_t>(size - bytes - highest), x.ctx.ldsAtIssue, offset,
+          load ? w.v(static_cast<uint32_t>(in.f[fld::kDst])) : nullptr,
+          load ? nullptr : w.v(static_cast<uint32_t>(in.f[fld::kData0])),
+          load || m.elements < 2 ? nullptr : w.v(static_cast<uint32_t>(in.f[fld::kData1]))))
+    return false;
+  x.r.kind = StepKind::MemoryDone;
+  w.pc += in.sizeBytes;
+  return true;
+}
+
 // Functional mode: a DS instruction on the LDS executed at issue on the workgroup's bytes
 // (ExecContext::ldsAtIssue), as the LDS block (models/lds) executes its request: lanes in
 // ascending order and each lane's elements in turn (the highest lane's store wins, atomics
@@ -593,22 +618,6 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
   const bool wholeDwords = m.ext == LoadExt::None && !m.d16Hi && bytes % 4 == 0;
   const int elementDwords = static_cast<int>(bytes / 4);
   const int dwords = loadDwords(m.bytes, m.ext) * m.elements;
-  // Every lane on and, as the largest address says, every element inside the allocation (the
-  // usual access of a workgroup's tile): lane by lane without a range check each.
-  if (exec == ~0ull && wholeDwords && m.op != MemOp::Atomic && fits) {
-    const uint64_t highest = m.elements == 2 ? std::max(offset[0], offset[1]) : offset[0];
-    const bool load = m.op == MemOp::Load;
-    if (highest <= lastOffset &&
-        moveEveryLane(load, m.elements, elementDwords, addr,
-                      static_cast<uint32_t>(lastOffset - highest), lds, offset,
-                      load ? w.v(static_cast<uint32_t>(vdst)) : nullptr,
-                      load ? nullptr : w.v(static_cast<uint32_t>(data0)),
-                      load || m.elements < 2 ? nullptr : w.v(static_cast<uint32_t>(data1)))) {
-      x.r.kind = StepKind::MemoryDone;
-      w.pc += in.sizeBytes;
-      return;
-    }
-  }
   if (m.op == MemOp::Load) {
     // Element by element, unless the data overwrites the address VGPR before the last
     // element's address is read.
@@ -800,7 +809,10 @@ void execDs(ExecArgs& x) {
     off[0] = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
     off[1] = 0;
   }
-  if (x.ctx.ldsAtIssue && !gds(x)) return dsAtIssue(x, off);
+  if (x.ctx.ldsAtIssue && !gds(x)) {
+    if (w.exec == ~0ull && dsEveryLaneAtIssue(x, off)) return;
+    return dsAtIssue(x, off);
+  }
 
   beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
   mem.atomic = m.atomic;

@@ -175,6 +175,31 @@ inline bool allLanesStep(const uint32_t* v, const uint32_t* upper, uint32_t lane
 #endif
 }
 
+// Whether each quarter-wave (16 lanes, a row of a 16-wide workgroup) of VGPR `v` holds its
+// first lane's value stepped: v[l] == v[q] + (l - q) * step for the quarter-wave from q.
+inline bool quarterWavesStep(const uint32_t* v, uint32_t step) {
+#if defined(__SSE2__)
+  const auto s = static_cast<int>(step);
+  const __m128i lanes = _mm_setr_epi32(0, s, 2 * s, 3 * s), step4 = _mm_set1_epi32(4 * s);
+  __m128i bad = _mm_setzero_si128();
+  for (int q = 0; q < kWaveSize; q += 16) {
+    __m128i expected = _mm_add_epi32(_mm_set1_epi32(static_cast<int>(v[q])), lanes);
+    for (int i = 0; i < 16; i += 4) {
+      bad = _mm_or_si128(
+          bad,
+          _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + q + i)), expected));
+      expected = _mm_add_epi32(expected, step4);
+    }
+  }
+  return _mm_movemask_epi8(_mm_cmpeq_epi32(bad, _mm_setzero_si128())) == 0xffff;
+#else
+  uint32_t differ = 0;
+  for (int l = 0; l < kWaveSize; ++l)
+    differ |= v[l] ^ (v[l & ~15] + static_cast<uint32_t>(l & 15) * step);
+  return differ == 0;
+#endif
+}
+
 // Whether lanes `lanes` (not none) of VGPR `v` hold v[first] + (l - first) * step, without
 // passing 2^32 between the first and the last lane, and (when `upper` is given) the same value
 // of VGPR `upper` (the high halves of 64-bit addresses). The full-wave forms are branch-free

@@ -134,6 +134,9 @@ const std::vector<Lanes>& lanePatterns() {
        }},
       {"unaligned scattered", [](int l) { return 1000 + 37 * l; }},
       {"pairs", [](int l) { return 2048 + 8 * (l / 2); }},
+      // Rows of 16 consecutive dwords (a 16-wide workgroup's rows), apart and overlapping.
+      {"rows", [](int l) { return 1024 + 4 * (l % 16) + 512 * (l / 16); }},
+      {"overlapping rows", [](int l) { return 3000 + 4 * (l % 16) + 24 * (l / 16); }},
   };
   return p;
 }
