@@ -371,6 +371,7 @@ constexpr int kQuarterWave = 16;
 // slow to start).
 inline void copyQuarterWave(void* to, const void* from) {
 #if defined(__SSE2__)
+#pragma GCC unroll 4
   for (int i = 0; i < 4; ++i)
     _mm_storeu_si128(static_cast<__m128i*>(to) + i,
                      _mm_loadu_si128(static_cast<const __m128i*>(from) + i));

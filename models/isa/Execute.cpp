@@ -30,10 +30,15 @@ void execGfx906Only(ExecArgs& x) {
 
 }  // namespace
 
-ExecFn executorFor(const OpInfo* op) {
-  if (!op || !op->exec) return refuse;
-  if (op->flags & kGfx906Only) return execGfx906Only;
-  return op->exec;
+void resolveExecution(Instruction& in) {
+  const OpInfo* op = in.op;
+  if (!op || !op->exec)
+    in.exec = refuse;
+  else if (op->flags & kGfx906Only)
+    in.exec = execGfx906Only;
+  else
+    in.exec = op->exec;
+  in.vgprLimit = op && op->valuForms ? valuVgprLimit(in) : 0xffff;
 }
 
 StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
@@ -44,7 +49,7 @@ StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
     return r;
   }
   Instruction resolved = inst;  // not from Program::decode: its executor resolved here
-  resolved.exec = executorFor(inst.op);
+  resolveExecution(resolved);
   executeInto(resolved, wave, mem, ctx, r);
   return r;
 }

@@ -38,6 +38,11 @@ struct Instruction {
   // The executor, resolved when the program is decoded: the opcode's own, or one that reports
   // why the instruction cannot execute (unknown encoding, not implemented, gfx906 only).
   ExecFn exec = nullptr;
+  // Also worked out at decode, for the VALU's fast path: every VGPR the instruction names (its
+  // destination and sources, pairs included) is below v[vgprLimit], so that one comparison with
+  // the wave's allocation checks them all; 0xffff when the fast path does not apply to the
+  // instruction's form (DPP, SDWA, modifiers ...).
+  uint16_t vgprLimit = 0xffff;
 };
 
 // The decoded text of a code object: instructions in address order.

@@ -231,29 +231,6 @@ inline bool lanesStep(const uint32_t* v, const uint32_t* upper, uint64_t lanes, 
   return differ == 0 && uint64_t{v[first]} + uint64_t{step} * (last - first) <= 0xffffffffu;
 }
 
-// A whole wave's dwords (256 bytes) between a VGPR and memory, as moves: a memcpy of this size
-// compiles to `rep movs`, slow to start.
-#if VGPU_LANES_AVX2
-__attribute__((target("avx2"))) inline void copyWaveDwordsAvx2(void* to, const void* from) {
-  for (int i = 0; i < kWaveSize / 8; ++i)
-    _mm256_storeu_si256(static_cast<__m256i*>(to) + i,
-                        _mm256_loadu_si256(static_cast<const __m256i*>(from) + i));
-}
-#endif
-inline void copyWaveDwords(void* to, const void* from) {
-#if VGPU_LANES_AVX2
-  if (lanesAvx2()) return copyWaveDwordsAvx2(to, from);
-#endif
-#if defined(__SSE2__)
-#pragma GCC unroll 16
-  for (int i = 0; i < kWaveSize / 4; ++i)
-    _mm_storeu_si128(static_cast<__m128i*>(to) + i,
-                     _mm_loadu_si128(static_cast<const __m128i*>(from) + i));
-#else
-  std::memcpy(to, from, 4 * kWaveSize);
-#endif
-}
-
 inline void fault(ExecArgs& x, const char* why) {
   x.r.kind = StepKind::Fault;
   x.r.fault = why;

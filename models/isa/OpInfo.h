@@ -248,8 +248,11 @@ OpTable vmemTable();    // MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH (VectorMemory.cpp)
 OpTable mimgTable();    // MIMG and EXP (Mimg.cpp)
 OpTable interpTable();  // VINTRP and the VOP3 interpolation opcodes (Interp.cpp)
 
-// The executor Instruction::exec holds for `op` (nullptr: an unknown encoding) (Execute.cpp).
-ExecFn executorFor(const OpInfo* op);
+// Fills what Instruction holds besides its decoded fields: its executor (Instruction::exec)
+// and what the executors work out once (Instruction::vgprLimit) (Execute.cpp).
+void resolveExecution(Instruction& in);
+// The VGPR limit of a VALU instruction's fast path (Instruction::vgprLimit) (Vop.cpp).
+uint16_t valuVgprLimit(const Instruction& in);
 
 // Opcode lookup (Decoder.cpp). `seg` distinguishes FLAT/SCRATCH/GLOBAL (0/1/2).
 const OpInfo* findOp(Enc enc, int opcode, GfxTarget target, int seg = 0);

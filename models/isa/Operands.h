@@ -95,6 +95,19 @@ inline bool lanesAvx2() {
 }
 void setLanesAvx2(bool on);  // on: only if the host has AVX2 and FMA
 
+// A whole wave's dwords (256 bytes) from one place to another (VGPRs, memory, buffers), as
+// moves: a memcpy of this size compiles to `rep movs`, slow to start.
+inline void copyWaveDwords(void* to, const void* from) {
+#if defined(__SSE2__)
+#pragma GCC unroll 16
+  for (int i = 0; i < kWaveSize / 4; ++i)
+    _mm_storeu_si128(static_cast<__m128i*>(to) + i,
+                     _mm_loadu_si128(static_cast<const __m128i*>(from) + i));
+#else
+  std::memcpy(to, from, 4 * kWaveSize);
+#endif
+}
+
 // MODE.GPR_IDX_EN (s_set_gpr_idx_on / _off): VGPR indexing through M0 is active.
 constexpr uint32_t kModeGprIdxEnable = 1u << 27;
 

@@ -3,6 +3,7 @@
 // write-back under EXEC (Vega ISA guide ch. 6 "Vector ALU Operations", 12.7 - 12.11). Ops of
 // 32- and 64-bit operands without modifiers take a fast path (execValuInPlace) that reads the
 // operands in place; everything else, and every fault, goes through the general path.
+#include <algorithm>
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -143,10 +144,7 @@ alignas(64) const uint32_t kZeroLanes[kWaveSize] = {};
 void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
 #if defined(__SSE2__)
   if (mask == ~uint64_t{0}) {
-    // A plain copy, as moves (a memcpy of this size becomes `rep movs`, slow to start).
-    for (int g = 0; g < kWaveSize / 4; ++g)
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4 * g),
-                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 4 * g)));
+    copyWaveDwords(out, in);
     return;
   }
   // Lane-select masks for each 4-bit group of EXEC; every group blended, without branches (the
@@ -221,9 +219,9 @@ __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
   const Instruction& in = x.in;
   const OpInfo& op = x.op;
   WaveState& w = x.w;
-  const unsigned form = in.f[fld::kForm];
-  if (form != kE32 && !(form == kE64 && in.f[fld::kMods] == 0 && in.f[fld::kOpsel] == 0))
-    return false;
+  // The form (e32, or e64 without modifiers) and every VGPR inside the allocation, as worked out
+  // at decode (valuVgprLimit).
+  if (w.numVgprs < in.vgprLimit) return false;
   const uint32_t flags = op.flags;
   constexpr bool vopc = Result == kCompareResult;
   if ((w.mode & kModeGprIdxEnable) ||
@@ -231,7 +229,6 @@ __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
     return false;
   const int dstDwords = vopc ? 0 : (Wide && is64(op.dst) ? 2 : 1);  // a compare's is a mask
   const int dstReg = in.f[fld::kDst] - opnd::kVgpr0;
-  if (!vopc && !vgprInRange(w, dstReg, dstDwords)) return false;
 
   // Sources: VGPRs in place (pairs for 64-bit types), scalars read into `scalar`.
   ValuOperands s{{kZeroLanes, kZeroLanes, kZeroLanes}, {kZeroLanes, kZeroLanes, kZeroLanes}};
@@ -240,24 +237,16 @@ __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
   const auto source = [&](int k, Ty t) {
     const int code = in.f[fld::kSrc0 + k];
     if (code >= opnd::kVgpr0) {
-      const bool pair = Wide && is64(t);
-      const int reg = code - opnd::kVgpr0;
-      if (!vgprInRange(w, reg, pair ? 2 : 1)) return false;
-      s.lo[k] = w.v(static_cast<uint32_t>(reg));
-      if (pair) s.hi[k] = w.v(static_cast<uint32_t>(reg + 1));
+      s.lo[k] = w.v(static_cast<uint32_t>(code - opnd::kVgpr0));
+      if (Wide && is64(t)) s.hi[k] = s.lo[k] + kWaveSize;  // the pair's second VGPR
     } else {
       scalar[k] = readScalar(in, w, x.ctx, code, Wide ? t : Ty::B32);
       scalars |= 1u << k;
     }
-    return true;
   };
-  if (!source(0, op.src0)) return false;
-  if constexpr (Sources >= 2) {
-    if (!source(1, op.src1)) return false;
-  }
-  if constexpr (Sources >= 3) {
-    if (!source(2, (flags & kAccumulate) ? op.dst : op.src2)) return false;
-  }
+  source(0, op.src0);
+  if constexpr (Sources >= 2) source(1, op.src1);
+  if constexpr (Sources >= 3) source(2, (flags & kAccumulate) ? op.dst : op.src2);
 
   ValuLaneState L;
   L.w = &w;
@@ -268,7 +257,9 @@ __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
   L.writeMask = exec;
   const bool carryIn = flags & kCarryIn;
   const uint64_t carryMask =
-      !carryIn ? 0 : (form == kE64 ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc);
+      !carryIn ? 0
+               : (in.f[fld::kForm] == kE64 ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64)
+                                           : w.vcc);
   const ValuLaneForms& forms = *op.valuForms;
   // The loop: 64-bit integer compares over every lane on 32-bit halves; else over every lane
   // with more than half of them on, lane by lane below.
@@ -550,6 +541,27 @@ ExecFn shapedFor(ValuResult result) {
 }
 
 }  // namespace
+
+// What execValuInPlace needs of an instruction's form and VGPRs, worked out once: its
+// operands as valuExecutor's shape reads them (sources, pairs for 64-bit types in a wide shape).
+uint16_t valuVgprLimit(const Instruction& in) {
+  const OpInfo& op = *in.op;
+  const unsigned form = in.f[fld::kForm];
+  if (!op.valuForms || op.exec != valuExecutor(op) || op.src0 == Ty::None ||
+      (form != kE32 && !(form == kE64 && in.f[fld::kMods] == 0 && in.f[fld::kOpsel] == 0)))
+    return 0xffff;
+  const Ty src2 = (op.flags & kAccumulate) ? op.dst : op.src2;
+  const int sources =
+      (op.src1 == Ty::None) ? 1 : ((src2 == Ty::None || (op.flags & kCarryIn)) ? 2 : 3);
+  int limit = 0;
+  auto vgprs = [&](int code, Ty t) {
+    if (code >= opnd::kVgpr0) limit = std::max(limit, code - opnd::kVgpr0 + (is64(t) ? 2 : 1));
+  };
+  if (op.enc != Enc::Vopc) vgprs(in.f[fld::kDst], op.dst);
+  const Ty types[3] = {op.src0, op.src1, src2};
+  for (int k = 0; k < sources; ++k) vgprs(in.f[fld::kSrc0 + k], types[k]);
+  return static_cast<uint16_t>(limit);
+}
 
 ExecFn valuExecutor(const OpInfo& op) {
   if (!op.exec || !op.valuForms || op.src0 == Ty::None) return op.exec;
