@@ -678,12 +678,16 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
       uint64_t differ = 0;
       low = ~0ull;
       high = 0;
-      for (uint64_t b = lanes; b != 0; b &= b - 1) {
-        const int l = __builtin_ctzll(b);
+      auto lane = [&](int l) {
         const uint64_t a = d.addr[l];
         differ |= a ^ (origin + l * size);
         low = a < low ? a : low;
         high = a > high ? a : high;
+      };
+      if (lanes == ~0ull) {
+        for (int l = 0; l < kWaveSize; ++l) lane(l);  // a loop of fixed length
+      } else {
+        for (uint64_t b = lanes; b != 0; b &= b - 1) lane(__builtin_ctzll(b));
       }
       contiguous = differ == 0;
     }
