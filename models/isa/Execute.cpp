@@ -38,19 +38,22 @@ void resolveExecution(Instruction& in) {
     in.exec = execGfx906Only;
   else
     in.exec = op->exec;
+  in.execOp = op ? op : &kUnknownOp;
   in.vgprLimit = op && op->valuForms ? valuVgprLimit(in) : 0xffff;
 }
 
 StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
                    const ExecContext& ctx) {
   StepResult r;
+  const uint64_t pc = wave.pc;
   if (inst.exec) {
     executeInto(inst, wave, mem, ctx, r);
-    return r;
+  } else {
+    Instruction resolved = inst;  // not from Program::decode: its executor resolved here
+    resolveExecution(resolved);
+    executeInto(resolved, wave, mem, ctx, r);
   }
-  Instruction resolved = inst;  // not from Program::decode: its executor resolved here
-  resolveExecution(resolved);
-  executeInto(resolved, wave, mem, ctx, r);
+  if (r.kind == StepKind::Fault) wave.pc = pc;  // a faulting instruction leaves PC on itself
   return r;
 }
 

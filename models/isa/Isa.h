@@ -38,6 +38,7 @@ struct Instruction {
   // The executor, resolved when the program is decoded: the opcode's own, or one that reports
   // why the instruction cannot execute (unknown encoding, not implemented, gfx906 only).
   ExecFn exec = nullptr;
+  const OpInfo* execOp = nullptr;  // what the executor sees as the opcode (a stand-in if none)
   // Also worked out at decode, for the VALU's fast path: every VGPR the instruction names (its
   // destination and sources, pairs included) is below v[vgprLimit], so that one comparison with
   // the wave's allocation checks them all; 0xffff when the fast path does not apply to the
@@ -187,14 +188,13 @@ StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
 // (no StepResult built and destroyed per instruction): only r.kind is set here, the executor
 // sets the fields of the kind it returns, so `r` must hold a default StepResult's other fields
 // (reset it after any result but Continue and MemoryDone, which set nothing else). `inst`
-// comes from Program::decode (its executor resolved).
+// comes from Program::decode (its executor resolved) and is the one at the wave's PC.
 inline void executeInto(const Instruction& inst, WaveState& wave, MemRequest& mem,
                         const ExecContext& ctx, StepResult& r) {
   r.kind = StepKind::Continue;
-  const uint64_t pc = wave.pc;
-  ExecArgs args{inst, inst.op ? *inst.op : kUnknownOp, wave, mem, ctx, r};
+  ExecArgs args{inst, *inst.execOp, wave, mem, ctx, r};
   inst.exec(args);
-  if (r.kind == StepKind::Fault) wave.pc = pc;  // a faulting instruction leaves PC on itself
+  if (r.kind == StepKind::Fault) wave.pc = inst.pc;  // a faulting instruction leaves PC on itself
 }
 
 // Writes a completed memory request's returned data into the wave's registers. `lds` is the
