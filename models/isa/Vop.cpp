@@ -177,6 +177,8 @@ void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
 // into the destination); above, over every lane (vectorised) into a buffer and a masked store.
 // Measured with callgrind on collatz.
 constexpr int kSparseLanesNarrow = 32;
+// The same with the AVX2 build of the loops over every lane (twice the lanes per operation).
+constexpr int kSparseLanesNarrowAvx2 = 20;
 // The same limit for 64-bit compares, which vectorise on 32-bit halves (VopCompare.cpp).
 constexpr int kSparseLanesCompare64 = 16;
 
@@ -266,7 +268,9 @@ __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
   const int active = exec == ~uint64_t{0} ? kWaveSize : bitCount(exec);  // every lane: usual
   const bool compare64 =
       Wide && Result == kCompareResult && forms.compare64 && active > kSparseLanesCompare64;
-  const bool full = !compare64 && active > (Wide ? kSparseLanesWide : kSparseLanesNarrow);
+  const bool full =
+      !compare64 && active > (Wide ? kSparseLanesWide
+                                   : (lanesAvx2() ? kSparseLanesNarrowAvx2 : kSparseLanesNarrow));
   const bool uniformA = full && (scalars & 1);
   // The scalars the loop reads as lanes, broadcast.
   alignas(16) uint32_t splat[Sources][2][kWaveSize];
