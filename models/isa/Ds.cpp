@@ -367,6 +367,27 @@ bool dwordRun(const uint32_t* addr, uint32_t offset, uint64_t exec, uint64_t lim
 // destination VGPRs (which may include the address VGPR).
 constexpr int kQuarterWave = 16;
 
+// Whether each of the 64 lanes of `v` is at most `bound` (SSE2 compares signed: the sign bits
+// flipped).
+bool allLanesAtMost(const uint32_t* v, uint32_t bound) {
+#if defined(__SSE2__)
+  const __m128i sign = _mm_set1_epi32(static_cast<int>(0x80000000u));
+  const __m128i limit = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(bound)), sign);
+  __m128i above = _mm_setzero_si128();
+#pragma GCC unroll 4
+  for (int i = 0; i < kWaveSize; i += 4)
+    above = _mm_or_si128(
+        above,
+        _mm_cmpgt_epi32(
+            _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + i)), sign), limit));
+  return _mm_movemask_epi8(above) == 0;
+#else
+  uint32_t above = 0;
+  for (int l = 0; l < kWaveSize; ++l) above |= v[l] > bound ? 1u : 0u;
+  return above == 0;
+#endif
+}
+
 // A quarter-wave's dwords (64 bytes) as four moves (a memcpy of this size compiles to `rep movs`,
 // slow to start).
 inline void copyQuarterWave(void* to, const void* from) {
@@ -737,18 +758,36 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
                                     : (twoData ? w.v(static_cast<uint32_t>(data1)) : nullptr);
       uint32_t* r = m.returns ? w.v(static_cast<uint32_t>(vdst)) : nullptr;
       // `op` a constant for the most common atomic (counters, histograms): its loop is an add.
+      // Every lane on and inside the allocation (as the largest address says): no range check
+      // per lane.
+      const uint32_t o = static_cast<uint32_t>(offset[0]);
+      const bool inRange = exec == ~0ull && fits && offset[0] <= lastOffset &&
+                           allLanesAtMost(addr, static_cast<uint32_t>(lastOffset - offset[0]));
       auto apply = [&](auto op) {
-        forDwordLanes(addr, static_cast<uint32_t>(offset[0]), lds, limit, exec,
-                      [&](int l, uint8_t* p) {
-                        uint32_t old = 0;  // out of range: returns 0
-                        if (p) {
-                          std::memcpy(&old, p, 4);
-                          const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
-                              static_cast<AtomicOp>(op), old, src[l], cmp ? cmp[l] : 0);
-                          std::memcpy(p, &updated, 4);
-                        }
-                        if (r) r[l] = old;
-                      });
+        auto update = [&](int l, uint8_t* p) {
+          uint32_t old = 0;  // out of range: returns 0
+          if (p) {
+            std::memcpy(&old, p, 4);
+            const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
+                static_cast<AtomicOp>(op), old, src[l], cmp ? cmp[l] : 0);
+            std::memcpy(p, &updated, 4);
+          }
+          if (r) r[l] = old;
+        };
+        if (inRange && !r && !cmp) {  // (no data back, one operand: a histogram's add)
+          for (int l = 0; l < kWaveSize; ++l) {
+            uint8_t* p = lds + addr[l] + o;
+            uint32_t old;
+            std::memcpy(&old, p, 4);
+            const uint32_t updated =
+                atomicResult<uint32_t, int32_t, float>(static_cast<AtomicOp>(op), old, src[l], 0);
+            std::memcpy(p, &updated, 4);
+          }
+        } else if (inRange) {
+          for (int l = 0; l < kWaveSize; ++l) update(l, lds + addr[l] + o);
+        } else {
+          forDwordLanes(addr, o, lds, limit, exec, update);
+        }
       };
       if (m.atomic == AtomicOp::Add)
         apply(std::integral_constant<AtomicOp, AtomicOp::Add>{});
