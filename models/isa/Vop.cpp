@@ -181,6 +181,10 @@ constexpr int kSparseLanesNarrow = 32;
 constexpr int kSparseLanesNarrowAvx2 = 20;
 // The same limit for 64-bit compares, which vectorise on 32-bit halves (VopCompare.cpp).
 constexpr int kSparseLanesCompare64 = 16;
+// And for other 64-bit ops (sparse64 / full64): most 64-bit bodies vectorise only in part (SSE2
+// has no 64-bit compares or variable shifts), but the loop over every lane has no per-lane bit
+// search either.
+constexpr int kSparseLanesWide = 32;
 
 // out[l] = v for every lane.
 inline void fillLanes(uint32_t* out, uint32_t v) {
@@ -201,11 +205,6 @@ inline void fillLanes(uint32_t* out, uint32_t v) {
 // What the fast path writes besides a vector result: nothing, a carry-out mask (VOP3B sdst or
 // VCC), or (a compare) only the compare mask.
 enum ValuResult { kVectorResult, kCarryResult, kCompareResult };
-
-// Up to this many active lanes a 64-bit op runs lane by lane (sparse64); above, over every lane
-// (full64): most 64-bit bodies vectorise only in part (SSE2 has no 64-bit compares or variable
-// shifts), but the loop over every lane has no per-lane bit search either.
-constexpr int kSparseLanesWide = 32;
 
 // The fast path: an op of 32- and 64-bit operands without modifiers (e32, or e64 without
 // abs/neg/omod/clamp/op_sel) in a mode that changes nothing (the default float mode, or an op
