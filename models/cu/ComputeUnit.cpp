@@ -85,6 +85,7 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
       period_(sc_time(config.clockPeriodNs(), SC_NS)),
       slots_(config.cu.simdsPerCu * config.cu.waveSlotsPerSimd),
       residentSlots_((slots_.size() + 63) / 64),
+      issuableSlots_(residentSlots_.size()),
       vgprsUsed_(config.cu.simdsPerCu, 0),
       sgprsUsed_(config.cu.simdsPerCu, 0),
       simdValuFree_(config.cu.simdsPerCu, 0) {
@@ -106,11 +107,11 @@ ComputeUnit::~ComputeUnit() {
   for (PendingAccess* p : freePending_) delete p;
 }
 
-std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResources& r) const {
-  if (halted_) return std::nullopt;
+bool ComputeUnit::findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const {
+  if (halted_) return false;
   // Too few free slots: the search below would fail too (the dispatcher asks every CU of a full
   // GPU each time a workgroup ends).
-  if (slots_.size() - wavesResident_ < r.waves) return std::nullopt;
+  if (slots_.size() - wavesResident_ < r.waves) return false;
   if (r.ldsBytes > 0) {  // first fit in the LDS
     uint32_t cursor = 0;
     bool fits = false;
@@ -121,18 +122,17 @@ std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResou
       }
       cursor = base + size;
     }
-    if (!fits && config_.lds.sizeBytes - cursor < r.ldsBytes) return std::nullopt;
+    if (!fits && config_.lds.sizeBytes - cursor < r.ldsBytes) return false;
   }
   const uint32_t simds = config_.cu.simdsPerCu, perSimd = config_.cu.waveSlotsPerSimd;
-  std::vector<bool>& taken = slotTaken_;
-  taken.resize(slots_.size());
-  for (size_t i = 0; i < slots_.size(); ++i) taken[i] = slots_[i] != nullptr;
+  // Working copies: the slots taken (a bit per slot, as residentSlots_) and registers used.
+  std::vector<uint64_t>& taken = slotTaken_;
+  taken.assign(residentSlots_.begin(), residentSlots_.end());
   std::vector<uint32_t>& vgprs = vgprsTaken_;
   std::vector<uint32_t>& sgprs = sgprsTaken_;
-  vgprs = vgprsUsed_;
-  sgprs = sgprsUsed_;
-  std::vector<uint32_t> placement;
-  placement.reserve(r.waves);
+  vgprs.assign(vgprsUsed_.begin(), vgprsUsed_.end());
+  sgprs.assign(sgprsUsed_.begin(), sgprsUsed_.end());
+  placement.clear();
   uint32_t simd = nextSimd_;
   for (uint32_t w = 0; w < r.waves; ++w) {
     bool placed = false;
@@ -141,8 +141,10 @@ std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResou
           sgprs[simd] + r.sgprsPerWave > config_.cu.sgprsPerSimd)
         continue;
       for (uint32_t slot = simd * perSimd; slot < (simd + 1) * perSimd; ++slot) {
-        if (taken[slot]) continue;
-        taken[slot] = true;
+        uint64_t& word = taken[slot / 64];
+        const uint64_t bit = uint64_t{1} << (slot % 64);
+        if (word & bit) continue;
+        word |= bit;
         vgprs[simd] += r.vgprsPerWave;
         sgprs[simd] += r.sgprsPerWave;
         placement.push_back(slot);
@@ -150,13 +152,23 @@ std::optional<std::vector<uint32_t>> ComputeUnit::findSlots(const WorkgroupResou
         break;
       }
     }
-    if (!placed) return std::nullopt;
+    if (!placed) return false;
   }
-  return placement;
+  return true;
 }
 
-void ComputeUnit::launch(WorkgroupLaunch&& launch) {
-  auto group = std::make_unique<Workgroup>();
+void ComputeUnit::launch(WorkgroupLaunch& launch) {
+  std::unique_ptr<Workgroup> group;
+  if (spareGroups_.empty()) {
+    group = std::make_unique<Workgroup>();
+  } else {
+    group = std::move(spareGroups_.back());
+    spareGroups_.pop_back();
+    std::vector<uint32_t> slots = std::move(group->slots);  // keeps its storage
+    *group = Workgroup{};
+    group->slots = std::move(slots);
+    group->slots.clear();
+  }
   group->dispatch = launch.dispatch;
   group->groupId = launch.groupId;
   group->resources = launch.resources;
@@ -180,6 +192,7 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
       static_cast<uint64_t>(sc_time_stamp() / period_) + 1;  // one cycle to start the waves
   const uint32_t simds = config_.cu.simdsPerCu;
   uint32_t index = 0;
+  group->slots.reserve(launch.waves.size());
   for (auto& wl : launch.waves) {
     const uint32_t simd = wl.slot / config_.cu.waveSlotsPerSimd;
     std::unique_ptr<Wave> w;
@@ -200,16 +213,23 @@ void ComputeUnit::launch(WorkgroupLaunch&& launch) {
     sgprsUsed_[simd] += launch.resources.sgprsPerWave;
     slots_[wl.slot] = std::move(w);
     residentSlots_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);
+    issuableSlots_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);  // Ready
     if (traceProbe) traceProbe->waveStarted(wl.slot, start);
     ++wavesResident_;
     ++wavesLaunched;
     nextSimd_ = (simd + 1) % simds;
+    group->slots.push_back(wl.slot);
   }
   contextGroup_ = nullptr;  // the new group may sit where an ended one did
-  for (const auto& wl : launch.waves) group->slots.push_back(wl.slot);
   std::sort(group->slots.begin(), group->slots.end());
   groups_.push_back(std::move(group));
   workArrived_.notify(SC_ZERO_TIME);
+}
+
+void ComputeUnit::markIssuable(const Wave& w) {
+  const uint64_t bit = uint64_t{1} << (w.slot % 64);
+  uint64_t& word = issuableSlots_[w.slot / 64];
+  word = w.state == Wave::State::Ready ? word | bit : word & ~bit;
 }
 
 void ComputeUnit::advance(uint64_t cycles) {
@@ -306,6 +326,7 @@ void ComputeUnit::retireCompleted() {
     requestPool_.push_back(std::move(p->request));
     if (w.state == Wave::State::Waitcnt && waitSatisfied(w)) {
       w.state = Wave::State::Ready;
+      markIssuable(w);
       (w.waitingOnVm ? waitcntVmStallCycles : waitcntLgkmStallCycles) += now_ - w.waitStart;
       if (activity_)
         activity_->addSpan(
@@ -356,29 +377,64 @@ uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruc
   return costs[static_cast<size_t>(&inst - program.instructions().data())];
 }
 
+// Inlined into issueFunctional's loop: the path nearly every instruction takes in functional
+// mode, with what it does not need left out (pipeline timing, hooks).
+[[gnu::always_inline]] inline bool ComputeUnit::issuePlain(Wave& w, const isa::Instruction& inst) {
+  const Workgroup& group = *w.group;
+  // The issue context holds the wave's workgroup's LDS (set every time: the waves of a
+  // workgroup sit on different SIMDs, so consecutive issues are mostly from different groups).
+  cycleCtx_.ldsSize = group.resources.ldsBytes;
+  cycleCtx_.ldsData = group.lds;
+  cycleCtx_.ldsAtIssue = group.lds;  // DS instructions execute on the LDS bytes at issue
+  w.next = &inst + 1 < group.codeEnd ? &inst + 1 : nullptr;
+  if (!nextRequest_) nextRequest_ = newRequest();
+  isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
+  ++waveInstructions;
+  ++instructionsByType[static_cast<size_t>(inst.issue)];
+  w.readyCycle = now_ + 1;
+  if (inst.issue == isa::IssueType::Lds && gwsChanged_ && gws_->version() != gwsAnnounced_) {
+    gwsAnnounced_ = gws_->version();  // a ds_gws_* changed a resource
+    gwsChanged_->notify(qk_.get_local_time());
+  }
+  if (step_.kind == isa::StepKind::Continue || step_.kind == isa::StepKind::MemoryDone) return true;
+  if (step_.kind == isa::StepKind::Waitcnt) {  // settle's, inline: usually nothing to wait for
+    w.waitVm = step_.vmcnt, w.waitLgkm = step_.lgkmcnt, w.waitExp = step_.expcnt;
+    if (waitSatisfied(w)) return true;  // (Waitcnt sets all three next time too)
+  }
+  settle(w, inst, step_, 1);
+  resetStep();
+  return !halted_;
+}
+
 unsigned ComputeUnit::issueFunctional() {
   // Functional mode: every ready wave issues one instruction per cycle.
   unsigned issued = 0;
   updateCycleContext();
-  contextGroup_ = nullptr;
-  for (uint32_t word = 0; word < residentSlots_.size(); ++word) {
-    // Re-read after every issue: an instruction can end its own wave (s_endpgm).
-    for (uint64_t above = ~uint64_t{0}; !halted_;) {
-      const uint64_t waiting = residentSlots_[word] & above;
+  contextGroup_ = nullptr;  // issuePlain sets the LDS fields on its own
+  const bool observed = hazardChecker_ || activity_ || traceProbe;
+  for (uint32_t word = 0; word < issuableSlots_.size(); ++word) {
+    // Re-read after every issue: an instruction can end its own wave (s_endpgm), a barrier
+    // release others.
+    for (uint64_t above = ~uint64_t{0};;) {
+      const uint64_t waiting = issuableSlots_[word] & above;
       if (waiting == 0) break;
       const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(waiting));
       above = ~uint64_t{1} << bit;  // the slots after this one
-      const uint32_t slot = word * 64 + bit;
-      Wave* w = slots_[slot].get();
-      if (w->state != Wave::State::Ready || w->readyCycle > now_) continue;
+      Wave* w = slots_[word * 64 + bit].get();
+      if (w->readyCycle > now_) continue;  // (in the Ready state: issuableSlots_)
       const isa::Instruction* inst = nextInstruction(*w);
       if (inst == nullptr) {
         fault(*w, nullptr, "the program counter left the kernel's code");
         return issued;
       }
       // No instruction fetch: the code is decoded already, and fetch only times the traffic.
-      issue(*w, *inst);
       ++issued;
+      if (observed) {
+        issue(*w, *inst);
+        if (halted_) return issued;
+      } else if (!issuePlain(*w, *inst)) {
+        return issued;  // the kernel faulted
+      }
     }
   }
   return issued;
@@ -503,51 +559,45 @@ const isa::Instruction* ComputeUnit::nextInstruction(const Wave& w) const {
   return next && next->pc == w.s->pc ? next : w.group->dispatch->program->at(w.s->pc);
 }
 
-void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
-  isa::ExecContext& ctx = cycleCtx_;
+void ComputeUnit::prepareIssue(Wave& w, const isa::Instruction& inst) {
   Workgroup* const group = w.group;
   if (group != contextGroup_) {  // the context holds the last issuing wave's workgroup's LDS
     contextGroup_ = group;
-    ctx.ldsSize = group->resources.ldsBytes;
-    ctx.ldsData = group->lds;
+    cycleCtx_.ldsSize = group->resources.ldsBytes;
+    cycleCtx_.ldsData = group->lds;
     // Functional mode: DS instructions execute on the LDS bytes at issue (no LDS block timing).
-    if (config_.functionalMode) ctx.ldsAtIssue = group->lds;
+    if (config_.functionalMode) cycleCtx_.ldsAtIssue = group->lds;
   }
   w.next = &inst + 1 < group->codeEnd ? &inst + 1 : nullptr;
-
-  if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   if (!nextRequest_) nextRequest_ = newRequest();
-  const isa::StepResult r = isa::execute(inst, *w.s, *nextRequest_, ctx);
+}
+
+void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
+  prepareIssue(w, inst);
+  if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
+  isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
+  const isa::StepResult& r = step_;
   ++waveInstructions;
+  ++instructionsByType[static_cast<size_t>(inst.issue)];
   if (activity_) activity_->add(activityChannels_.instructions, now_, 1);
   uint32_t busy = 1;
   switch (inst.issue) {
     case isa::IssueType::Valu:
-      ++valuInstructions;
       // Functional mode has no VALU timing; the trace still shows the cycles.
       if (config_.functionalMode && !traceProbe) break;
       busy = valuCycles(*w.group->dispatch->program, inst);
       simdValuFree_[w.simd] = now_ + busy;
       break;
     case isa::IssueType::Salu:
-      ++saluInstructions;
       busy = config_.cu.saluCycles;
       break;
-    case isa::IssueType::Vmem:
-      ++vmemInstructions;
-      break;
-    case isa::IssueType::Smem:
-      ++smemInstructions;
-      break;
     case isa::IssueType::Lds:
-      ++ldsInstructions;
       if (gwsChanged_ && gws_->version() != gwsAnnounced_) {  // a ds_gws_* changed a resource
         gwsAnnounced_ = gws_->version();
         gwsChanged_->notify(qk_.get_local_time());
       }
       break;
     case isa::IssueType::Branch:
-      ++branchInstructions;
       busy = config_.cu.branchCycles;
       break;
     default:
@@ -559,6 +609,17 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   if ((r.kind == isa::StepKind::Continue || r.kind == isa::StepKind::MemoryDone) && !traceProbe)
     return;
   settle(w, inst, r, busy);
+  resetStep();
+}
+
+void ComputeUnit::resetStep() {
+  isa::StepResult& r = step_;
+  r.kind = isa::StepKind::Continue;
+  r.vmcnt = r.expcnt = r.lgkmcnt = r.cycles = r.trapId = r.message = r.messageData = 0;
+  r.gwsResource = 0;
+  r.gwsBarrier = false;
+  r.gwsGeneration = 0;
+  if (!r.fault.empty()) r.fault.clear();
 }
 
 void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r,
@@ -589,6 +650,7 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
       w.waitVm = r.vmcnt, w.waitLgkm = r.lgkmcnt, w.waitExp = r.expcnt;
       if (!waitSatisfied(w)) {
         w.state = Wave::State::Waitcnt;
+        markIssuable(w);
         w.waitStart = now_;
         w.waitingOnVm = w.vmcnt > w.waitVm;
         w.blockedPc = inst.pc;
@@ -600,6 +662,7 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
       break;
     case isa::StepKind::GwsWait:
       w.state = Wave::State::Gws;
+      markIssuable(w);
       w.waitStart = now_;
       w.blockedPc = inst.pc;
       w.gwsResource = r.gwsResource;
@@ -608,10 +671,12 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
       ++gwsWaiting_;
       break;
     case isa::StepKind::EndProgram:
-      if (w.outstanding == 0)
+      if (w.outstanding == 0) {
         endWave(w);
-      else
+      } else {
         w.state = Wave::State::Draining;  // outstanding memory completes first
+        markIssuable(w);
+      }
       break;
     case isa::StepKind::Sleep:
       w.readyCycle = now_ + std::max<uint32_t>(1, r.cycles);
@@ -908,6 +973,7 @@ bool ComputeUnit::accessVectorMemoryDirectElements(isa::MemRequest& req) {
 void ComputeUnit::arriveAtBarrier(Wave& w) {
   ++barrierWaits;
   w.state = Wave::State::Barrier;
+  markIssuable(w);
   w.waitStart = now_;
   ++w.group->wavesAtBarrier;
   releaseBarrierIfComplete(*w.group);
@@ -923,6 +989,7 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
       barrierStallCycles += now_ - w->waitStart;
       if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
       w->state = Wave::State::Ready;
+      markIssuable(*w);
       w->readyCycle = std::max(w->readyCycle, now_ + 1);
       if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
     }
@@ -941,6 +1008,7 @@ void ComputeUnit::pollGws() {
     barrierStallCycles += now_ - w->waitStart;
     if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
     w->state = Wave::State::Ready;
+    markIssuable(*w);
     w->readyCycle = std::max(w->readyCycle, now_ + 1);
     if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
   }
@@ -986,6 +1054,7 @@ void ComputeUnit::endWave(Wave& w) {
   --wavesResident_;
   if (traceProbe) traceProbe->waveEnded(w.slot, now_);
   residentSlots_[w.slot / 64] &= ~(uint64_t{1} << (w.slot % 64));
+  issuableSlots_[w.slot / 64] &= ~(uint64_t{1} << (w.slot % 64));
   spareStates_.push_back(std::move(w.s));
   spareWaves_.push_back(std::move(slots_[w.slot]));  // w is a spare from here on
   releaseBarrierIfComplete(*g);
@@ -996,8 +1065,10 @@ void ComputeUnit::endWave(Wave& w) {
                                        [&](const auto& a) { return a.first == g->ldsBase; }));
   ++workgroupsFinished;
   const KernelDispatch* dispatch = g->dispatch;
-  groups_.erase(
-      std::find_if(groups_.begin(), groups_.end(), [&](const auto& p) { return p.get() == g; }));
+  const auto ended =
+      std::find_if(groups_.begin(), groups_.end(), [&](const auto& p) { return p.get() == g; });
+  spareGroups_.push_back(std::move(*ended));
+  groups_.erase(ended);
   // The dispatcher lives at SystemC time: catch up before telling it.
   qk_.sync();
   listener_.workgroupFinished(id_, dispatch);

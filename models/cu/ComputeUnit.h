@@ -10,7 +10,6 @@
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <queue>
 #include <string>
 #include <unordered_map>
@@ -78,12 +77,13 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
 
   uint32_t id() const { return id_; }
   // The wave slot each wave of the workgroup would get (spread over the SIMDs round-robin, each
-  // with room for its VGPRs and SGPRs), or nothing if it does not fit now (slots, registers,
-  // LDS). A wave's scratch follows its slot, as the SPI's per-wave scratch offsets do.
-  std::optional<std::vector<uint32_t>> findSlots(const WorkgroupResources& r) const;
+  // with room for its VGPRs and SGPRs) into `placement`; false if it does not fit now (slots,
+  // registers, LDS). A wave's scratch follows its slot, as the SPI's per-wave scratch offsets do.
+  bool findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const;
   uint32_t waveSlots() const { return static_cast<uint32_t>(slots_.size()); }
-  // Starts the workgroup in the slots findSlots returned.
-  void launch(WorkgroupLaunch&& group);
+  // Starts the workgroup in the slots findSlots returned. Takes the waves' states; the caller
+  // may reuse `group.waves` (its storage) for the next workgroup.
+  void launch(WorkgroupLaunch& group);
   // The state of a wave that has ended here, for makeInitialWaveState to reuse (its VGPR
   // storage stays allocated); nullptr if there is none.
   std::unique_ptr<isa::WaveState> recycledWaveState() {
@@ -124,10 +124,13 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   trace::CuProbe* traceProbe = nullptr;
 
   // Statistics.
-  uint64_t waveInstructions = 0, valuInstructions = 0, saluInstructions = 0, vmemInstructions = 0,
-           smemInstructions = 0, ldsInstructions = 0, branchInstructions = 0, barrierWaits = 0,
-           wavesLaunched = 0, workgroupsFinished = 0, activeCycles = 0, instructionFetches = 0,
-           messages = 0;
+  uint64_t waveInstructions = 0, barrierWaits = 0, wavesLaunched = 0, workgroupsFinished = 0,
+           activeCycles = 0, instructionFetches = 0, messages = 0;
+  // Instructions issued by pipeline type (isa::IssueType): one increment per issue.
+  std::array<uint64_t, 8> instructionsByType{};
+  uint64_t instructions(isa::IssueType type) const {
+    return instructionsByType[static_cast<size_t>(type)];
+  }
   // Stall cycles by reason, summed over waves (a wave waiting 10 cycles adds 10).
   uint64_t waitcntVmStallCycles = 0, waitcntLgkmStallCycles = 0, barrierStallCycles = 0,
            fetchStallCycles = 0, issueConflictCycles = 0, valuBusyCycles = 0;
@@ -146,9 +149,15 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   const isa::Instruction* nextInstruction(const Wave& w) const;
   // Executes the wave's next instruction (`inst`, at its PC) and accounts for it.
   void issue(Wave& w, const isa::Instruction& inst);
+  // The same in functional mode with no hazard checker, activity sampler or trace attached:
+  // no pipeline timing and nothing to tell. False when the kernel faulted (the CU halted).
+  bool issuePlain(Wave& w, const isa::Instruction& inst);
+  // Points the issue context at the wave's workgroup's LDS and sets the wave's next instruction.
+  void prepareIssue(Wave& w, const isa::Instruction& inst);
   // What issue() does after executing an instruction that does more than continue (send a
   // request, wait, end the wave, fault) or when tracing.
-  void settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r, uint32_t busy);
+  [[gnu::noinline]] void settle(Wave& w, const isa::Instruction& inst, const isa::StepResult& r,
+                                uint32_t busy);
   // Brings the clocks of what every instruction issued this cycle sees of the machine
   // (cycleCtx_) up to date; the rest of it is set when the CU is built and attached, and
   // issue() adds the workgroup's LDS.
@@ -224,11 +233,15 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   std::vector<std::unique_ptr<Wave>> spareWaves_;
   std::vector<std::unique_ptr<isa::WaveState>> spareStates_;
   // findSlots' working copies, kept between calls.
-  mutable std::vector<bool> slotTaken_;
+  mutable std::vector<uint64_t> slotTaken_;  // as residentSlots_
   mutable std::vector<uint32_t> vgprsTaken_, sgprsTaken_;
-  // Bit i of word i / 64: slot i holds a wave. Functional mode visits only these slots.
-  std::vector<uint64_t> residentSlots_;
+  // Bit i of word i / 64: slot i holds a wave; and one in the Ready state (markIssuable).
+  // Functional mode visits only the latter.
+  std::vector<uint64_t> residentSlots_, issuableSlots_;
+  // Sets the wave's bit in issuableSlots_ as its state says (after every change of state).
+  void markIssuable(const Wave& w);
   std::vector<std::unique_ptr<Workgroup>> groups_;
+  std::vector<std::unique_ptr<Workgroup>> spareGroups_;  // finished, kept for the next ones
   uint32_t wavesResident_ = 0;
   std::vector<uint32_t> vgprsUsed_, sgprsUsed_;                // per SIMD
   std::vector<std::pair<uint32_t, uint32_t>> ldsAllocations_;  // (base, size), sorted by base
@@ -263,7 +276,11 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // The request the next instruction fills if it accesses memory; kept across instructions
   // that do not (most of them), so only memory instructions take one from the pool.
   std::unique_ptr<isa::MemRequest> nextRequest_;
-  isa::ExecContext cycleCtx_;                // what the instructions of this cycle see
+  isa::ExecContext cycleCtx_;  // what the instructions of this cycle see
+  // What the last instruction did: kept from one instruction to the next (isa::executeInto),
+  // reset (resetStep) after any result but Continue and MemoryDone.
+  isa::StepResult step_;
+  void resetStep();
   const Workgroup* contextGroup_ = nullptr;  // whose LDS cycleCtx_ holds (nullptr: none yet)
   std::vector<PendingAccess*> freePending_;  // retired accesses, reused (owned here)
 };

@@ -52,29 +52,28 @@ bool Dispatcher::placeNext(Active& a) {
   WorkgroupResources res = a.resources;
   res.waves = (extent[0] * extent[1] * extent[2] + 63) / 64;
   ComputeUnit* cu = nullptr;
-  std::vector<uint32_t> slots;
+  std::vector<uint32_t>& slots = slots_;
   for (size_t i = 0; i < cus_.size(); ++i) {
     ComputeUnit* c = cus_[(nextCu_ + i) % cus_.size()];
-    if (auto found = c->findSlots(res)) {
+    if (c->findSlots(res, slots)) {
       cu = c;
-      slots = std::move(*found);
       nextCu_ = static_cast<uint32_t>((nextCu_ + i + 1) % cus_.size());
       break;
     }
   }
   if (cu == nullptr) return false;
-  WorkgroupLaunch launch;
+  WorkgroupLaunch& launch = launch_;
   launch.dispatch = &d;
   launch.groupId = id;
   launch.resources = res;
-  launch.waves.reserve(res.waves);
+  launch.waves.resize(res.waves);
   for (uint32_t w = 0; w < res.waves; ++w) {
     WavePlacement where;
     where.groupId = id;
     where.waveInGroup = w;
     // Scratch is laid out per wave slot of the GPU (cu * slots per CU + slot).
     where.scratchSlot = cu->id() * cu->waveSlots() + slots[w];
-    launch.waves.push_back({makeInitialWaveState(d, where, cu->recycledWaveState()), slots[w]});
+    launch.waves[w] = {makeInitialWaveState(d, where, extent, cu->recycledWaveState()), slots[w]};
   }
   ++a.next;
   ++a.outstanding;
@@ -83,7 +82,7 @@ bool Dispatcher::placeNext(Active& a) {
   a.progress->waves += res.waves;
   ++workgroupsDispatched;
   wavesDispatched += res.waves;
-  cu->launch(std::move(launch));
+  cu->launch(launch);
   return true;
 }
 

@@ -81,6 +81,9 @@ class Dispatcher : public sc_core::sc_module, public ComputeUnitListener {
   std::vector<std::unique_ptr<Active>> active_;
   sc_core::sc_event changed_, finished_, submitted_;
   ActivitySampler* activity_ = nullptr;
+  // placeNext's working storage, kept between workgroups.
+  std::vector<uint32_t> slots_;
+  WorkgroupLaunch launch_;
 };
 
 }  // namespace vgpu

@@ -49,6 +49,13 @@ std::array<uint32_t, 3> workgroupExtent(const KernelDispatch& d,
 std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
                                                      const WavePlacement& where,
                                                      std::unique_ptr<isa::WaveState> reuse) {
+  return makeInitialWaveState(d, where, workgroupExtent(d, where.groupId), std::move(reuse));
+}
+
+std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
+                                                     const WavePlacement& where,
+                                                     const std::array<uint32_t, 3>& extent,
+                                                     std::unique_ptr<isa::WaveState> reuse) {
   std::unique_ptr<isa::WaveState> w = std::move(reuse);
   if (w) {
     std::vector<uint32_t> vgprs = std::move(w->vgpr);
@@ -96,7 +103,6 @@ std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
   w->flatScratch = 0;  // set by the kernel prolog from flat scratch init
 
   // Work-item IDs: v0 = x, v1 = y, v2 = z as enabled by ENABLE_VGPR_WORKITEM_ID.
-  const auto extent = workgroupExtent(d, where.groupId);
   const uint32_t items = extent[0] * extent[1] * extent[2];
   const uint32_t idsEnabled = (rsrc2 >> 11) & 3;
   // The wave's work-items are the flat IDs from waveInGroup * 64 on, x fastest: count the IDs
@@ -110,7 +116,11 @@ std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
   uint32_t* ids[3] = {w->v(0), idsEnabled >= 1 ? w->v(1) : nullptr,
                       idsEnabled >= 2 ? w->v(2) : nullptr};
   if (x + lanes <= extent[0]) {  // within one row (1D workgroups): x counts up, y and z stay
-    for (uint32_t lane = 0; lane < lanes; ++lane) ids[0][lane] = x + lane;
+    if (lanes == 64) {           // a loop of fixed length, which vectorises
+      for (uint32_t lane = 0; lane < 64; ++lane) ids[0][lane] = x + lane;
+    } else {
+      for (uint32_t lane = 0; lane < lanes; ++lane) ids[0][lane] = x + lane;
+    }
     if (ids[1]) std::fill_n(ids[1], lanes, y);
     if (ids[2]) std::fill_n(ids[2], lanes, z);
     return w;

@@ -23,6 +23,11 @@ struct WavePlacement {
 std::unique_ptr<isa::WaveState> makeInitialWaveState(
     const KernelDispatch& d, const WavePlacement& where,
     std::unique_ptr<isa::WaveState> reuse = nullptr);
+// The same with the workgroup's extent (workgroupExtent) already known.
+std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
+                                                     const WavePlacement& where,
+                                                     const std::array<uint32_t, 3>& extent,
+                                                     std::unique_ptr<isa::WaveState> reuse);
 
 // Work-items in workgroup `groupId` per dimension (the last group of a dimension may be
 // partial: AQL grid sizes need not be multiples of the workgroup size).

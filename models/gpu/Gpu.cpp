@@ -213,12 +213,18 @@ void Gpu::registerStatistics() {
     const std::string p = "cu" + std::to_string(i) + ".";
     const ComputeUnit& c = *cus_[i];
     stats_.registerCounter(p + "wave_instructions", &c.waveInstructions);
-    stats_.registerCounter(p + "valu_instructions", &c.valuInstructions);
-    stats_.registerCounter(p + "salu_instructions", &c.saluInstructions);
-    stats_.registerCounter(p + "vmem_instructions", &c.vmemInstructions);
-    stats_.registerCounter(p + "smem_instructions", &c.smemInstructions);
-    stats_.registerCounter(p + "lds_instructions", &c.ldsInstructions);
-    stats_.registerCounter(p + "branch_instructions", &c.branchInstructions);
+    stats_.registerCounter(p + "valu_instructions",
+                           &c.instructionsByType[static_cast<size_t>(isa::IssueType::Valu)]);
+    stats_.registerCounter(p + "salu_instructions",
+                           &c.instructionsByType[static_cast<size_t>(isa::IssueType::Salu)]);
+    stats_.registerCounter(p + "vmem_instructions",
+                           &c.instructionsByType[static_cast<size_t>(isa::IssueType::Vmem)]);
+    stats_.registerCounter(p + "smem_instructions",
+                           &c.instructionsByType[static_cast<size_t>(isa::IssueType::Smem)]);
+    stats_.registerCounter(p + "lds_instructions",
+                           &c.instructionsByType[static_cast<size_t>(isa::IssueType::Lds)]);
+    stats_.registerCounter(p + "branch_instructions",
+                           &c.instructionsByType[static_cast<size_t>(isa::IssueType::Branch)]);
     stats_.registerCounter(p + "stall_waitcnt_vm_cycles", &c.waitcntVmStallCycles);
     stats_.registerCounter(p + "stall_waitcnt_lgkm_cycles", &c.waitcntLgkmStallCycles);
     stats_.registerCounter(p + "stall_barrier_cycles", &c.barrierStallCycles);

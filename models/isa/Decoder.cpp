@@ -468,6 +468,7 @@ Program Program::decode(const std::vector<uint8_t>& bytes, uint64_t base, GfxTar
     Instruction in;
     in.pc = base + pos;
     const int size = decodeOne(in, bytes.data() + pos, bytes.size() - pos, target);
+    resolveExecution(in);
     const size_t avail = bytes.size() - pos;
     in.sizeBytes =
         static_cast<uint8_t>(static_cast<size_t>(size) <= avail ? size : (avail & ~size_t{3}));

@@ -358,6 +358,252 @@ bool dwordRun(const uint32_t* addr, uint32_t offset, uint64_t exec, uint64_t lim
   return last <= 0xffffffffu && last < limit;  // no lane wraps past 2^32, all in range
 }
 
+// A load or store of kElements elements of kDwords whole dwords for every lane, each lane's
+// elements at LDS offsets addr[l] + offset[e], all inside the allocation (checked by the
+// caller), with the effect of dsAtIssue's general loops (lanes in ascending order, each lane's
+// elements in turn) but no range check per lane, and quarter-waves (16 lanes, a row of a 16-wide
+// workgroup) whose lanes share one address (a row broadcast) or, for dword elements, address
+// consecutive dwords, moved at once. A load's lane reads its address before it writes its
+// destination VGPRs (which may include the address VGPR).
+constexpr int kQuarterWave = 16;
+
+// Whether each of the 64 lanes of `v` is at most `bound` (SSE2 compares signed: the sign bits
+// flipped).
+bool allLanesAtMost(const uint32_t* v, uint32_t bound) {
+#if defined(__SSE2__)
+  const __m128i sign = _mm_set1_epi32(static_cast<int>(0x80000000u));
+  const __m128i limit = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(bound)), sign);
+  __m128i above = _mm_setzero_si128();
+#pragma GCC unroll 4
+  for (int i = 0; i < kWaveSize; i += 4)
+    above = _mm_or_si128(
+        above,
+        _mm_cmpgt_epi32(
+            _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + i)), sign), limit));
+  return _mm_movemask_epi8(above) == 0;
+#else
+  uint32_t above = 0;
+  for (int l = 0; l < kWaveSize; ++l) above |= v[l] > bound ? 1u : 0u;
+  return above == 0;
+#endif
+}
+
+// A quarter-wave's dwords (64 bytes) as four moves (a memcpy of this size compiles to `rep movs`,
+// slow to start).
+inline void copyQuarterWave(void* to, const void* from) {
+#if defined(__SSE2__)
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i)
+    _mm_storeu_si128(static_cast<__m128i*>(to) + i,
+                     _mm_loadu_si128(static_cast<const __m128i*>(from) + i));
+#else
+  std::memcpy(to, from, 4 * kQuarterWave);
+#endif
+}
+
+// How a quarter-wave of lanes addresses its elements.
+enum class QuarterWave : uint8_t { Uniform, Consecutive, Other };
+
+// The shape of each quarter-wave of `addr` for elements of `elementBytes`; false if some lane's
+// address is above `bound`.
+bool quarterWaves(const uint32_t* addr, uint32_t elementBytes, uint32_t bound,
+                  QuarterWave (&shapes)[kWaveSize / kQuarterWave]) {
+  for (int q = 0; q < kWaveSize / kQuarterWave; ++q) {
+    const uint32_t* lanes = addr + q * kQuarterWave;
+    const uint32_t a0 = lanes[0];
+#if defined(__SSE2__)
+    // Four lanes per compare: against the first lane's address and against it stepped; then,
+    // for a quarter-wave of neither shape (whose highest address is not known), against the
+    // bound (with the sign bits flipped, as SSE2 compares signed).
+    const __m128i first = _mm_set1_epi32(static_cast<int>(a0));
+    const int eb = static_cast<int>(elementBytes);
+    const __m128i step4 = _mm_set1_epi32(4 * eb);
+    __m128i stepped = _mm_add_epi32(first, _mm_setr_epi32(0, eb, 2 * eb, 3 * eb));
+    __m128i uniform = _mm_set1_epi32(-1), consecutive = uniform;
+#pragma GCC unroll 4
+    for (int i = 0; i < kQuarterWave; i += 4) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lanes + i));
+      uniform = _mm_and_si128(uniform, _mm_cmpeq_epi32(v, first));
+      consecutive = _mm_and_si128(consecutive, _mm_cmpeq_epi32(v, stepped));
+      stepped = _mm_add_epi32(stepped, step4);
+    }
+    if (_mm_movemask_epi8(uniform) == 0xffff) {
+      if (a0 > bound) return false;
+      shapes[q] = QuarterWave::Uniform;
+      continue;
+    }
+    if (_mm_movemask_epi8(consecutive) == 0xffff) {
+      if (uint64_t{a0} + uint64_t{elementBytes} * (kQuarterWave - 1) > bound) return false;
+      shapes[q] = QuarterWave::Consecutive;
+      continue;
+    }
+    const __m128i sign = _mm_set1_epi32(static_cast<int>(0x80000000u));
+    const __m128i limit = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(bound)), sign);
+    __m128i above = _mm_setzero_si128();
+#pragma GCC unroll 4
+    for (int i = 0; i < kQuarterWave; i += 4) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lanes + i));
+      above = _mm_or_si128(above, _mm_cmpgt_epi32(_mm_xor_si128(v, sign), limit));
+    }
+    if (_mm_movemask_epi8(above) != 0) return false;
+    shapes[q] = QuarterWave::Other;
+#else
+    uint32_t uniform = 0, consecutive = 0, above = 0;
+    for (int i = 0; i < kQuarterWave; ++i) {
+      uniform |= lanes[i] ^ a0;
+      consecutive |= lanes[i] ^ (a0 + elementBytes * static_cast<uint32_t>(i));
+      above |= lanes[i] > bound ? 1u : 0u;
+    }
+    if (above != 0) return false;
+    shapes[q] = uniform == 0       ? QuarterWave::Uniform
+                : consecutive == 0 ? QuarterWave::Consecutive
+                                   : QuarterWave::Other;
+#endif
+  }
+  return true;
+}
+
+template <int kElements, int kDwords>
+void loadEveryLane(const uint32_t* addr, const QuarterWave* shapes, const uint8_t* lds,
+                   const uint64_t offset[2], uint32_t* r) {
+  const uint32_t o[2] = {static_cast<uint32_t>(offset[0]), static_cast<uint32_t>(offset[1])};
+  for (int g = 0; g < kWaveSize; g += kQuarterWave) {
+    const QuarterWave shape = shapes[g / kQuarterWave];
+    const uint32_t a0 = addr[g];
+    if (shape == QuarterWave::Uniform) {
+      for (int e = 0; e < kElements; ++e) {
+        for (int k = 0; k < kDwords; ++k) {
+          uint32_t v;
+          std::memcpy(&v, lds + a0 + o[e] + 4 * k, 4);
+          uint32_t* row = &r[static_cast<size_t>(e * kDwords + k) * kWaveSize + g];
+          for (int i = 0; i < kQuarterWave; ++i) row[i] = v;
+        }
+      }
+      continue;
+    }
+    if (kDwords == 1 && shape == QuarterWave::Consecutive) {
+      for (int e = 0; e < kElements; ++e)
+        copyQuarterWave(&r[static_cast<size_t>(e) * kWaveSize + g], lds + a0 + o[e]);
+      continue;
+    }
+    for (int l = g; l < g + kQuarterWave; ++l) {
+      const uint32_t a = addr[l];
+#pragma GCC unroll 2
+      for (int e = 0; e < kElements; ++e) {
+        const uint8_t* p = lds + a + o[e];
+#pragma GCC unroll 4
+        for (int k = 0; k < kDwords; ++k)
+          std::memcpy(&r[static_cast<size_t>(e * kDwords + k) * kWaveSize + l], p + 4 * k, 4);
+      }
+    }
+  }
+}
+template <int kElements, int kDwords>
+void storeEveryLane(const uint32_t* addr, const QuarterWave* shapes, uint8_t* lds,
+                    const uint64_t offset[2], const uint32_t* data0, const uint32_t* data1) {
+  const uint32_t o[2] = {static_cast<uint32_t>(offset[0]), static_cast<uint32_t>(offset[1])};
+  const uint32_t* data[2] = {data0, data1};
+  // Consecutive dwords of two elements move as two blocks only if the blocks do not overlap
+  // (else lane l's second dword and lane l + 1's first would land in the other order).
+  const uint32_t apart = o[0] > o[1] ? o[0] - o[1] : o[1] - o[0];
+  const bool blocks = kDwords == 1 && (kElements == 1 || apart >= 4 * kQuarterWave);
+  for (int g = 0; g < kWaveSize; g += kQuarterWave) {
+    const QuarterWave shape = shapes[g / kQuarterWave];
+    const uint32_t a0 = addr[g];
+    if (shape == QuarterWave::Uniform) {
+      // Every lane writes the same bytes: the last lane's elements are what remains.
+      const int last = g + kQuarterWave - 1;
+      for (int e = 0; e < kElements; ++e)
+        for (int k = 0; k < kDwords; ++k)
+          std::memcpy(lds + a0 + o[e] + 4 * k, &data[e][static_cast<size_t>(k) * kWaveSize + last],
+                      4);
+      continue;
+    }
+    if (blocks && shape == QuarterWave::Consecutive) {
+      for (int e = 0; e < kElements; ++e) copyQuarterWave(lds + a0 + o[e], &data[e][g]);
+      continue;
+    }
+    for (int l = g; l < g + kQuarterWave; ++l) {
+      const uint32_t a = addr[l];
+#pragma GCC unroll 2
+      for (int e = 0; e < kElements; ++e) {
+        uint8_t* p = lds + a + o[e];
+#pragma GCC unroll 4
+        for (int k = 0; k < kDwords; ++k)
+          std::memcpy(p + 4 * k, &data[e][static_cast<size_t>(k) * kWaveSize + l], 4);
+      }
+    }
+  }
+}
+
+// The loads and stores above for the shapes DS has (read/write_b32..b128, read2/write2 of b32
+// and b64), when every lane's address is at most `bound`; false (nothing moved) otherwise.
+bool moveEveryLane(bool load, int elements, int dwords, const uint32_t* addr, uint32_t bound,
+                   uint8_t* lds, const uint64_t offset[2], uint32_t* dst, const uint32_t* data0,
+                   const uint32_t* data1) {
+  const int shape = elements * 8 + dwords;
+  if (shape != 8 + 1 && shape != 8 + 2 && shape != 8 + 3 && shape != 8 + 4 && shape != 16 + 1 &&
+      shape != 16 + 2)
+    return false;
+  QuarterWave q[kWaveSize / kQuarterWave];
+  if (!quarterWaves(addr, 4 * static_cast<uint32_t>(dwords), bound, q)) return false;
+  auto move = [&](auto kElements, auto kDwords) {
+    constexpr int e = decltype(kElements)::value, d = decltype(kDwords)::value;
+    if (load)
+      loadEveryLane<e, d>(addr, q, lds, offset, dst);
+    else
+      storeEveryLane<e, d>(addr, q, lds, offset, data0, data1);
+  };
+  using One = std::integral_constant<int, 1>;
+  using Two = std::integral_constant<int, 2>;
+  switch (shape) {
+    case 8 + 1:
+      move(One{}, One{});
+      break;
+    case 8 + 2:
+      move(One{}, Two{});
+      break;
+    case 8 + 3:
+      move(One{}, std::integral_constant<int, 3>{});
+      break;
+    case 8 + 4:
+      move(One{}, std::integral_constant<int, 4>{});
+      break;
+    case 16 + 1:
+      move(Two{}, One{});
+      break;
+    default:
+      move(Two{}, Two{});
+      break;
+  }
+  return true;
+}
+
+// Functional mode, every lane on: a load or store of whole dwords whose every element is inside
+// the allocation, as the largest address says (the usual access of a workgroup's tile), done as
+// moveEveryLane does it; false (nothing done) otherwise.
+bool dsEveryLaneAtIssue(ExecArgs& x, const uint64_t offset[2]) {
+  const MemDesc& m = x.op.mem;
+  if (m.op == MemOp::Atomic || m.ext != LoadExt::None || m.d16Hi || m.bytes % 4 != 0) return false;
+  const Instruction& in = x.in;
+  WaveState& w = x.w;
+  const uint64_t size = x.ctx.ldsSize, bytes = m.bytes;
+  const uint64_t highest = m.elements == 2 ? std::max(offset[0], offset[1]) : offset[0];
+  if (size < bytes || highest > size - bytes) return false;
+  const bool load = m.op == MemOp::Load;
+  if (!moveEveryLane(
+          load, m.elements, static_cast<int>(bytes / 4),
+          w.v(static_cast<uint32_t>(in.f[fld::kAddr])),
+          static_cast<uint32_t>(size - bytes - highest), x.ctx.ldsAtIssue, offset,
+          load ? w.v(static_cast<uint32_t>(in.f[fld::kDst])) : nullptr,
+          load ? nullptr : w.v(static_cast<uint32_t>(in.f[fld::kData0])),
+          load || m.elements < 2 ? nullptr : w.v(static_cast<uint32_t>(in.f[fld::kData1]))))
+    return false;
+  x.r.kind = StepKind::MemoryDone;
+  w.pc += in.sizeBytes;
+  return true;
+}
+
 // Functional mode: a DS instruction on the LDS executed at issue on the workgroup's bytes
 // (ExecContext::ldsAtIssue), as the LDS block (models/lds) executes its request: lanes in
 // ascending order and each lane's elements in turn (the highest lane's store wins, atomics
@@ -512,18 +758,36 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
                                     : (twoData ? w.v(static_cast<uint32_t>(data1)) : nullptr);
       uint32_t* r = m.returns ? w.v(static_cast<uint32_t>(vdst)) : nullptr;
       // `op` a constant for the most common atomic (counters, histograms): its loop is an add.
+      // Every lane on and inside the allocation (as the largest address says): no range check
+      // per lane.
+      const uint32_t o = static_cast<uint32_t>(offset[0]);
+      const bool inRange = exec == ~0ull && fits && offset[0] <= lastOffset &&
+                           allLanesAtMost(addr, static_cast<uint32_t>(lastOffset - offset[0]));
       auto apply = [&](auto op) {
-        forDwordLanes(addr, static_cast<uint32_t>(offset[0]), lds, limit, exec,
-                      [&](int l, uint8_t* p) {
-                        uint32_t old = 0;  // out of range: returns 0
-                        if (p) {
-                          std::memcpy(&old, p, 4);
-                          const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
-                              static_cast<AtomicOp>(op), old, src[l], cmp ? cmp[l] : 0);
-                          std::memcpy(p, &updated, 4);
-                        }
-                        if (r) r[l] = old;
-                      });
+        auto update = [&](int l, uint8_t* p) {
+          uint32_t old = 0;  // out of range: returns 0
+          if (p) {
+            std::memcpy(&old, p, 4);
+            const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
+                static_cast<AtomicOp>(op), old, src[l], cmp ? cmp[l] : 0);
+            std::memcpy(p, &updated, 4);
+          }
+          if (r) r[l] = old;
+        };
+        if (inRange && !r && !cmp) {  // (no data back, one operand: a histogram's add)
+          for (int l = 0; l < kWaveSize; ++l) {
+            uint8_t* p = lds + addr[l] + o;
+            uint32_t old;
+            std::memcpy(&old, p, 4);
+            const uint32_t updated =
+                atomicResult<uint32_t, int32_t, float>(static_cast<AtomicOp>(op), old, src[l], 0);
+            std::memcpy(p, &updated, 4);
+          }
+        } else if (inRange) {
+          for (int l = 0; l < kWaveSize; ++l) update(l, lds + addr[l] + o);
+        } else {
+          forDwordLanes(addr, o, lds, limit, exec, update);
+        }
       };
       if (m.atomic == AtomicOp::Add)
         apply(std::integral_constant<AtomicOp, AtomicOp::Add>{});
@@ -585,7 +849,10 @@ void execDs(ExecArgs& x) {
     off[0] = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
     off[1] = 0;
   }
-  if (x.ctx.ldsAtIssue && !gds(x)) return dsAtIssue(x, off);
+  if (x.ctx.ldsAtIssue && !gds(x)) {
+    if (w.exec == ~0ull && dsEveryLaneAtIssue(x, off)) return;
+    return dsAtIssue(x, off);
+  }
 
   beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
   mem.atomic = m.atomic;

@@ -4,34 +4,55 @@
 
 namespace vgpu::isa {
 
+const OpInfo kUnknownOp{};
+
 namespace {
 
-// Why `inst` cannot execute (no opcode, not on this target, not implemented): out of line, so
-// that execute() itself stays a short call.
-[[gnu::noinline]] void refuse(const Instruction& inst, const ExecContext& ctx, StepResult& r) {
-  const OpInfo* op = inst.op;
-  r.kind = StepKind::Fault;
+// The executor of an instruction that cannot execute: why (no opcode, not on this target, not
+// implemented).
+void refuse(ExecArgs& x) {
+  const OpInfo* op = x.in.op;
+  x.r.kind = StepKind::Fault;
   if (!op)
-    r.fault = "illegal or unknown instruction encoding";
-  else if (ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only))
-    r.fault = std::string(op->name) + " is a gfx906 instruction, not supported on gfx900";
+    x.r.fault = "illegal or unknown instruction encoding";
+  else if (x.ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only))
+    x.r.fault = std::string(op->name) + " is a gfx906 instruction, not supported on gfx900";
   else
-    r.fault = std::string(op->name) + " is not implemented by the model";
+    x.r.fault = std::string(op->name) + " is not implemented by the model";
+}
+
+// The executor of a gfx906 instruction: the opcode's on gfx906, a refusal on gfx900 (the
+// program's target need not be the device's).
+void execGfx906Only(ExecArgs& x) {
+  if (x.ctx.target == GfxTarget::Gfx900) return refuse(x);
+  x.op.exec(x);
 }
 
 }  // namespace
 
+void resolveExecution(Instruction& in) {
+  const OpInfo* op = in.op;
+  if (!op || !op->exec)
+    in.exec = refuse;
+  else if (op->flags & kGfx906Only)
+    in.exec = execGfx906Only;
+  else
+    in.exec = op->exec;
+  in.execOp = op ? op : &kUnknownOp;
+  in.vgprLimit = op && op->valuForms ? valuVgprLimit(in) : 0xffff;
+}
+
 StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
                    const ExecContext& ctx) {
   StepResult r;
-  const OpInfo* op = inst.op;
-  if (!op || !op->exec || (ctx.target == GfxTarget::Gfx900 && (op->flags & kGfx906Only))) {
-    refuse(inst, ctx, r);
-    return r;
-  }
   const uint64_t pc = wave.pc;
-  ExecArgs args{inst, *op, wave, mem, ctx, r};
-  op->exec(args);
+  if (inst.exec) {
+    executeInto(inst, wave, mem, ctx, r);
+  } else {
+    Instruction resolved = inst;  // not from Program::decode: its executor resolved here
+    resolveExecution(resolved);
+    executeInto(resolved, wave, mem, ctx, r);
+  }
   if (r.kind == StepKind::Fault) wave.pc = pc;  // a faulting instruction leaves PC on itself
   return r;
 }

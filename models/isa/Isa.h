@@ -18,6 +18,9 @@ namespace vgpu::isa {
 enum class IssueType : uint8_t { Salu, Valu, Vmem, Smem, Lds, Branch, Message, Internal };
 
 struct OpInfo;  // per-opcode table entry, defined by the implementation
+// What an executor gets (below) and the executor of an instruction.
+struct ExecArgs;
+using ExecFn = void (*)(ExecArgs&);
 // The global wave sync resources (isa/Gws.h).
 class GwsState;
 
@@ -32,6 +35,15 @@ struct Instruction {
   uint16_t f[12] = {};
   uint32_t literal = 0;
   bool hasLiteral = false;
+  // The executor, resolved when the program is decoded: the opcode's own, or one that reports
+  // why the instruction cannot execute (unknown encoding, not implemented, gfx906 only).
+  ExecFn exec = nullptr;
+  const OpInfo* execOp = nullptr;  // what the executor sees as the opcode (a stand-in if none)
+  // Also worked out at decode, for the VALU's fast path: every VGPR the instruction names (its
+  // destination and sources, pairs included) is below v[vgprLimit], so that one comparison with
+  // the wave's allocation checks them all; 0xffff when the fast path does not apply to the
+  // instruction's form (DPP, SDWA, modifiers ...).
+  uint16_t vgprLimit = 0xffff;
 };
 
 // The decoded text of a code object: instructions in address order.
@@ -154,10 +166,36 @@ struct ExecContext {
   uint8_t* ldsAtIssue = nullptr;
 };
 
+// Everything an executor gets.
+struct ExecArgs {
+  const Instruction& in;
+  const OpInfo& op;
+  WaveState& w;
+  MemRequest& mem;
+  const ExecContext& ctx;
+  StepResult& r;
+};
+
+// The OpInfo an executor sees for an instruction without one (an unknown encoding).
+extern const OpInfo kUnknownOp;
+
 // Executes `inst` on `wave`. For memory instructions fills `mem` and returns Memory; PC is
 // advanced (or branched) by execute() in every case except Fault, where it stays at `inst`.
 StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
                    const ExecContext& ctx);
+
+// The same into `r`, for a sequencer that keeps one StepResult from one instruction to the next
+// (no StepResult built and destroyed per instruction): only r.kind is set here, the executor
+// sets the fields of the kind it returns, so `r` must hold a default StepResult's other fields
+// (reset it after any result but Continue and MemoryDone, which set nothing else). `inst`
+// comes from Program::decode (its executor resolved) and is the one at the wave's PC.
+inline void executeInto(const Instruction& inst, WaveState& wave, MemRequest& mem,
+                        const ExecContext& ctx, StepResult& r) {
+  r.kind = StepKind::Continue;
+  ExecArgs args{inst, *inst.execOp, wave, mem, ctx, r};
+  inst.exec(args);
+  if (r.kind == StepKind::Fault) wave.pc = inst.pc;  // a faulting instruction leaves PC on itself
+}
 
 // Writes a completed memory request's returned data into the wave's registers. `lds` is the
 // wave's workgroup LDS allocation (`ldsBytes` long): buffer loads with lds=1 write it here.

@@ -112,6 +112,94 @@ inline void scatterLaneLoad(WaveState& w, int reg, int dwords, LoadExt ext, int 
     std::memcpy(&w.v(static_cast<uint32_t>(reg + k))[lane], p + 4 * k, 4);
 }
 
+// Whether all 64 lanes of VGPR `v` hold lane0 + l * step (modulo 2^32), and those of `upper`
+// (when given) `high`: lanesStep's loop over every lane, eight lanes per step (SSE2) or sixteen
+// (AVX2, lanesAvx2()), the mismatches gathered in one register.
+#if VGPU_LANES_AVX2
+__attribute__((target("avx2"))) inline bool allLanesStepAvx2(const uint32_t* v,
+                                                             const uint32_t* upper, uint32_t lane0,
+                                                             uint32_t step, uint32_t high) {
+  const auto s = static_cast<int>(step);
+  const __m256i step8 = _mm256_set1_epi32(8 * s), step16 = _mm256_set1_epi32(16 * s);
+  const __m256i highs = _mm256_set1_epi32(static_cast<int>(high));
+  __m256i e0 = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(lane0)),
+                                _mm256_setr_epi32(0, s, 2 * s, 3 * s, 4 * s, 5 * s, 6 * s, 7 * s));
+  __m256i e1 = _mm256_add_epi32(e0, step8);
+  __m256i bad = _mm256_setzero_si256();
+  const auto* p = reinterpret_cast<const __m256i*>(v);
+  const auto* q = reinterpret_cast<const __m256i*>(upper);
+  for (int i = 0; i < kWaveSize / 8; i += 2) {
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256(p + i), e0));
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256(p + i + 1), e1));
+    if (upper) {
+      bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256(q + i), highs));
+      bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256(q + i + 1), highs));
+    }
+    e0 = _mm256_add_epi32(e0, step16);
+    e1 = _mm256_add_epi32(e1, step16);
+  }
+  return _mm256_testz_si256(bad, bad) != 0;
+}
+#endif
+inline bool allLanesStep(const uint32_t* v, const uint32_t* upper, uint32_t lane0, uint32_t step,
+                         uint32_t high) {
+#if VGPU_LANES_AVX2
+  if (lanesAvx2()) return allLanesStepAvx2(v, upper, lane0, step, high);
+#endif
+#if defined(__SSE2__)
+  const auto s = static_cast<int>(step);
+  const __m128i step4 = _mm_set1_epi32(4 * s), step8 = _mm_set1_epi32(8 * s);
+  const __m128i highs = _mm_set1_epi32(static_cast<int>(high));
+  __m128i e0 =
+      _mm_add_epi32(_mm_set1_epi32(static_cast<int>(lane0)), _mm_setr_epi32(0, s, 2 * s, 3 * s));
+  __m128i e1 = _mm_add_epi32(e0, step4);
+  __m128i bad = _mm_setzero_si128();
+  const auto* p = reinterpret_cast<const __m128i*>(v);
+  const auto* q = reinterpret_cast<const __m128i*>(upper);
+  for (int i = 0; i < kWaveSize / 4; i += 2) {
+    bad = _mm_or_si128(bad, _mm_xor_si128(_mm_loadu_si128(p + i), e0));
+    bad = _mm_or_si128(bad, _mm_xor_si128(_mm_loadu_si128(p + i + 1), e1));
+    if (upper) {
+      bad = _mm_or_si128(bad, _mm_xor_si128(_mm_loadu_si128(q + i), highs));
+      bad = _mm_or_si128(bad, _mm_xor_si128(_mm_loadu_si128(q + i + 1), highs));
+    }
+    e0 = _mm_add_epi32(e0, step8);
+    e1 = _mm_add_epi32(e1, step8);
+  }
+  return _mm_movemask_epi8(_mm_cmpeq_epi32(bad, _mm_setzero_si128())) == 0xffff;
+#else
+  uint32_t differ = 0;
+  for (int l = 0; l < kWaveSize; ++l, lane0 += step)
+    differ |= (v[l] ^ lane0) | (upper ? upper[l] ^ high : 0);
+  return differ == 0;
+#endif
+}
+
+// Whether each quarter-wave (16 lanes, a row of a 16-wide workgroup) of VGPR `v` holds its
+// first lane's value stepped: v[l] == v[q] + (l - q) * step for the quarter-wave from q.
+inline bool quarterWavesStep(const uint32_t* v, uint32_t step) {
+#if defined(__SSE2__)
+  const auto s = static_cast<int>(step);
+  const __m128i lanes = _mm_setr_epi32(0, s, 2 * s, 3 * s), step4 = _mm_set1_epi32(4 * s);
+  __m128i bad = _mm_setzero_si128();
+  for (int q = 0; q < kWaveSize; q += 16) {
+    __m128i expected = _mm_add_epi32(_mm_set1_epi32(static_cast<int>(v[q])), lanes);
+    for (int i = 0; i < 16; i += 4) {
+      bad = _mm_or_si128(
+          bad,
+          _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + q + i)), expected));
+      expected = _mm_add_epi32(expected, step4);
+    }
+  }
+  return _mm_movemask_epi8(_mm_cmpeq_epi32(bad, _mm_setzero_si128())) == 0xffff;
+#else
+  uint32_t differ = 0;
+  for (int l = 0; l < kWaveSize; ++l)
+    differ |= v[l] ^ (v[l & ~15] + static_cast<uint32_t>(l & 15) * step);
+  return differ == 0;
+#endif
+}
+
 // Whether lanes `lanes` (not none) of VGPR `v` hold v[first] + (l - first) * step, without
 // passing 2^32 between the first and the last lane, and (when `upper` is given) the same value
 // of VGPR `upper` (the high halves of 64-bit addresses). The full-wave forms are branch-free
@@ -137,11 +225,8 @@ inline bool lanesStep(const uint32_t* v, const uint32_t* upper, uint64_t lanes, 
       differ |= v[l] ^ (expected + static_cast<uint32_t>(l) * step);
       if (upper) differ |= upper[l] ^ high;
     }
-  } else if (upper) {
-    for (int l = 0; l < kWaveSize; ++l, expected += step)
-      differ |= (v[l] ^ expected) | (upper[l] ^ high);
   } else {
-    for (int l = 0; l < kWaveSize; ++l, expected += step) differ |= v[l] ^ expected;
+    differ = allLanesStep(v, upper, expected, step, high) ? 0 : 1;
   }
   return differ == 0 && uint64_t{v[first]} + uint64_t{step} * (last - first) <= 0xffffffffu;
 }

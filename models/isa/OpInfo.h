@@ -143,25 +143,17 @@ struct MemDesc {
   uint8_t segment = 0;     // FLAT: 0 flat, 1 scratch, 2 global
 };
 
-struct ExecArgs;
-using ExecFn = void (*)(ExecArgs&);
 struct ValuLanes;
 struct ValuLaneState;
 using ValuFn = void (*)(ValuLanes&);
-// The same lane function over 32-bit operands read in place: sources straight from the VGPRs
-// (or a broadcast scalar), the result into `d` (Vop.cpp's fast path for plain 32-bit ops).
-using ValuNarrowFn = void (*)(ValuLaneState&, const uint32_t* a, const uint32_t* b,
-                              const uint32_t* c, uint32_t* d);
 // The lane body's loops over operands read in place (Valu.h).
 struct ValuLaneForms;
 // What a VALU table line gives: the general lane function and, where VALU_LANES wrote it, its
-// 32-bit form and its in-place forms. Converts from and to a plain ValuFn for the tables that
-// have neither.
+// in-place forms. Converts from and to a plain ValuFn for the tables that have none.
 struct ValuKernel {
   ValuFn wide = nullptr;
-  ValuNarrowFn narrow = nullptr;
   const ValuLaneForms* forms = nullptr;
-  ValuKernel(ValuFn w, ValuNarrowFn n, const ValuLaneForms* f) : wide(w), narrow(n), forms(f) {}
+  ValuKernel(ValuFn w, const ValuLaneForms* f) : wide(w), forms(f) {}
   template <class F, class = std::enable_if_t<std::is_convertible_v<F, ValuFn>>>
   ValuKernel(F f) : wide(f) {}              // NOLINT: implicit on purpose (a lambda or ValuFn)
   operator ValuFn() const { return wide; }  // NOLINT: implicit on purpose
@@ -178,11 +170,8 @@ struct OpInfo {
   uint32_t flags = 0;
   ExecFn exec = nullptr;  // executor; nullptr: decoded and disassembled but not executable
   ValuFn valu = nullptr;  // VALU lane function
-  // Its 32-bit form, set only when every operand is 32-bit and nothing but the lane function
-  // acts on them (no scalar destination, no forced denormal flushing, not VOP3P).
-  ValuNarrowFn valuNarrow = nullptr;
-  // Its in-place forms, set when every operand is 32- or 64-bit and nothing but the lane function
-  // acts on them (as for valuNarrow, but 64-bit operands allowed).
+  // Its in-place forms, set only when every operand is 32- or 64-bit and nothing but the lane
+  // function acts on them (no scalar destination, no forced denormal flushing, not VOP3P).
   const ValuLaneForms* valuForms = nullptr;
   SaluFn salu = nullptr;  // SALU value function
   MemDesc mem{};
@@ -230,16 +219,6 @@ enum MemBits : uint16_t {
   kNv = 512,
 };
 
-// Everything an executor gets.
-struct ExecArgs {
-  const Instruction& in;
-  const OpInfo& op;
-  WaveState& w;
-  MemRequest& mem;
-  const ExecContext& ctx;
-  StepResult& r;
-};
-
 // Operand codes of the scalar source/destination space (Vega ISA guide 12.1/12.3).
 namespace opnd {
 constexpr int kFlatScratchLo = 102, kFlatScratchHi = 103, kXnackLo = 104, kXnackHi = 105;
@@ -268,6 +247,12 @@ OpTable dsTable();      // DS (Ds.cpp)
 OpTable vmemTable();    // MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH (VectorMemory.cpp)
 OpTable mimgTable();    // MIMG and EXP (Mimg.cpp)
 OpTable interpTable();  // VINTRP and the VOP3 interpolation opcodes (Interp.cpp)
+
+// Fills what Instruction holds besides its decoded fields: its executor (Instruction::exec)
+// and what the executors work out once (Instruction::vgprLimit) (Execute.cpp).
+void resolveExecution(Instruction& in);
+// The VGPR limit of a VALU instruction's fast path (Instruction::vgprLimit) (Vop.cpp).
+uint16_t valuVgprLimit(const Instruction& in);
 
 // Opcode lookup (Decoder.cpp). `seg` distinguishes FLAT/SCRATCH/GLOBAL (0/1/2).
 const OpInfo* findOp(Enc enc, int opcode, GfxTarget target, int seg = 0);
@@ -300,9 +285,6 @@ inline OpInfo valuOp(Enc enc, ExecFn executor, int op, const char* name, Ty d, T
   o.valu = fn.wide;
   const bool plain = enc != Enc::Vop3p && d != Ty::None &&
                      !(flags & (kScalarDst | kFpFlushAlways | kInterp | kLiteralK));
-  const bool narrow =
-      plain && isNarrowType(d) && isNarrowType(a) && isNarrowType(b) && isNarrowType(c);
-  o.valuNarrow = narrow ? fn.narrow : nullptr;
   const bool dwords =
       plain && isDwordsType(d) && isDwordsType(a) && isDwordsType(b) && isDwordsType(c);
   o.valuForms = dwords ? fn.forms : nullptr;

@@ -251,4 +251,20 @@ void readLanes(const Instruction& in, const WaveState& w, const ExecContext& ctx
   for (int l = 0; l < kWaveSize; ++l) out[l] = v;
 }
 
+namespace {
+bool hostHasAvx2Fma() {
+#if VGPU_LANES_AVX2
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+}  // namespace
+
+bool gLanesAvx2 = hostHasAvx2Fma();
+
+void setLanesAvx2(bool on) {
+  gLanesAvx2 = on && hostHasAvx2Fma();
+}
+
 }  // namespace vgpu::isa

@@ -8,6 +8,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "isa/OpInfo.h"
 
@@ -75,6 +78,34 @@ inline int bitCount(uint64_t v) {
 }
 inline uint64_t widthMask(int bits) {
   return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+}
+
+// The lane loops that gain most from wider vectors (the VALU's loops over every lane, the
+// memory paths' address checks) come in a second build for AVX2 and FMA on x86-64 hosts that
+// have both, chosen at run time: lanesAvx2() says whether to run them (the host has both, asked
+// once, unless setLanesAvx2(false) said otherwise: the tests run both builds).
+#if defined(__x86_64__) && defined(__GNUC__)
+#define VGPU_LANES_AVX2 1
+#else
+#define VGPU_LANES_AVX2 0
+#endif
+extern bool gLanesAvx2;
+inline bool lanesAvx2() {
+  return gLanesAvx2;
+}
+void setLanesAvx2(bool on);  // on: only if the host has AVX2 and FMA
+
+// A whole wave's dwords (256 bytes) from one place to another (VGPRs, memory, buffers), as
+// moves: a memcpy of this size compiles to `rep movs`, slow to start.
+inline void copyWaveDwords(void* to, const void* from) {
+#if defined(__SSE2__)
+#pragma GCC unroll 16
+  for (int i = 0; i < kWaveSize / 4; ++i)
+    _mm_storeu_si128(static_cast<__m128i*>(to) + i,
+                     _mm_loadu_si128(static_cast<const __m128i*>(from) + i));
+#else
+  std::memcpy(to, from, 4 * kWaveSize);
+#endif
 }
 
 // MODE.GPR_IDX_EN (s_set_gpr_idx_on / _off): VGPR indexing through M0 is active.

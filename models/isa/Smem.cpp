@@ -10,6 +10,8 @@ namespace vgpu::isa {
 namespace {
 
 void execSmem(ExecArgs& x);
+template <int kDwords>
+void execSmemLoad(ExecArgs& x);
 
 struct SmemTables {
   std::deque<std::string> names;
@@ -38,9 +40,11 @@ struct SmemTables {
   SmemTables() {
     const Ty widths[] = {Ty::B32, Ty::B64, Ty::B128, Ty::B256, Ty::B512};
     const char* const sizes[] = {"dword", "dwordx2", "dwordx4", "dwordx8", "dwordx16"};
+    const ExecFn loads[] = {execSmemLoad<1>, execSmemLoad<2>, execSmemLoad<4>, execSmemLoad<8>,
+                            execSmemLoad<16>};
     for (int k = 0; k < 5; ++k) {
       add(0x00 + k, std::string("s_load_") + sizes[k], widths[k], Ty::B64, MemOp::Load,
-          AtomicOp::None, true);
+          AtomicOp::None, true, loads[k]);
       add(0x08 + k, std::string("s_buffer_load_") + sizes[k], widths[k], Ty::B128, MemOp::Load,
           AtomicOp::None, true);
     }
@@ -202,6 +206,29 @@ void execSmem(ExecArgs& x) {
     mem.writeback.lanes = 1;
   }
   x.r.kind = StepKind::Memory;
+  w.pc += in.sizeBytes;
+}
+
+// s_load_dword(xN) in functional mode, as most kernels begin: an SGPR pair plus an immediate
+// offset, bytes that direct memory maps, into SGPRs; the copy of a constant size. Anything
+// else (and timing mode) is execSmem's.
+template <int kDwords>
+void execSmemLoad(ExecArgs& x) {
+  const Instruction& in = x.in;
+  WaveState& w = x.w;
+  const int sbase = in.f[fld::kAddr], sdata = in.f[fld::kData0];
+  const unsigned bits = in.f[fld::kBits];
+  if (x.ctx.directMemory == nullptr || (bits & (kSmemImm | kSmemSoe)) != kSmemImm || sbase < 0 ||
+      sbase + 2 > kNumSgprs || sdata < 0 || sdata + kDwords > kNumSgprs)
+    return execSmem(x);
+  const uint64_t base =
+      w.sgpr[static_cast<size_t>(sbase)] | (uint64_t{w.sgpr[static_cast<size_t>(sbase) + 1]} << 32);
+  const uint64_t address =
+      (base + static_cast<uint64_t>(sext(in.literal & 0x1fffff, 21))) & ~uint64_t{3};
+  const uint8_t* host = x.ctx.directMemory->map(MemSpace::Scalar, address, 4 * kDwords);
+  if (host == nullptr) return execSmem(x);
+  std::memcpy(&w.sgpr[static_cast<size_t>(sdata)], host, 4 * kDwords);
+  x.r.kind = StepKind::MemoryDone;
   w.pc += in.sizeBytes;
 }
 

@@ -3,11 +3,27 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "isa/Valu.h"
 
 namespace vgpu::isa::math {
+
+// std::ldexp of a float as one multiply in double, which the lane loops vectorise (std::ldexp
+// is a call per lane): x * 2^n is exact in double for |n| <= 300 (a float's exponents and its
+// 24 bits stay well inside double's normal range), and its conversion to float rounds it once,
+// in the current rounding mode, as std::ldexp rounds the exact result. Past +-300 the result
+// overflows or underflows in both (infinity, the largest float, zero or the smallest denormal as
+// the rounding mode says), so n is clamped there. NaNs come back quiet with their payload and
+// infinities and zeros unchanged, as from std::ldexp.
+inline float ldexpF32(float x, int32_t n) {
+  const int32_t k = n < -300 ? -300 : (n > 300 ? 300 : n);
+  const uint64_t scaleBits = static_cast<uint64_t>(k + 1023) << 52;
+  double scale;
+  std::memcpy(&scale, &scaleBits, 8);
+  return static_cast<float>(static_cast<double>(x) * scale);
+}
 
 // Float -> integer conversions saturate and map NaN to 0 (12.8 V_CVT_I32_F32 etc.).
 template <class Int, class Real>

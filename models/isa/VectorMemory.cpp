@@ -530,6 +530,26 @@ void atomicLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, Elem
   }
 }
 
+// `run` consecutive bytes or shorts at `p` (LoadExt U8, I8, U16 or I16), each extended into
+// the dword at `r` of its lane.
+template <class Run>
+void extendRun(uint32_t* r, const uint8_t* p, LoadExt ext, Run run) {
+  if (ext == LoadExt::U8) {
+    for (int i = 0; i < run; ++i) r[i] = p[i];
+  } else if (ext == LoadExt::I8) {
+    for (int i = 0; i < run; ++i)
+      r[i] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(p[i])));
+  } else {
+    for (int i = 0; i < run; ++i) {
+      uint16_t h;
+      std::memcpy(&h, p + 2 * i, 2);
+      r[i] = ext == LoadExt::U16
+                 ? h
+                 : static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(h)));
+    }
+  }
+}
+
 // Moves a plain load's or store's data between the VGPRs from `reg` and the lanes' elements
 // (`element(l)`: lane l's host pointer), lanes in ascending order: of two stores to the same
 // bytes the higher lane's wins, as the texture path orders them. `contiguous`: the elements
@@ -568,23 +588,14 @@ void moveLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, int by
     } else if (contiguous && oneRun && !d.partial &&
                (m.ext == LoadExt::U8 || m.ext == LoadExt::I8 || m.ext == LoadExt::U16 ||
                 m.ext == LoadExt::I16)) {
-      // Consecutive bytes or shorts, extended: branch-free loops over the run.
+      // Consecutive bytes or shorts, extended: branch-free loops over the run (of a constant
+      // length for a whole wave, which vectorises).
       uint32_t* r = w.v(static_cast<uint32_t>(reg)) + first;
       const uint8_t* p = element(first);
-      if (m.ext == LoadExt::U8) {
-        for (int i = 0; i < run; ++i) r[i] = p[i];
-      } else if (m.ext == LoadExt::I8) {
-        for (int i = 0; i < run; ++i)
-          r[i] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(p[i])));
-      } else {
-        for (int i = 0; i < run; ++i) {
-          uint16_t h;
-          std::memcpy(&h, p + 2 * i, 2);
-          r[i] = m.ext == LoadExt::U16
-                     ? h
-                     : static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(h)));
-        }
-      }
+      if (run == kWaveSize)
+        extendRun(r, p, m.ext, std::integral_constant<int, kWaveSize>{});
+      else
+        extendRun(r, p, m.ext, run);
     } else if (!d.partial && m.ext != LoadExt::None) {
       // Bytes and shorts, extended into one VGPR.
       uint32_t* r = w.v(static_cast<uint32_t>(reg));
@@ -638,9 +649,9 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
     if (host == nullptr) return false;
     uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
     if (m.op == MemOp::Load)
-      std::memcpy(r, host, 4 * kWaveSize);
+      copyWaveDwords(r, host);
     else
-      std::memcpy(host, r, 4 * kWaveSize);
+      copyWaveDwords(host, r);
     x.r.kind = StepKind::MemoryDone;
     x.w.pc += x.in.sizeBytes;
     return true;
@@ -667,12 +678,16 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
       uint64_t differ = 0;
       low = ~0ull;
       high = 0;
-      for (uint64_t b = lanes; b != 0; b &= b - 1) {
-        const int l = __builtin_ctzll(b);
+      auto lane = [&](int l) {
         const uint64_t a = d.addr[l];
         differ |= a ^ (origin + l * size);
         low = a < low ? a : low;
         high = a > high ? a : high;
+      };
+      if (lanes == ~0ull) {
+        for (int l = 0; l < kWaveSize; ++l) lane(l);  // a loop of fixed length
+      } else {
+        for (uint64_t b = lanes; b != 0; b &= b - 1) lane(__builtin_ctzll(b));
       }
       contiguous = differ == 0;
     }
@@ -706,6 +721,50 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
   return true;
 }
 
+// flatDirect's dword accesses with every lane on whose lanes are consecutive across the wave
+// (`blocks` 1) or in each quarter-wave (4; a row of a 16-wide workgroup) and whose address's
+// high half is the same in every lane: each block's host memory first (false, nothing done, if
+// one is not mapped, misaligned, or (flat) in the shared or private aperture), then the copies,
+// in lane order (of two stores to the same bytes, the higher lane's wins).
+template <int kBlocks>
+bool flatBlocksAtIssue(ExecArgs& x, int seg, const uint32_t* lo, uint64_t high, int64_t offset,
+                       bool load, int reg) {
+  constexpr int kLanes = kWaveSize / kBlocks;
+  const uint64_t shared = x.ctx.sharedApertureBase, priv = x.ctx.privateApertureBase;
+  // Flat addresses in the shared or private aperture (4 GiB windows, so a block's first or last
+  // lane would be in one) go the general way.
+  auto inAperture = [&](uint64_t a) {
+    return (shared && a - shared < (1ull << 32)) || (priv && a - priv < (1ull << 32));
+  };
+  uint8_t* host[kBlocks];
+  for (int b = 0; b < kBlocks; ++b) {
+    const uint32_t first = lo[b * kLanes];
+    // The block's first address; its lanes follow by 4 bytes each, none wrapping past 2^32 in
+    // the low half.
+    const uint64_t start = high + first + static_cast<uint64_t>(offset);
+    const uint64_t last = start + 4 * (kLanes - 1);
+    if ((start & 3) != 0 || uint64_t{first} + 4 * (kLanes - 1) > 0xffffffffu ||
+        (seg == 0 && (inAperture(start) || inAperture(last))))
+      return false;
+    host[b] = x.ctx.directMemory->map(MemSpace::Vector, start, 4 * kLanes);
+    if (host[b] == nullptr) return false;
+  }
+  uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
+  for (int b = 0; b < kBlocks; ++b) {
+    if (kBlocks == 1 && load)
+      copyWaveDwords(r, host[0]);
+    else if (kBlocks == 1)
+      copyWaveDwords(host[0], r);
+    else if (load)
+      std::memcpy(r + b * kLanes, host[b], 4 * kLanes);
+    else
+      std::memcpy(host[b], r + b * kLanes, 4 * kLanes);
+  }
+  x.r.kind = StepKind::MemoryDone;
+  x.w.pc += x.in.sizeBytes;
+  return true;
+}
+
 // FLAT/GLOBAL/SCRATCH loads, stores and atomics at issue (functional mode). False, with
 // nothing changed, for what the general path must do: flat addresses in the LDS or private
 // aperture, faults (a misaligned lane, a VGPR out of range), bytes that are not mapped.
@@ -722,6 +781,21 @@ bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSadd
   const int reg = load ? vdst : dataReg;
   const int returnReg = m.op == MemOp::Atomic && returns ? vdst : -1;
   const uint64_t exec = w.exec;
+  // The commonest accesses of all: every lane on, a dword each, consecutive, across the whole
+  // wave or in each quarter-wave (a row of a 16-wide workgroup; a global or flat address whose
+  // high half is the same in every lane): one block for the wave or for each quarter-wave.
+  if (exec == ~0ull && seg != 1 && m.bytes == 4 && m.op != MemOp::Atomic &&
+      m.ext == LoadExt::None && !m.d16Hi) {
+    const uint32_t* lo = w.v(static_cast<uint32_t>(vaddr));
+    const uint32_t* hi = useSaddr ? nullptr : w.v(static_cast<uint32_t>(vaddr + 1));
+    const uint64_t high = useSaddr ? saddrValue : uint64_t{hi[0]} << 32;
+    if (allLanesStep(lo, hi, lo[0], 4, hi ? hi[0] : 0)) {
+      if (flatBlocksAtIssue<1>(x, seg, lo, high, offset, load, reg)) return true;
+    } else if ((hi == nullptr || allLanesStep(hi, nullptr, hi[0], 0, hi[0])) &&
+               quarterWavesStep(lo, 4)) {
+      if (flatBlocksAtIssue<kWaveSize / 16>(x, seg, lo, high, offset, load, reg)) return true;
+    }
+  }
   DirectLanes d;
   d.lanes = d.written = exec;
   if (exec == 0) return accessDirect(x, d, reg, m.bytes, returnReg);  // nothing to move
@@ -877,6 +951,40 @@ bool bufferDirect(ExecArgs& x, const BufferAddressing& b, bool offen, bool idxen
 // the V# and operands read on their own, and every check the general path makes answered
 // first; false (nothing changed) sends the instruction down the general path, which reports
 // any fault.
+// The commonest buffer access of all (a kernel's private array or spills at fixed offsets): a
+// dword load or store without an address VGPR, every lane on, through a private segment V#
+// (swizzled dwords, ADD_TID_ENABLE, an index stride of at least a wave): lane l's dword is at
+// lane 0's address + 4 * l, aligned, and scratch is not range-checked. The whole wave moves as
+// one block; false (nothing done) for anything else.
+bool bufferWaveAtIssue(ExecArgs& x, const uint32_t* v) {
+  const Instruction& in = x.in;
+  WaveState& w = x.w;
+  // V# words 1 and 3 (decodeResource): SWIZZLE_ENABLE, TYPE 0, ELEMENT_SIZE 4 bytes,
+  // INDEX_STRIDE 64 or more, ADD_TID_ENABLE.
+  if (!(v[1] >> 31) || (v[3] >> 30) != 0 || ((v[3] >> 19) & 3) != 1 || ((v[3] >> 21) & 3) < 3 ||
+      !((v[3] >> 23) & 1))
+    return false;
+  const uint32_t offset = in.f[fld::kOffset0];
+  const int vdata = in.f[fld::kData0];
+  if ((offset & 3) != 0 || !vgprInRange(w, vdata, 1)) return false;
+  // base + soffset + (offset / 4) * 256 (an index stride of 64) + lane * 4.
+  const uint64_t base = v[0] | (static_cast<uint64_t>(v[1] & 0xffff) << 32);
+  const uint64_t address =
+      base + static_cast<uint32_t>(readScalar(in, w, x.ctx, in.f[fld::kOffset1], Ty::B32)) +
+      (static_cast<uint64_t>(offset) << 6);
+  if ((address & 3) != 0) return false;  // alignment faults and DWORD mode's rounding
+  uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, address, 4 * kWaveSize);
+  if (host == nullptr) return false;
+  uint32_t* r = w.v(static_cast<uint32_t>(vdata));
+  if (x.op.mem.op == MemOp::Load)
+    copyWaveDwords(r, host);
+  else
+    copyWaveDwords(host, r);
+  x.r.kind = StepKind::MemoryDone;
+  w.pc += in.sizeBytes;
+  return true;
+}
+
 bool bufferAtIssue(ExecArgs& x) {
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
@@ -885,6 +993,9 @@ bool bufferAtIssue(ExecArgs& x) {
   if (m.format || m.op == MemOp::Atomic || (bits & (kLds | kTfe))) return false;
   const int rsrc = in.f[fld::kData1];
   if (rsrc < 0 || rsrc + 4 > kNumSgprs) return false;
+  if (w.exec == ~0ull && m.bytes == 4 && m.ext == LoadExt::None && !m.d16Hi &&
+      !(bits & (kOffen | kIdxen)) && bufferWaveAtIssue(x, &w.sgpr[static_cast<size_t>(rsrc)]))
+    return true;
   const BufferResource vs = decodeResource(&w.sgpr[static_cast<size_t>(rsrc)]);
   // An image resource (a no-op), the null resource (zeros), a swizzle too narrow (a fault).
   if (vs.type != 0 || (!vs.addTid && vs.dataFormat == kDfmtInvalid) ||

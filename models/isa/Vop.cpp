@@ -3,6 +3,7 @@
 // write-back under EXEC (Vega ISA guide ch. 6 "Vector ALU Operations", 12.7 - 12.11). Ops of
 // 32- and 64-bit operands without modifiers take a fast path (execValuInPlace) that reads the
 // operands in place; everything else, and every fault, goes through the general path.
+#include <algorithm>
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -141,11 +142,11 @@ alignas(64) const uint32_t kZeroLanes[kWaveSize] = {};
 // out[l] = in[l] for the lanes set in `mask`: a copy when every lane is, else a select four
 // lanes at a time (SSE2) or lane by lane.
 void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
+#if defined(__SSE2__)
   if (mask == ~uint64_t{0}) {
-    std::memcpy(out, in, kWaveSize * sizeof(uint32_t));
+    copyWaveDwords(out, in);
     return;
   }
-#if defined(__SSE2__)
   // Lane-select masks for each 4-bit group of EXEC; every group blended, without branches (the
   // fast path stores this way only with more than half the lanes on).
   alignas(16) static const uint32_t kNibble[16][4] = {
@@ -161,6 +162,10 @@ void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
     _mm_storeu_si128(o, _mm_or_si128(_mm_and_si128(m, v), _mm_andnot_si128(m, _mm_loadu_si128(o))));
   }
 #else
+  if (mask == ~uint64_t{0}) {
+    std::memcpy(out, in, kWaveSize * sizeof(uint32_t));
+    return;
+  }
   for (; mask != 0; mask &= mask - 1) {
     const int l = __builtin_ctzll(mask);
     out[l] = in[l];
@@ -170,11 +175,16 @@ void maskedStore(uint32_t* out, const uint32_t* in, uint64_t mask) {
 
 // Up to this many active lanes a 32-bit op runs lane by lane on just those (results straight
 // into the destination); above, over every lane (vectorised) into a buffer and a masked store.
-// 64-bit bodies do not vectorise (SSE2 has no 64-bit compares, variable shifts or narrowing to
-// the carry bytes): they always run lane by lane. Measured with callgrind on collatz.
+// Measured with callgrind on collatz.
 constexpr int kSparseLanesNarrow = 32;
+// The same with the AVX2 build of the loops over every lane (twice the lanes per operation).
+constexpr int kSparseLanesNarrowAvx2 = 20;
 // The same limit for 64-bit compares, which vectorise on 32-bit halves (VopCompare.cpp).
 constexpr int kSparseLanesCompare64 = 16;
+// And for other 64-bit ops (sparse64 / full64): most 64-bit bodies vectorise only in part (SSE2
+// has no 64-bit compares or variable shifts), but the loop over every lane has no per-lane bit
+// search either.
+constexpr int kSparseLanesWide = 32;
 
 // out[l] = v for every lane.
 inline void fillLanes(uint32_t* out, uint32_t v) {
@@ -192,30 +202,6 @@ inline void fillLanes(uint32_t* out, uint32_t v) {
 #endif
 }
 
-// A source of the fast path: `code` read as `t` in place (`lo`/`hi`), a scalar broadcast into
-// `splat` (two 64-lane dword arrays). False when a VGPR is outside the allocation.
-__attribute__((always_inline)) inline bool inPlaceSource(const Instruction& in, const WaveState& w,
-                                                         const ExecContext& ctx, int code, Ty t,
-                                                         const uint32_t*& lo, const uint32_t*& hi,
-                                                         uint32_t (&splat)[2][kWaveSize]) {
-  const bool pair = is64(t);
-  if (code >= opnd::kVgpr0) {
-    const int reg = code - opnd::kVgpr0;
-    if (!vgprInRange(w, reg, pair ? 2 : 1)) return false;
-    lo = w.v(static_cast<uint32_t>(reg));
-    if (pair) hi = w.v(static_cast<uint32_t>(reg + 1));
-    return true;
-  }
-  const uint64_t v = readScalar(in, w, ctx, code, t);
-  fillLanes(splat[0], static_cast<uint32_t>(v));
-  lo = splat[0];
-  if (v >> 32) {
-    fillLanes(splat[1], static_cast<uint32_t>(v >> 32));
-    hi = splat[1];
-  }
-  return true;
-}
-
 // What the fast path writes besides a vector result: nothing, a carry-out mask (VOP3B sdst or
 // VCC), or (a compare) only the compare mask.
 enum ValuResult { kVectorResult, kCarryResult, kCompareResult };
@@ -223,19 +209,20 @@ enum ValuResult { kVectorResult, kCarryResult, kCompareResult };
 // The fast path: an op of 32- and 64-bit operands without modifiers (e32, or e64 without
 // abs/neg/omod/clamp/op_sel) in a mode that changes nothing (the default float mode, or an op
 // MODE does not touch), with every VGPR inside the allocation. VGPR sources are read in place
-// (a 64-bit source as its two registers) and scalars broadcast once; the lane body runs on
-// just the active lanes or on all 64 (OpInfo::valuForms). Anything else, including every
-// fault, is left to the general path: returns false before changing any state. Instantiated
-// per operand shape (valuExecutor): `Sources` read (src0 .. src2, a carry-in not counted),
-// `Wide` some operand 64-bit, `Result` what is written.
+// (a 64-bit source as its two registers) and scalars read once; the lane body runs on just the
+// active lanes or on all 64 (OpInfo::valuForms), a scalar src0 then uniform in the loop, the
+// other scalars broadcast. Anything else, including every fault, is left to the general path:
+// returns false before changing any state. Instantiated per operand shape (valuExecutor):
+// `Sources` read (src0 .. src2, a carry-in not counted), `Wide` some operand 64-bit, `Result`
+// what is written.
 template <int Sources, bool Wide, ValuResult Result>
 __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
   const Instruction& in = x.in;
   const OpInfo& op = x.op;
   WaveState& w = x.w;
-  const unsigned form = in.f[fld::kForm];
-  if (form != kE32 && !(form == kE64 && in.f[fld::kMods] == 0 && in.f[fld::kOpsel] == 0))
-    return false;
+  // The form (e32, or e64 without modifiers) and every VGPR inside the allocation, as worked out
+  // at decode (valuVgprLimit).
+  if (w.numVgprs < in.vgprLimit) return false;
   const uint32_t flags = op.flags;
   constexpr bool vopc = Result == kCompareResult;
   if ((w.mode & kModeGprIdxEnable) ||
@@ -243,21 +230,24 @@ __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
     return false;
   const int dstDwords = vopc ? 0 : (Wide && is64(op.dst) ? 2 : 1);  // a compare's is a mask
   const int dstReg = in.f[fld::kDst] - opnd::kVgpr0;
-  if (!vopc && !vgprInRange(w, dstReg, dstDwords)) return false;
 
+  // Sources: VGPRs in place (pairs for 64-bit types), scalars read into `scalar`.
   ValuOperands s{{kZeroLanes, kZeroLanes, kZeroLanes}, {kZeroLanes, kZeroLanes, kZeroLanes}};
-  alignas(16) uint32_t splat[Sources][2][kWaveSize];
+  uint64_t scalar[Sources] = {};
+  unsigned scalars = 0;  // bit k: source k is a scalar
   const auto source = [&](int k, Ty t) {
-    return inPlaceSource(in, w, x.ctx, in.f[fld::kSrc0 + k], Wide ? t : Ty::B32, s.lo[k], s.hi[k],
-                         splat[k]);
+    const int code = in.f[fld::kSrc0 + k];
+    if (code >= opnd::kVgpr0) {
+      s.lo[k] = w.v(static_cast<uint32_t>(code - opnd::kVgpr0));
+      if (Wide && is64(t)) s.hi[k] = s.lo[k] + kWaveSize;  // the pair's second VGPR
+    } else {
+      scalar[k] = readScalar(in, w, x.ctx, code, Wide ? t : Ty::B32);
+      scalars |= 1u << k;
+    }
   };
-  if (!source(0, op.src0)) return false;
-  if constexpr (Sources >= 2) {
-    if (!source(1, op.src1)) return false;
-  }
-  if constexpr (Sources >= 3) {
-    if (!source(2, (flags & kAccumulate) ? op.dst : op.src2)) return false;
-  }
+  source(0, op.src0);
+  if constexpr (Sources >= 2) source(1, op.src1);
+  if constexpr (Sources >= 3) source(2, (flags & kAccumulate) ? op.dst : op.src2);
 
   ValuLaneState L;
   L.w = &w;
@@ -268,30 +258,62 @@ __attribute__((always_inline)) inline bool execValuInPlace(ExecArgs& x) {
   L.writeMask = exec;
   const bool carryIn = flags & kCarryIn;
   const uint64_t carryMask =
-      !carryIn ? 0 : (form == kE64 ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64) : w.vcc);
+      !carryIn ? 0
+               : (in.f[fld::kForm] == kE64 ? readScalar(in, w, x.ctx, in.f[fld::kSrc2], Ty::B64)
+                                           : w.vcc);
+  const ValuLaneForms& forms = *op.valuForms;
+  // The loop: 64-bit integer compares over every lane on 32-bit halves; else over every lane
+  // with more than half of them on, lane by lane below.
+  const int active = exec == ~uint64_t{0} ? kWaveSize : bitCount(exec);  // every lane: usual
+  const bool compare64 =
+      Wide && Result == kCompareResult && forms.compare64 && active > kSparseLanesCompare64;
+  const bool full =
+      !compare64 && active > (Wide ? kSparseLanesWide
+                                   : (lanesAvx2() ? kSparseLanesNarrowAvx2 : kSparseLanesNarrow));
+  const bool uniformA = full && (scalars & 1);
+  // The scalars the loop reads as lanes, broadcast.
+  alignas(16) uint32_t splat[Sources][2][kWaveSize];
+  for (int k = uniformA ? 1 : 0; k < Sources; ++k) {
+    if (!((scalars >> k) & 1)) continue;
+    fillLanes(splat[k][0], static_cast<uint32_t>(scalar[k]));
+    s.lo[k] = splat[k][0];
+    if (scalar[k] >> 32) {
+      fillLanes(splat[k][1], static_cast<uint32_t>(scalar[k] >> 32));
+      s.hi[k] = splat[k][1];
+    }
+  }
+
   uint64_t ccMask = 0;  // carry / compare out of the active lanes
-  // The vectorised loop's result before its masked store; the lane-by-lane loop's sink for what
-  // goes nowhere (a compare's result lanes, the high dwords of a 32-bit result).
-  alignas(16) uint32_t scratch[kWaveSize];
-  if (Wide && Result == kCompareResult && op.valuForms->compare64 &&
-      bitCount(exec) > kSparseLanesCompare64) {
-    op.valuForms->compare64(L, s);
+  uint32_t* const dlo = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : nullptr;
+  uint32_t* const dhi = dstDwords == 2 ? w.v(static_cast<uint32_t>(dstReg + 1)) : nullptr;
+  // The full loops' results before their masked store, and what goes nowhere (a compare's
+  // result lanes, the high dwords of a 32-bit result).
+  alignas(16) uint32_t buffer[2][kWaveSize];
+  if (compare64) {
+    forms.compare64(L, s);
     ccMask = laneMask(L.cc, exec);
-  } else if (Wide || !op.valuNarrow || bitCount(exec) <= kSparseLanesNarrow) {
-    uint32_t* dlo = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : scratch;
-    uint32_t* dhi = dstDwords == 2 ? w.v(static_cast<uint32_t>(dstReg + 1)) : scratch;
-    ccMask =
-        (Wide ? op.valuForms->sparse64 : op.valuForms->sparse32)(L, s, dlo, dhi, exec, carryMask);
+  } else if (!full) {
+    ccMask = (Wide ? forms.sparse64 : forms.sparse32)(L, s, dlo ? dlo : buffer[0],
+                                                      dhi ? dhi : buffer[1], exec, carryMask);
   } else {
     if (carryIn) maskToBytes(carryMask, L.cin);
     // With every lane on and a destination that is none of the sources, the loop writes the
-    // destination itself; else a buffer and a masked store.
-    uint32_t* dst = !vopc ? w.v(static_cast<uint32_t>(dstReg)) : nullptr;
-    const bool direct =
-        !vopc && exec == ~uint64_t{0} && dst != s.lo[0] && dst != s.lo[1] && dst != s.lo[2];
-    op.valuNarrow(L, s.lo[0], s.lo[1], s.lo[2], direct ? dst : scratch);
-    if constexpr (Result != kVectorResult) ccMask = laneMask(L.cc, exec);
-    if (!vopc && !direct) maskedStore(dst, scratch, exec);
+    // destination itself; else buffers and a masked store.
+    const auto isSource = [&](const uint32_t* d) {
+      for (int k = 0; k < 3; ++k)
+        if (d == s.lo[k] || (Wide && d == s.hi[k])) return true;
+      return false;
+    };
+    const bool direct = !vopc && exec == ~uint64_t{0} && !isSource(dlo) && !(dhi && isSource(dhi));
+    uint32_t* const outLo = direct ? dlo : buffer[0];
+    uint32_t* const outHi = direct && dhi ? dhi : buffer[1];
+    ccMask = (Wide ? forms.full64 : forms.full32)[lanesAvx2()][uniformA](
+                 L, s, scalar[0], outLo, outHi, Result != kVectorResult) &
+             exec;
+    if (!vopc && !direct) {
+      maskedStore(dlo, buffer[0], exec);
+      if (dhi) maskedStore(dhi, buffer[1], exec);
+    }
   }
   if constexpr (Result == kCompareResult) {
     // Compare: inactive lanes read as 0 in the result mask (6.4).
@@ -522,6 +544,27 @@ ExecFn shapedFor(ValuResult result) {
 }
 
 }  // namespace
+
+// What execValuInPlace needs of an instruction's form and VGPRs, worked out once: its
+// operands as valuExecutor's shape reads them (sources, pairs for 64-bit types in a wide shape).
+uint16_t valuVgprLimit(const Instruction& in) {
+  const OpInfo& op = *in.op;
+  const unsigned form = in.f[fld::kForm];
+  if (!op.valuForms || op.exec != valuExecutor(op) || op.src0 == Ty::None ||
+      (form != kE32 && !(form == kE64 && in.f[fld::kMods] == 0 && in.f[fld::kOpsel] == 0)))
+    return 0xffff;
+  const Ty src2 = (op.flags & kAccumulate) ? op.dst : op.src2;
+  const int sources =
+      (op.src1 == Ty::None) ? 1 : ((src2 == Ty::None || (op.flags & kCarryIn)) ? 2 : 3);
+  int limit = 0;
+  auto vgprs = [&](int code, Ty t) {
+    if (code >= opnd::kVgpr0) limit = std::max(limit, code - opnd::kVgpr0 + (is64(t) ? 2 : 1));
+  };
+  if (op.enc != Enc::Vopc) vgprs(in.f[fld::kDst], op.dst);
+  const Ty types[3] = {op.src0, op.src1, src2};
+  for (int k = 0; k < sources; ++k) vgprs(in.f[fld::kSrc0 + k], types[k]);
+  return static_cast<uint16_t>(limit);
+}
 
 ExecFn valuExecutor(const OpInfo& op) {
   if (!op.exec || !op.valuForms || op.src0 == Ty::None) return op.exec;

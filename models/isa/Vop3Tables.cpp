@@ -246,7 +246,7 @@ const OpInfo kVop3Ops[] = {
     v3(0x285, "v_mul_lo_u32", B32, B32, B32, NoT, VALU_LANES(d = u32((a & 0xffffffff) * (b & 0xffffffff)))),
     v3(0x286, "v_mul_hi_u32", B32, B32, B32, NoT, VALU_LANES(d = ((a & 0xffffffff) * (b & 0xffffffff)) >> 32)),
     v3(0x287, "v_mul_hi_i32", I32, I32, I32, NoT, VALU_LANES(d = u32(U(i64(i32(a)) * i32(b)) >> 32))),
-    v3(0x288, "v_ldexp_f32", F32, F32, I32, NoT, VALU_LANES(d = F(std::ldexp(f(a), i32(b))))),
+    v3(0x288, "v_ldexp_f32", F32, F32, I32, NoT, VALU_LANES(d = F(ldexpF32(f(a), i32(b))))),
     // Lane access (12.11): the lane index is taken modulo 64 from an SGPR or constant.
     v3(0x289, "v_readlane_b32", B32, B32, B32, NoT, [](ValuLanes& L) { L.scalarOut = u32(L.a[L.b[0] & 63]); }, kScalarDst | kSrc1Sgpr),
     v3(0x28a, "v_writelane_b32", B32, B32, B32, NoT, [](ValuLanes& L) {

@@ -175,9 +175,8 @@ template <int K, int C>
 ValuKernel compareKernel() {
   ValuKernel k = valuKernel<CompareLane<K, C>, false>();
   if constexpr (K == kI64 || K == kU64) {
-    static constexpr ValuLaneForms forms{lanes::kForms<CompareLane<K, C>, false>.sparse32,
-                                         lanes::kForms<CompareLane<K, C>, false>.sparse64,
-                                         &compareAll64<K, C>};
+    static constexpr ValuLaneForms forms =
+        lanes::formsOf<CompareLane<K, C>, false>(&compareAll64<K, C>);
     k.forms = &forms;
   }
   return k;
@@ -231,8 +230,7 @@ std::vector<OpInfo> buildTable() {
     o.flags = cmpx ? static_cast<uint32_t>(kCmpx) : 0u;
     o.exec = execValu;
     o.valu = fn.wide;
-    // The in-place forms for 32- and 64-bit operands; the 32-bit loop for 32-bit ones.
-    o.valuNarrow = isNarrowType(a) && isNarrowType(b) ? fn.narrow : nullptr;
+    // The in-place forms for 32- and 64-bit operands.
     o.valuForms = isDwordsType(a) && isDwordsType(b) ? fn.forms : nullptr;
     o.issue = IssueType::Valu;
     o.exec = valuExecutor(o);

@@ -134,6 +134,9 @@ const std::vector<Lanes>& lanePatterns() {
        }},
       {"unaligned scattered", [](int l) { return 1000 + 37 * l; }},
       {"pairs", [](int l) { return 2048 + 8 * (l / 2); }},
+      // Rows of 16 consecutive dwords (a 16-wide workgroup's rows), apart and overlapping.
+      {"rows", [](int l) { return 1024 + 4 * (l % 16) + 512 * (l / 16); }},
+      {"overlapping rows", [](int l) { return 3000 + 4 * (l % 16) + 24 * (l / 16); }},
   };
   return p;
 }
@@ -283,6 +286,14 @@ TEST(DirectMemory, BufferScratchAndRawBuffers) {
         for (int l = 0; l < kWaveSize; ++l)
           r.v(0, l) = static_cast<uint32_t>(p.offset(l) % 24) & ~3u;  // dword-aligned (swizzled)
       });
+      // Whole waves without an address VGPR at soffsets that keep dwords aligned or not: one
+      // block each, or the general way.
+      for (const uint32_t soffset : {0u, 8u, 2u, 1028u})
+        expectSameAsRequests("buffer_scratch_soffset", [&](WaveRunner& r) {
+          r.wave.exec = exec;
+          for (int k = 0; k < 4; ++k) r.s(k) = scratch[k];
+          r.s(4) = soffset;
+        });
       // A raw buffer of 3000 bytes: lanes past it read 0 and drop their stores, and the
       // dwords of a wide access are range-checked one by one.
       expectSameAsRequests("buffer_raw", [&](WaveRunner& r) {
@@ -331,6 +342,75 @@ TEST(DirectMemory, DsLoadsStoresAndAtomicsMatchTheLdsPath) {
           }
         });
       }
+}
+
+TEST(DirectMemory, DsTileAccessesMatchTheLdsPath) {
+  // The patterns of a 16-wide workgroup's tiles, a quarter-wave (16 lanes) at a time: a row's
+  // lanes on one address (a broadcast) or on consecutive elements, and rows of different
+  // shapes.
+  struct Tile {
+    const char* name;
+    std::function<uint32_t(int)> dword, quad;  // v0 (dword accesses), v2 (16-byte ones)
+  };
+  const Tile tiles[] = {
+      {"row broadcast", [](int l) { return 64u * (l / 16); },
+       [](int l) { return 256u * (l / 16); }},
+      {"rows of consecutive elements", [](int l) { return 4u * (l % 16) + 128u * (l / 16); },
+       [](int l) { return 16u * (l % 16) + 512u * (l / 16); }},
+      {"consecutive dwords", [](int l) { return 4u * l; }, [](int l) { return 16u * l; }},
+      {"rows of every shape",
+       [](int l) {
+         const uint32_t q = static_cast<uint32_t>(l % 16);
+         switch (l / 16) {
+           case 0:
+             return 96u;
+           case 1:
+             return 256u + 4 * q;
+           case 2:
+             return 1024u + 4 * (15 - q);
+           default:
+             return (q * 997u) % 2048u & ~3u;
+         }
+       },
+       [](int l) { return l < 32 ? 16u * (l % 16) : 2048u + 16u * (l / 16); }},
+  };
+  for (const Tile& t : tiles)
+    for (const uint64_t exec : kExecMasks) {
+      SCOPED_TRACE(testing::Message() << t.name << ", exec " << std::hex << exec);
+      expectSameAsRequests("ds_tile", [&](WaveRunner& r) {
+        r.wave.exec = exec;
+        for (int l = 0; l < kWaveSize; ++l) {
+          r.v(0, l) = t.dword(l);
+          r.v(2, l) = t.quad(l);
+        }
+      });
+    }
+}
+
+TEST(DirectMemory, DsTileWithALanePastTheEndReadsZeroThere) {
+  // Every lane on and consecutive addresses but for one lane past the allocation's end: that
+  // lane reads 0 (the range rules, which the request path leaves to the LDS block), the others
+  // their bytes.
+  WaveRunner r = at("ds_tile_read");
+  r.ctx.ldsAtIssue = r.lds.data();
+  const std::vector<uint8_t> lds = r.lds;
+  for (int l = 0; l < kWaveSize; ++l) {
+    r.v(0, l) = l == 50 ? 4094u : 4u * static_cast<uint32_t>(l);
+    r.v(2, l) = l == 60 ? 4088u : 16u * static_cast<uint32_t>(l % 16);
+  }
+  ASSERT_EQ(r.run().kind, StepKind::EndProgram);
+  auto dword = [&](uint32_t a) {
+    uint32_t v;
+    std::memcpy(&v, &lds[a], 4);
+    return v;
+  };
+  for (int l = 0; l < kWaveSize; ++l) {
+    SCOPED_TRACE(l);
+    const uint32_t a = 4u * static_cast<uint32_t>(l), q = 16u * static_cast<uint32_t>(l % 16);
+    EXPECT_EQ(r.v(4, l), l == 50 ? 0u : dword(a));
+    EXPECT_EQ(r.v(5, l), l == 50 ? 0u : dword(a + 64));
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(r.v(8 + k, l), l == 60 ? 0u : dword(q + 4 * k));
+  }
 }
 
 TEST(DirectMemory, DsOutOfRangeReadsZeroAndDropsWrites) {
@@ -437,6 +517,20 @@ TEST(DirectMemory, FaultsAndAperturesTakeTheGeneralPath) {
   ASSERT_EQ(flat.run().kind, StepKind::EndProgram);
   ASSERT_FALSE(flat.events.empty());
   EXPECT_EQ(flat.events[0].kind, StepKind::Memory);
+  EXPECT_EQ(region.maps, 0);
+  // Consecutive lanes running into the aperture, only the last one in it (with the
+  // instruction's offset; the address VGPRs themselves stay below it): the general path's
+  // verdict, not a block copy.
+  WaveRunner into = at("flat_dword");
+  into.ctx.directMemory = &region;
+  into.ctx.sharedApertureBase = 1ull << 48;
+  for (int l = 0; l < kWaveSize; ++l) {
+    into.v(0, l) = 0xffffff00u + 4 * static_cast<uint32_t>(l);  // flat_load_dword ... offset:4
+    into.v(1, l) = (1u << 16) - 1;
+  }
+  const StepResult mixed = into.run();
+  EXPECT_EQ(mixed.kind, StepKind::Fault);
+  EXPECT_EQ(mixed.fault, "flat access mixing apertures not supported");
   EXPECT_EQ(region.maps, 0);
 }
 

@@ -13,6 +13,7 @@
 
 #include "WaveRunner.h"
 #include "isa/Operands.h"
+#include "isa/ValuMath.h"
 
 namespace vgpu::isa::test {
 namespace {
@@ -84,6 +85,39 @@ uint64_t getF64(WaveRunner& r, int reg, int lane) {
 }
 
 // ---- FP_ROUND ---------------------------------------------------------------------------------
+
+TEST(FloatModeRound, LdexpF32IsStdLdexpInEveryHostRoundingMode) {
+  // v_ldexp_f32's lane body (math::ldexpF32, one multiply in double) against std::ldexp: zeros,
+  // denormals, normals, the largest float, infinities, quiet and signalling NaNs with payloads,
+  // scaled into and past every range (overflow, denormal results, ties to round, underflow).
+  const uint32_t values[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x80000003u, 0x007fffffu,
+                             0x00400001u, 0x00800000u, 0x3f800000u, 0xbfc00001u, 0x3fffffffu,
+                             0x7f7fffffu, 0xff7fffffu, 0x7f800000u, 0xff800000u, 0x7fc00001u,
+                             0x7f800123u, 0xffa00000u, 0x4b3504f3u, 0x1a2b3c4du, 0xc3ffffffu};
+  const int32_t exponents[] = {0,    1,    -1,    23,         24,        25,         126,
+                               127,  128,  149,   150,        151,       254,        255,
+                               300,  301,  -23,   -24,        -25,       -126,       -127,
+                               -149, -150, -151,  -152,       -254,      -277,       -300,
+                               -301, 1000, -1000, 0x7fffffff, INT32_MIN, 0x40000000, -0x3fffffff};
+  const int hostRounds[] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+  const int saved = std::fegetround();
+  for (const int round : hostRounds) {
+    std::fesetround(round);
+    for (const uint32_t bits : values) {
+      float x;
+      std::memcpy(&x, &bits, 4);
+      for (const int32_t n : exponents) {
+        const float expected = std::ldexp(x, n), actual = math::ldexpF32(x, n);
+        uint32_t e, a;
+        std::memcpy(&e, &expected, 4);
+        std::memcpy(&a, &actual, 4);
+        EXPECT_EQ(a, e) << std::hex << "x 0x" << bits << std::dec << ", n " << n << ", round "
+                        << round;
+      }
+    }
+  }
+  std::fesetround(saved);
+}
 
 TEST(FloatModeRound, AddF32TiesAndNonTiesInEveryMode) {
   // lane: a, b, expected per mode (RNE, +inf, -inf, zero).

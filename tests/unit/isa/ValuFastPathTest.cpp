@@ -11,6 +11,7 @@
 #include "WaveRunner.h"
 #include "isa/FloatMode.h"
 #include "isa/Operands.h"
+#include "isa/Valu.h"
 
 namespace vgpu::isa::test {
 namespace {
@@ -87,7 +88,14 @@ const uint64_t kExecPatterns[] = {~0ull,
                                   0xfffffffffffffffeull,
                                   0x7fff0fffff3fffffull};
 
-TEST(ValuFastPath, MatchesTheGeneralPathForEveryExecPattern) {
+// The loops over every lane in both builds (SSE2, and AVX2 with FMA where the host has them).
+class ValuVectorBuild : public testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { setLanesAvx2(GetParam()); }
+  void TearDown() override { setLanesAvx2(true); }
+};
+
+TEST_P(ValuVectorBuild, MatchesTheGeneralPathForEveryExecPattern) {
   for (const uint64_t exec : kExecPatterns) {
     SCOPED_TRACE(testing::Message() << "exec " << std::hex << exec);
     const Outcome fast = runProgram("valu_fast", exec, false, 64);
@@ -96,6 +104,11 @@ TEST(ValuFastPath, MatchesTheGeneralPathForEveryExecPattern) {
     expectSameWave(fast, general);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(ValuFastPath, ValuVectorBuild, testing::Values(false, true),
+                         [](const testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Avx2" : "Sse2";
+                         });
 
 TEST(ValuFastPath, ComputesTheExpectedLanes) {
   // A few results spelled out, so that both paths agreeing on a wrong answer is caught too.
@@ -129,6 +142,11 @@ TEST(ValuFastPath, ComputesTheExpectedLanes) {
     EXPECT_EQ(v(18, l), static_cast<uint32_t>(mad3 >> 1));
     EXPECT_EQ(v(36, l), (static_cast<uint32_t>(l) << 2) | 3);
     EXPECT_EQ(v(38, l), 0x9abcdef0u);
+    // v1 doubled by then: shifts by a constant and by s0 (0x12345678: 24), a multiply by s0.
+    const uint32_t doubled = 2 * v1;
+    EXPECT_EQ(v(46, l), doubled << 3);
+    EXPECT_EQ(v(48, l), doubled >> 24);
+    EXPECT_EQ(v(58, l), doubled * 0x12345678u);
   }
   // v_add_co_u32_e64 v11, s[10:11], v1, v3: the carry-out mask of the active lanes only.
   uint64_t carry = 0;

@@ -60,6 +60,12 @@ buffer_scratch:
   buffer_load_ushort v7, off, s[0:3], 0 offset:2
   s_waitcnt vmcnt(0)
   s_endpgm
+buffer_scratch_soffset:
+  buffer_store_dword v2, off, s[0:3], s4 offset:16
+  buffer_load_dword v5, off, s[0:3], s4 offset:32
+  buffer_store_dword v3, off, s[0:3], s4 offset:64
+  s_waitcnt vmcnt(0)
+  s_endpgm
 buffer_raw:
   buffer_load_dwordx4 v[2:5], v0, s[8:11], 0 offen
   buffer_store_dword v6, v0, s[8:11], 0 offen offset:64
@@ -88,6 +94,26 @@ ds_ops:
   ds_read_u8 v15, v0 offset:1
   ds_read_i16 v16, v0 offset:2
   ds_read_u16_d16_hi v17, v0
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+ds_tile:
+  ds_write_b32 v0, v1
+  ds_write2_b32 v0, v1, v3 offset0:16 offset1:32
+  ds_write2_b32 v0, v3, v1 offset1:1
+  ds_read2_b32 v[4:5], v0 offset1:16
+  ds_read_b128 v[8:11], v2
+  ds_read_b32 v3, v0 offset:4
+  ds_write_b128 v2, v[8:11] offset:256
+  ds_read_b64 v[6:7], v0 offset:8
+  ds_write_b64 v2, v[4:5] offset:512
+  ds_read2_b64 v[12:15], v2 offset1:3
+  ds_read_b96 v[16:18], v2 offset:32
+  ds_read2_b32 v[0:1], v0 offset1:2
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+ds_tile_read:
+  ds_read2_b32 v[4:5], v0 offset1:16
+  ds_read_b128 v[8:11], v2
   s_waitcnt lgkmcnt(0)
   s_endpgm
 ds_atomics:

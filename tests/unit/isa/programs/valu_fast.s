@@ -37,6 +37,27 @@
   v_xor_b32 v37, v1, v2
   v_mov_b32 v38, s1
   v_add_f32 v39, v1, v5
+  // Scalar first sources, uniform in the loops over every lane: shifts by a constant or an
+  // SGPR, carries, compares, 64-bit ops (a destination pair that is a source pair too).
+  v_lshlrev_b32 v46, 3, v1
+  v_ashrrev_i32 v47, 31, v2
+  v_lshrrev_b32_e64 v48, s0, v1
+  v_add_co_u32 v49, vcc, s1, v2
+  v_addc_co_u32 v50, vcc, 9, v3, vcc
+  v_cmp_gt_i32 vcc, s0, v1
+  v_cndmask_b32 v51, v1, v2, vcc
+  v_lshlrev_b64 v[52:53], 2, v[1:2]
+  v_lshlrev_b64 v[54:55], v0, v[1:2]
+  v_add_f64 v[56:57], s[2:3], v[4:5]
+  v_mul_lo_u32 v58, s0, v1
+  v_mad_u64_u32 v[60:61], s[38:39], s0, v1, v[2:3]
+  v_lshlrev_b64 v[2:3], 1, v[2:3]
+  v_subrev_co_u32 v62, vcc, 7, v62
+  // Floats of every kind (the VGPRs hold random bits: NaNs, infinities, denormals).
+  v_fma_f32 v41, v1, v2, v5
+  v_fmac_f32 v63, v3, v4
+  v_max_f32 v59, v1, s3
+  v_ldexp_f32 v57, v2, v0
   v_cmpx_lt_u32 vcc, v1, v2
   v_add_u32 v40, v1, v2
   v_mad_u64_u32 v[42:43], s[24:25], v1, v2, 0
