@@ -210,6 +210,31 @@ void gatherData(ExecArgs& x, int lane, int dataReg) {
   }
 }
 
+// Store / atomic source data of every lane in `sent`. Plain stores of whole dwords (nearly
+// all of them) copy each data VGPR across the lanes in one loop instead of a call per lane;
+// the bytes written are the same as gatherData's.
+void gatherStoreData(ExecArgs& x, uint64_t sent, int dataReg) {
+  const MemDesc& m = x.op.mem;
+  if (m.op == MemOp::Atomic || m.d16Hi || m.bytes % 4 != 0) {
+    for (uint64_t b = sent; b != 0; b &= b - 1) gatherData(x, __builtin_ctzll(b), dataReg);
+    return;
+  }
+  uint8_t* data = x.mem.element(0, 0);
+  for (int k = 0; k < m.bytes / 4; ++k) {
+    const uint32_t* v = x.w.v(static_cast<uint32_t>(dataReg + k));
+    uint8_t* to = data + 4 * k;
+    if (sent == ~0ull) {
+      for (int l = 0; l < kWaveSize; ++l)
+        std::memcpy(to + static_cast<size_t>(l) * MemRequest::kLaneStride, &v[l], 4);
+    } else {
+      for (uint64_t b = sent; b != 0; b &= b - 1) {
+        const int l = __builtin_ctzll(b);
+        std::memcpy(to + static_cast<size_t>(l) * MemRequest::kLaneStride, &v[l], 4);
+      }
+    }
+  }
+}
+
 // Common tail: counter, data, write-back. `sent` lanes access memory; `written` lanes get
 // a destination write (loads to out-of-range lanes write 0).
 bool finishVector(ExecArgs& x, int dataReg, uint64_t sent, uint64_t written, int elementBytes) {
@@ -227,10 +252,7 @@ bool finishVector(ExecArgs& x, int dataReg, uint64_t sent, uint64_t written, int
     fault(x, "memory data VGPR out of range");
     return false;
   }
-  if (m.op != MemOp::Load) {
-    for (int l = 0; l < kWaveSize; ++l)
-      if ((sent >> l) & 1) gatherData(x, l, dataReg);
-  }
+  if (m.op != MemOp::Load) gatherStoreData(x, sent, dataReg);
   const bool returns = m.op == MemOp::Load || mem.atomicReturnsData;
   if (returns) {
     const int vdst = x.in.f[fld::kDst];
@@ -882,6 +904,17 @@ bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSadd
   return accessDirect(x, d, reg, m.bytes, returnReg);
 }
 
+// Without an address VGPR every lane has the instruction's offset, and index l
+// (ADD_TID_ENABLE) or 0, so lane l is at lane 0's address + l * `stride` (swizzled: within one
+// index stride, so not with an index stride narrower than a wave), with lane 0's alignment when
+// the stride keeps it, and lane 0's range check. False (stride unset) when that does not hold.
+bool uniformLaneStride(const BufferAddressing& b, bool offen, bool idxen, uint64_t& stride) {
+  const BufferResource& vs = b.vs;
+  if (offen || idxen || (vs.swizzle && vs.indexStride < kWaveSize)) return false;
+  stride = !vs.addTid ? 0 : (vs.swizzle ? vs.elementSize : vs.stride);
+  return true;
+}
+
 // MUBUF/MTBUF loads and stores without format conversion, LDS or TFE, at issue (functional
 // mode); false, with nothing changed, for what the general path must do (as flatDirect).
 bool bufferDirect(ExecArgs& x, const BufferAddressing& b, bool offen, bool idxen, int vaddr,
@@ -891,11 +924,8 @@ bool bufferDirect(ExecArgs& x, const BufferAddressing& b, bool offen, bool idxen
   const BufferResource& vs = b.vs;
   DirectLanes d;
   d.written = exec;  // loads: every EXEC lane gets a result (out-of-range lanes read 0)
-  if (!offen && !idxen && !(vs.swizzle && vs.indexStride < kWaveSize)) {
-    // No address VGPR: every lane has the instruction's offset, and index l (ADD_TID_ENABLE)
-    // or 0, so lane l is at lane 0's address + l * stride (swizzled: within one index stride),
-    // with lane 0's alignment when the stride keeps it, and lane 0's range check.
-    const uint64_t stride = !vs.addTid ? 0 : (vs.swizzle ? vs.elementSize : vs.stride);
+  uint64_t stride = 0;
+  if (uniformLaneStride(b, offen, idxen, stride)) {
     if (exec != 0) {
       if (stride % static_cast<uint64_t>(b.align.required) != 0) return false;
       const BufferLane lane0 = bufferLane(b, 0, b.instOffset);
@@ -1114,7 +1144,30 @@ void execBuffer(ExecArgs& x) {
   if (!nullResource) {
     if (swizzleTooWide)
       return fault(x, "swizzled buffer access wider than the element size (seed 001)");
-    for (int l = 0; l < kWaveSize; ++l) {
+    uint64_t stride = 0;
+    BufferLane lane0;
+    const bool uniform = uniformLaneStride(b, offen, idxen, stride) &&
+                         stride % static_cast<uint64_t>(b.align.required) == 0 &&
+                         (lane0 = bufferLane(b, 0, instOffset)).problem == BufferLane::kNone;
+    // Lanes alike (no address VGPR, e.g. a private array at a fixed offset): lane 0's result
+    // stepped, as the loop below would compute it lane by lane. A problem (a fault names the
+    // first lane) takes the loop.
+    if (uniform && exec == ~0ull) {
+      for (int l = 0; l < kWaveSize; ++l)
+        mem.addr[l][0] = lane0.address + static_cast<uint64_t>(l) * stride;
+    } else if (uniform) {
+      for (uint64_t k = exec; k != 0; k &= k - 1) {
+        const int l = __builtin_ctzll(k);
+        mem.addr[l][0] = lane0.address + static_cast<uint64_t>(l) * stride;
+      }
+    }
+    if (uniform && lane0.inBytes != 0) {
+      sent = exec;
+      if (lane0.inBytes < bytes)
+        for (uint64_t k = exec; k != 0; k &= k - 1)
+          mem.laneBytes[__builtin_ctzll(k)] = static_cast<uint8_t>(lane0.inBytes);
+    }
+    for (int l = 0; l < kWaveSize && !uniform; ++l) {
       if (!((exec >> l) & 1)) continue;
       uint64_t index = idxen ? w.v(static_cast<uint32_t>(vaddr))[l] : 0;
       if (vs.addTid) index += static_cast<uint64_t>(l);
@@ -1138,13 +1191,10 @@ void execBuffer(ExecArgs& x) {
   mem.laneMask = sent;
 
   // Store and atomic data.
-  if (m.op != MemOp::Load) {
+  if (m.op != MemOp::Load && !m.format) gatherStoreData(x, sent, vdata);
+  if (m.op != MemOp::Load && m.format) {
     for (int l = 0; l < kWaveSize; ++l) {
       if (!((sent >> l) & 1)) continue;
-      if (!m.format) {
-        gatherData(x, l, vdata);
-        continue;
-      }
       uint32_t values[4];
       formatStoreValues(w, vdata, m, l, params, values);
       uint8_t* e = mem.element(l, 0);
