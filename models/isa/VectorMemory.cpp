@@ -1167,25 +1167,27 @@ void execBuffer(ExecArgs& x) {
         for (uint64_t k = exec; k != 0; k &= k - 1)
           mem.laneBytes[__builtin_ctzll(k)] = static_cast<uint8_t>(lane0.inBytes);
     }
-    for (int l = 0; l < kWaveSize && !uniform; ++l) {
-      if (!((exec >> l) & 1)) continue;
-      uint64_t index = idxen ? w.v(static_cast<uint32_t>(vaddr))[l] : 0;
-      if (vs.addTid) index += static_cast<uint64_t>(l);
-      const uint64_t offset =
-          (offen ? static_cast<uint64_t>(w.v(static_cast<uint32_t>(vaddr + (idxen ? 1 : 0)))[l])
-                 : 0) +
-          instOffset;
-      const BufferLane r = bufferLane(b, index, offset);
-      if (r.problem == BufferLane::kMisaligned)
-        return misalignedFault(x, "buffer", l, r.address, b.align, mode);
-      if (r.problem == BufferLane::kCrossesElement)
-        return fault(x,
-                     "swizzled buffer access crosses an element boundary (swizzled addressing "
-                     "needs dword-aligned accesses, seed 001)");
-      mem.addr[l][0] = r.address;
-      if (r.inBytes == 0) continue;
-      sent |= 1ull << l;
-      if (r.inBytes < bytes) mem.laneBytes[l] = static_cast<uint8_t>(r.inBytes);
+    if (!uniform) {
+      for (int l = 0; l < kWaveSize; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        uint64_t index = idxen ? w.v(static_cast<uint32_t>(vaddr))[l] : 0;
+        if (vs.addTid) index += static_cast<uint64_t>(l);
+        const uint64_t offset =
+            (offen ? static_cast<uint64_t>(w.v(static_cast<uint32_t>(vaddr + (idxen ? 1 : 0)))[l])
+                   : 0) +
+            instOffset;
+        const BufferLane r = bufferLane(b, index, offset);
+        if (r.problem == BufferLane::kMisaligned)
+          return misalignedFault(x, "buffer", l, r.address, b.align, mode);
+        if (r.problem == BufferLane::kCrossesElement)
+          return fault(x,
+                       "swizzled buffer access crosses an element boundary (swizzled addressing "
+                       "needs dword-aligned accesses, seed 001)");
+        mem.addr[l][0] = r.address;
+        if (r.inBytes == 0) continue;
+        sent |= 1ull << l;
+        if (r.inBytes < bytes) mem.laneBytes[l] = static_cast<uint8_t>(r.inBytes);
+      }
     }
   }
   mem.laneMask = sent;
