@@ -11,11 +11,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <functional>
-#include <map>
 #include <random>
-#include <regex>
 
 #include "WaveRunner.h"
 #include "isa/BufferFormat.h"
@@ -25,26 +22,6 @@ namespace {
 
 constexpr uint64_t kRegion = 0x20000;  // the device memory the tests use
 constexpr size_t kRegionBytes = 8192;
-
-struct Snippets {
-  CodeFile code;
-  std::map<std::string, uint64_t> labels;
-};
-const Snippets& snippets() {
-  static const Snippets s = [] {
-    Snippets r;
-    r.code = loadCode("prog_direct");
-    std::ifstream dis(std::string(VGPU_ISA_TEST_DATA) + "/prog_direct.dis");
-    const std::regex label(R"(^([0-9A-Fa-f]+) <([A-Za-z0-9_]+)>:\s*$)");
-    std::string line;
-    std::smatch m;
-    while (std::getline(dis, line))
-      if (std::regex_match(line, m, label))
-        r.labels[m[2].str()] = std::stoull(m[1].str(), nullptr, 16);
-    return r;
-  }();
-  return s;
-}
 
 // Device memory [base, base + bytes.size()) as one block of host memory, as the compute unit's
 // DMI regions give it.
@@ -64,11 +41,7 @@ uint8_t patternByte(uint64_t address) {
 }
 
 WaveRunner at(const std::string& label) {
-  const Snippets& s = snippets();
-  WaveRunner r(s.code, GfxTarget::Gfx906);
-  const auto it = s.labels.find(label);
-  EXPECT_NE(it, s.labels.end()) << label;
-  if (it != s.labels.end()) r.wave.pc = it->second;
+  WaveRunner r = WaveRunner::atLabel("direct", label);
   r.ctx.ldsSize = 4096;
   for (size_t a = 0; a < r.lds.size(); ++a) r.lds[a] = static_cast<uint8_t>(a * 29 + 3);
   for (uint32_t reg = 0; reg < r.wave.numVgprs; ++reg)

@@ -6,35 +6,12 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <map>
-#include <regex>
 
 #include "WaveRunner.h"
 #include "isa/Gws.h"
 
 namespace vgpu::isa::test {
 namespace {
-
-struct Snippets {
-  CodeFile code;
-  std::map<std::string, uint64_t> labels;
-};
-const Snippets& snippets() {
-  static const Snippets s = [] {
-    Snippets r;
-    r.code = loadCode("prog_ds_gds");
-    std::ifstream dis(std::string(VGPU_ISA_TEST_DATA) + "/prog_ds_gds.dis");
-    const std::regex label(R"(^([0-9A-Fa-f]+) <([A-Za-z0-9_]+)>:\s*$)");
-    std::string line;
-    std::smatch m;
-    while (std::getline(dis, line))
-      if (std::regex_match(line, m, label))
-        r.labels[m[2].str()] = std::stoull(m[1].str(), nullptr, 16);
-    return r;
-  }();
-  return s;
-}
 
 // The device's GDS as the tests see it: 64 KiB, shared by the runners attached to it.
 struct Gds {
@@ -49,11 +26,7 @@ struct Gds {
 };
 
 WaveRunner at(const std::string& label, Gds* gds, uint32_t m0) {
-  const Snippets& s = snippets();
-  WaveRunner r(s.code, GfxTarget::Gfx906);
-  const auto it = s.labels.find(label);
-  EXPECT_NE(it, s.labels.end()) << label;
-  if (it != s.labels.end()) r.wave.pc = it->second;
+  WaveRunner r = WaveRunner::atLabel("ds_gds", label);
   r.wave.m0 = m0;
   if (gds) {
     r.ctx.gdsData = gds->bytes.data();

@@ -7,9 +7,6 @@
 
 #include <cfenv>
 #include <cstring>
-#include <fstream>
-#include <map>
-#include <regex>
 
 #include "WaveRunner.h"
 #include "isa/Operands.h"
@@ -42,33 +39,9 @@ uint64_t bits(double d) {
 }
 
 // programs/float_mode.s, and the address of each label from its llvm-objdump listing.
-struct Snippets {
-  CodeFile code;
-  std::map<std::string, uint64_t> labels;
-};
-const Snippets& snippets() {
-  static const Snippets s = [] {
-    Snippets r;
-    r.code = loadCode("prog_float_mode");
-    std::ifstream dis(std::string(VGPU_ISA_TEST_DATA) + "/prog_float_mode.dis");
-    const std::regex label(R"(^([0-9A-Fa-f]+) <([A-Za-z0-9_]+)>:\s*$)");
-    std::string line;
-    std::smatch m;
-    while (std::getline(dis, line))
-      if (std::regex_match(line, m, label))
-        r.labels[m[2].str()] = std::stoull(m[1].str(), nullptr, 16);
-    return r;
-  }();
-  return s;
-}
-
 // A wave positioned at `label` with MODE[7:0] = `fpMode` (the rest of MODE zero).
 WaveRunner at(const std::string& label, uint32_t fpMode) {
-  const Snippets& s = snippets();
-  WaveRunner r(s.code, GfxTarget::Gfx906);
-  const auto it = s.labels.find(label);
-  EXPECT_NE(it, s.labels.end()) << label;
-  if (it != s.labels.end()) r.wave.pc = it->second;
+  WaveRunner r = WaveRunner::atLabel("float_mode", label);
   r.wave.mode = fpMode;
   return r;
 }

@@ -22,13 +22,30 @@ CodeFile loadCode(const std::string& name) {
   c.base = hexAddr.empty() ? 0 : std::stoull(hexAddr, nullptr, 16);
   std::ifstream dis(dir + "/" + name + ".dis");
   const std::regex line(R"(^\t(.*?)\s*// ([0-9A-Fa-f]+):.*$)");
+  const std::regex label(R"(^([0-9A-Fa-f]+) <([A-Za-z0-9_]+)>:\s*$)");
   std::string l;
   std::smatch m;
   while (std::getline(dis, l)) {
     if (std::regex_match(l, m, line))
       c.reference.emplace_back(std::stoull(m[2].str(), nullptr, 16), m[1].str());
+    else if (std::regex_match(l, m, label))
+      c.labels[m[2].str()] = std::stoull(m[1].str(), nullptr, 16);
   }
   return c;
+}
+
+WaveRunner WaveRunner::atLabel(const std::string& program, const std::string& label,
+                               GfxTarget target) {
+  // Each program is read once per process: the tests start hundreds of waves from one file.
+  static std::map<std::string, CodeFile> loaded;
+  auto it = loaded.find(program);
+  if (it == loaded.end()) it = loaded.emplace(program, loadCode("prog_" + program)).first;
+  const auto at = it->second.labels.find(label);
+  if (at == it->second.labels.end())
+    throw std::runtime_error("prog_" + program + " has no label '" + label + "'");
+  WaveRunner r(it->second, target);
+  r.wave.pc = at->second;
+  return r;
 }
 
 WaveRunner::WaveRunner(const std::string& name, GfxTarget target)

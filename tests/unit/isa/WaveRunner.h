@@ -18,6 +18,8 @@ struct CodeFile {
   uint64_t base = 0;
   // (address, llvm-objdump text) for every instruction line of NAME.dis.
   std::vector<std::pair<uint64_t, std::string>> reference;
+  // The address of every label ("ADDRESS <name>:" lines of NAME.dis).
+  std::map<std::string, uint64_t> labels;
 };
 CodeFile loadCode(const std::string& name);
 
@@ -53,6 +55,9 @@ class WaveRunner {
   explicit WaveRunner(const std::string& program, GfxTarget target = GfxTarget::Gfx906);
   // Runs code from data/NAME (not a prog_ program): `code` already loaded.
   WaveRunner(const CodeFile& code, GfxTarget target);
+  // A wave of data/prog_PROGRAM with its PC at `label` (an unknown label throws).
+  static WaveRunner atLabel(const std::string& program, const std::string& label,
+                            GfxTarget target = GfxTarget::Gfx906);
 
   // Every opcode (OpInfo) any WaveRunner in this process executed without a fault: the ISA
   // coverage test (vgpu_isa_coverage) reports their union.
