@@ -52,6 +52,20 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtens
   const uint8_t* be = debug ? nullptr : trans.get_byte_enable_ptr();
   const unsigned beLen = trans.get_byte_enable_length();
   auto enabled = [&](unsigned i) { return be == nullptr || be[i % beLen] == TLM_BYTE_ENABLED; };
+  // The access as runs of enabled bytes (offset, length): the whole of it without byte enables.
+  const auto forEachEnabledRun = [&](auto&& access) {
+    if (be == nullptr) return access(0u, len);
+    for (unsigned i = 0; i < len;) {
+      if (!enabled(i)) {
+        ++i;
+        continue;
+      }
+      unsigned run = i;
+      while (run < len && enabled(run)) ++run;
+      access(i, run - i);
+      i = run;
+    }
+  };
 
   if (data == nullptr || len == 0 || (be != nullptr && beLen == 0)) {
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -64,20 +78,7 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtens
   if (!debug) {
     // Every enabled byte must lie in an allocation (adjacent allocations may share an access).
     bool ok = true;
-    if (be == nullptr) {
-      ok = map_.covers(addr, len);
-    } else {
-      for (unsigned i = 0; i < len && ok;) {
-        if (!enabled(i)) {
-          ++i;
-          continue;
-        }
-        unsigned run = i;
-        while (run < len && enabled(run)) ++run;
-        ok = map_.covers(addr + i, run - i);
-        i = run;
-      }
-    }
+    forEachEnabledRun([&](unsigned i, unsigned n) { ok = ok && map_.covers(addr + i, n); });
     if (!ok) {
       ++addressErrors;
       trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -103,37 +104,11 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtens
 
   switch (trans.get_command()) {
     case tlm::TLM_READ_COMMAND:
-      if (be == nullptr) {
-        store_.read(addr, data, len);
-      } else {
-        for (unsigned i = 0; i < len;) {  // runs of enabled bytes
-          if (!enabled(i)) {
-            ++i;
-            continue;
-          }
-          unsigned run = i;
-          while (run < len && enabled(run)) ++run;
-          store_.read(addr + i, data + i, run - i);
-          i = run;
-        }
-      }
+      forEachEnabledRun([&](unsigned i, unsigned n) { store_.read(addr + i, data + i, n); });
       if (counted) ++reads, bytesRead += len;
       break;
     case tlm::TLM_WRITE_COMMAND:
-      if (be == nullptr) {
-        store_.write(addr, data, len);
-      } else {
-        for (unsigned i = 0; i < len;) {  // runs of enabled bytes
-          if (!enabled(i)) {
-            ++i;
-            continue;
-          }
-          unsigned run = i;
-          while (run < len && enabled(run)) ++run;
-          store_.write(addr + i, data + i, run - i);
-          i = run;
-        }
-      }
+      forEachEnabledRun([&](unsigned i, unsigned n) { store_.write(addr + i, data + i, n); });
       if (counted) ++writes, bytesWritten += len;
       break;
     case tlm::TLM_IGNORE_COMMAND:
