@@ -58,6 +58,22 @@ uint32_t groupSlots(const LdsBankRequest& req, const LdsLaneGroups& lg, uint32_t
   }
   return pending;
 }
+// Calls visit(firstLane, lanes) for every lane group with an active lane, in order; returns how
+// many there were (each needs at least one cycle, so the rest are conflict cycles).
+template <typename Visit>
+uint32_t forEachActiveGroup(const LdsBankRequest& req, const LdsLaneGroups& lg, Visit&& visit) {
+  const uint64_t groupLanes = lg.lanesPerGroup >= 64 ? ~0ull : (1ull << lg.lanesPerGroup) - 1;
+  uint32_t activeGroups = 0;
+  for (uint32_t g = 0; g < lg.groups; ++g) {
+    const uint32_t firstLane = g * lg.lanesPerGroup;
+    const uint64_t lanes = (req.laneMask >> firstLane) & groupLanes;
+    if (lanes == 0) continue;
+    ++activeGroups;
+    visit(firstLane, lanes);
+  }
+  return activeGroups;
+}
+
 }  // namespace
 
 uint32_t CppLdsBankArbiter::groupCycles(const LdsBankRequest& req, const LdsLaneGroups& lg,
@@ -201,21 +217,16 @@ LdsBankSchedule CppLdsBankArbiter::schedule(const LdsBankRequest& req) {
 
   // Every request slot's dword, for the group being served.
   std::array<uint32_t, 32> slotDword{};
-  const uint64_t groupLanes = lg.lanesPerGroup >= 64 ? ~0ull : (1ull << lg.lanesPerGroup) - 1;
-  uint32_t activeGroups = 0;
-  for (uint32_t g = 0; g < lg.groups; ++g) {
-    const uint32_t firstLane = g * lg.lanesPerGroup;
-    const uint64_t lanes = (req.laneMask >> firstLane) & groupLanes;
-    if (lanes == 0) continue;
-    ++activeGroups;
-    const uint32_t pending = groupSlots(req, lg, firstLane, lanes, slotDword);
-    serveGroup(firstLane, lg.slotShift, pending, slotDword,
-               [&](uint64_t servedLanes, uint32_t servedSlots) {
-                 out.servedLanes.push_back(servedLanes);
-                 out.servedSlots.push_back(servedSlots);
-                 ++out.cycles;
-               });
-  }
+  const uint32_t activeGroups =
+      forEachActiveGroup(req, lg, [&](uint32_t firstLane, uint64_t lanes) {
+        const uint32_t pending = groupSlots(req, lg, firstLane, lanes, slotDword);
+        serveGroup(firstLane, lg.slotShift, pending, slotDword,
+                   [&](uint64_t servedLanes, uint32_t servedSlots) {
+                     out.servedLanes.push_back(servedLanes);
+                     out.servedSlots.push_back(servedSlots);
+                     ++out.cycles;
+                   });
+      });
   out.conflictCycles = out.cycles - std::min(out.cycles, activeGroups);
   return out;
 }
@@ -223,15 +234,10 @@ LdsBankSchedule CppLdsBankArbiter::schedule(const LdsBankRequest& req) {
 LdsBankCycles CppLdsBankArbiter::cycles(const LdsBankRequest& req) {
   LdsBankCycles out;
   const LdsLaneGroups lg = LdsLaneGroups::of(req.dwordsPerElement, req.elementsPerLane);
-  const uint64_t groupLanes = lg.lanesPerGroup >= 64 ? ~0ull : (1ull << lg.lanesPerGroup) - 1;
-  uint32_t activeGroups = 0;
-  for (uint32_t g = 0; g < lg.groups; ++g) {
-    const uint32_t firstLane = g * lg.lanesPerGroup;
-    const uint64_t lanes = (req.laneMask >> firstLane) & groupLanes;
-    if (lanes == 0) continue;
-    ++activeGroups;
-    out.cycles += groupCycles(req, lg, firstLane, lanes);
-  }
+  const uint32_t activeGroups =
+      forEachActiveGroup(req, lg, [&](uint32_t firstLane, uint64_t lanes) {
+        out.cycles += groupCycles(req, lg, firstLane, lanes);
+      });
   out.conflictCycles = out.cycles - std::min(out.cycles, activeGroups);
   return out;
 }
