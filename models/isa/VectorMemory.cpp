@@ -658,6 +658,19 @@ void moveLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, int by
   }
 }
 
+// A whole wave's dwords moved between the VGPR at `reg` and the host memory of one mapped block
+// (loads into the VGPR, stores out of it), and the instruction done at issue: the block copy
+// that the commonest accesses come down to.
+void waveDwordsAtIssue(ExecArgs& x, int reg, uint8_t* host, bool load) {
+  uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
+  if (load)
+    copyWaveDwords(r, host);
+  else
+    copyWaveDwords(host, r);
+  x.r.kind = StepKind::MemoryDone;
+  x.w.pc += x.in.sizeBytes;
+}
+
 // A plain load or store at issue on the lanes `d` describes. False, with nothing changed, when
 // the lanes' bytes are not all in one mapped region: the instruction then takes the MemRequest
 // path, which reports faults.
@@ -669,13 +682,7 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
     // The most common access of all: a whole wave's consecutive dwords, one block copy.
     uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, d.base, 4 * kWaveSize);
     if (host == nullptr) return false;
-    uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
-    if (m.op == MemOp::Load)
-      copyWaveDwords(r, host);
-    else
-      copyWaveDwords(host, r);
-    x.r.kind = StepKind::MemoryDone;
-    x.w.pc += x.in.sizeBytes;
+    waveDwordsAtIssue(x, reg, host, m.op == MemOp::Load);
     return true;
   }
   if (lanes != 0) {
@@ -771,13 +778,13 @@ bool flatBlocksAtIssue(ExecArgs& x, int seg, const uint32_t* lo, uint64_t high, 
     host[b] = x.ctx.directMemory->map(MemSpace::Vector, start, 4 * kLanes);
     if (host[b] == nullptr) return false;
   }
+  if (kBlocks == 1) {
+    waveDwordsAtIssue(x, reg, host[0], load);
+    return true;
+  }
   uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
   for (int b = 0; b < kBlocks; ++b) {
-    if (kBlocks == 1 && load)
-      copyWaveDwords(r, host[0]);
-    else if (kBlocks == 1)
-      copyWaveDwords(host[0], r);
-    else if (load)
+    if (load)
       std::memcpy(r + b * kLanes, host[b], 4 * kLanes);
     else
       std::memcpy(host[b], r + b * kLanes, 4 * kLanes);
@@ -977,10 +984,6 @@ bool bufferDirect(ExecArgs& x, const BufferAddressing& b, bool offen, bool idxen
   return accessDirect(x, d, vdata, b.bytes);
 }
 
-// MUBUF loads and stores without format conversion, LDS or TFE, at issue (functional mode):
-// the V# and operands read on their own, and every check the general path makes answered
-// first; false (nothing changed) sends the instruction down the general path, which reports
-// any fault.
 // The commonest buffer access of all (a kernel's private array or spills at fixed offsets): a
 // dword load or store without an address VGPR, every lane on, through a private segment V#
 // (swizzled dwords, ADD_TID_ENABLE, an index stride of at least a wave): lane l's dword is at
@@ -1005,16 +1008,14 @@ bool bufferWaveAtIssue(ExecArgs& x, const uint32_t* v) {
   if ((address & 3) != 0) return false;  // alignment faults and DWORD mode's rounding
   uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, address, 4 * kWaveSize);
   if (host == nullptr) return false;
-  uint32_t* r = w.v(static_cast<uint32_t>(vdata));
-  if (x.op.mem.op == MemOp::Load)
-    copyWaveDwords(r, host);
-  else
-    copyWaveDwords(host, r);
-  x.r.kind = StepKind::MemoryDone;
-  w.pc += in.sizeBytes;
+  waveDwordsAtIssue(x, vdata, host, x.op.mem.op == MemOp::Load);
   return true;
 }
 
+// MUBUF loads and stores without format conversion, LDS or TFE, at issue (functional mode):
+// the V# and operands read on their own, and every check the general path makes answered
+// first; false (nothing changed) sends the instruction down the general path, which reports
+// any fault.
 bool bufferAtIssue(ExecArgs& x) {
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
