@@ -358,24 +358,18 @@ bool dwordRun(const uint32_t* addr, uint32_t offset, uint64_t exec, uint64_t lim
   return last <= 0xffffffffu && last < limit;  // no lane wraps past 2^32, all in range
 }
 
-// A load or store of kElements elements of kDwords whole dwords for every lane, each lane's
-// elements at LDS offsets addr[l] + offset[e], all inside the allocation (checked by the
-// caller), with the effect of dsAtIssue's general loops (lanes in ascending order, each lane's
-// elements in turn) but no range check per lane, and quarter-waves (16 lanes, a row of a 16-wide
-// workgroup) whose lanes share one address (a row broadcast) or, for dword elements, address
-// consecutive dwords, moved at once. A load's lane reads its address before it writes its
-// destination VGPRs (which may include the address VGPR).
-constexpr int kQuarterWave = 16;
+constexpr int kQuarterWave = 16;  // lanes: a row of a 16-wide workgroup
 
-// Whether each of the 64 lanes of `v` is at most `bound` (SSE2 compares signed: the sign bits
-// flipped).
-bool allLanesAtMost(const uint32_t* v, uint32_t bound) {
+// Whether each of the kLanes lanes of `v` (a multiple of 4) is at most `bound` (SSE2 compares
+// signed: the sign bits flipped).
+template <int kLanes>
+bool lanesAtMost(const uint32_t* v, uint32_t bound) {
 #if defined(__SSE2__)
   const __m128i sign = _mm_set1_epi32(static_cast<int>(0x80000000u));
   const __m128i limit = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(bound)), sign);
   __m128i above = _mm_setzero_si128();
 #pragma GCC unroll 4
-  for (int i = 0; i < kWaveSize; i += 4)
+  for (int i = 0; i < kLanes; i += 4)
     above = _mm_or_si128(
         above,
         _mm_cmpgt_epi32(
@@ -383,7 +377,7 @@ bool allLanesAtMost(const uint32_t* v, uint32_t bound) {
   return _mm_movemask_epi8(above) == 0;
 #else
   uint32_t above = 0;
-  for (int l = 0; l < kWaveSize; ++l) above |= v[l] > bound ? 1u : 0u;
+  for (int l = 0; l < kLanes; ++l) above |= v[l] > bound ? 1u : 0u;
   return above == 0;
 #endif
 }
@@ -414,7 +408,7 @@ bool quarterWaves(const uint32_t* addr, uint32_t elementBytes, uint32_t bound,
 #if defined(__SSE2__)
     // Four lanes per compare: against the first lane's address and against it stepped; then,
     // for a quarter-wave of neither shape (whose highest address is not known), against the
-    // bound (with the sign bits flipped, as SSE2 compares signed).
+    // bound.
     const __m128i first = _mm_set1_epi32(static_cast<int>(a0));
     const int eb = static_cast<int>(elementBytes);
     const __m128i step4 = _mm_set1_epi32(4 * eb);
@@ -437,15 +431,7 @@ bool quarterWaves(const uint32_t* addr, uint32_t elementBytes, uint32_t bound,
       shapes[q] = QuarterWave::Consecutive;
       continue;
     }
-    const __m128i sign = _mm_set1_epi32(static_cast<int>(0x80000000u));
-    const __m128i limit = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(bound)), sign);
-    __m128i above = _mm_setzero_si128();
-#pragma GCC unroll 4
-    for (int i = 0; i < kQuarterWave; i += 4) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lanes + i));
-      above = _mm_or_si128(above, _mm_cmpgt_epi32(_mm_xor_si128(v, sign), limit));
-    }
-    if (_mm_movemask_epi8(above) != 0) return false;
+    if (!lanesAtMost<kQuarterWave>(lanes, bound)) return false;
     shapes[q] = QuarterWave::Other;
 #else
     uint32_t uniform = 0, consecutive = 0, above = 0;
@@ -463,6 +449,13 @@ bool quarterWaves(const uint32_t* addr, uint32_t elementBytes, uint32_t bound,
   return true;
 }
 
+// A load or store of kElements elements of kDwords whole dwords for every lane, each lane's
+// elements at LDS offsets addr[l] + offset[e], all inside the allocation (checked by the
+// caller), with the effect of dsAtIssue's general loops (lanes in ascending order, each lane's
+// elements in turn) but no range check per lane, and quarter-waves (16 lanes, a row of a 16-wide
+// workgroup) whose lanes share one address (a row broadcast) or, for dword elements, address
+// consecutive dwords, moved at once. A load's lane reads its address before it writes its
+// destination VGPRs (which may include the address VGPR).
 template <int kElements, int kDwords>
 void loadEveryLane(const uint32_t* addr, const QuarterWave* shapes, const uint8_t* lds,
                    const uint64_t offset[2], uint32_t* r) {
@@ -761,8 +754,9 @@ void dsAtIssue(ExecArgs& x, const uint64_t offset[2]) {
       // Every lane on and inside the allocation (as the largest address says): no range check
       // per lane.
       const uint32_t o = static_cast<uint32_t>(offset[0]);
-      const bool inRange = exec == ~0ull && fits && offset[0] <= lastOffset &&
-                           allLanesAtMost(addr, static_cast<uint32_t>(lastOffset - offset[0]));
+      const bool inRange =
+          exec == ~0ull && fits && offset[0] <= lastOffset &&
+          lanesAtMost<kWaveSize>(addr, static_cast<uint32_t>(lastOffset - offset[0]));
       auto apply = [&](auto op) {
         auto update = [&](int l, uint8_t* p) {
           uint32_t old = 0;  // out of range: returns 0
