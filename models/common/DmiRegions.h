@@ -1,6 +1,6 @@
-// The DMI regions an initiator inside the memory hierarchy was granted by the memory behind it
-// (the texture path, a cache serving a hit): the data of most accesses then goes straight
-// between host buffers instead of travelling with a transaction down to DRAM.
+// The DMI regions an initiator was granted by the memory behind it (the compute unit in
+// functional mode, the texture path, a cache serving a hit): the data of most accesses then goes
+// straight between host buffers instead of travelling with a transaction down to DRAM.
 //
 // A region is asked for on the first access it would hold; a range the memory denies is not
 // asked for again until the memory revokes DMI (forget()), and an access no region holds whole
@@ -22,12 +22,18 @@ class DmiRegions {
   // asks the memory for a region around the payload's address (get_direct_mem_ptr).
   template <class Ask>
   uint8_t* find(uint64_t address, uint32_t length, Ask&& ask) {
+    const tlm::tlm_dmi* d = region(address, length, ask);
+    return d ? d->get_dmi_ptr() + (address - d->get_start_address()) : nullptr;
+  }
+  // The region holding [address, address + length) whole, or null (as find()).
+  template <class Ask>
+  const tlm::tlm_dmi* region(uint64_t address, uint32_t length, Ask&& ask) {
     if (last_ < regions_.size()) {
       const tlm::tlm_dmi& d = regions_[last_];
       if (address >= d.get_start_address() && address + length - 1 <= d.get_end_address())
-        return d.get_dmi_ptr() + (address - d.get_start_address());
+        return &d;
     }
-    return findOrAsk(address, length, ask);
+    return regionOrAsk(address, length, ask);
   }
   // The memory revoked DMI over [start, end]: drops the regions overlapping it, and forgets
   // what it denied (it may grant that now).
@@ -47,7 +53,7 @@ class DmiRegions {
     last_ = 0;
   }
   template <class Ask>
-  uint8_t* findOrAsk(uint64_t address, uint32_t length, Ask& ask) {
+  const tlm::tlm_dmi* regionOrAsk(uint64_t address, uint32_t length, Ask& ask) {
     auto covers = [&](const tlm::tlm_dmi& d) {
       return address >= d.get_start_address() && address + length - 1 <= d.get_end_address();
     };
@@ -57,7 +63,7 @@ class DmiRegions {
       // In a region granted already; the bytes may run past its end (into another allocation).
       if (!covers(*(after - 1))) return nullptr;
       last_ = static_cast<size_t>(after - 1 - regions_.begin());
-      return after[-1].get_dmi_ptr() + (address - after[-1].get_start_address());
+      return &after[-1];
     }
     if (address >= deniedStart_ && address <= deniedEnd_) return nullptr;
     tlm::tlm_generic_payload p;
@@ -79,7 +85,7 @@ class DmiRegions {
         std::upper_bound(regions_.begin(), regions_.end(), dmi.get_start_address(), startsAfter),
         dmi);
     last_ = static_cast<size_t>(at - regions_.begin());
-    return covers(*at) ? at->get_dmi_ptr() + (address - at->get_start_address()) : nullptr;
+    return covers(*at) ? &*at : nullptr;
   }
 
   std::vector<tlm::tlm_dmi> regions_;         // disjoint, sorted by start

@@ -837,44 +837,9 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
 const tlm::tlm_dmi* ComputeUnit::dmiRegionFor(
     DmiRegions& known, tlm_utils::simple_initiator_socket<ComputeUnit>& socket, uint64_t address,
     uint32_t bytes) {
-  std::vector<tlm::tlm_dmi>& regions = known.regions;
-  auto covers = [&](const tlm::tlm_dmi& d) {
-    return address >= d.get_start_address() && address + bytes - 1 <= d.get_end_address();
-  };
-  if (known.last < regions.size() && covers(regions[known.last])) return &regions[known.last];
-  // The candidate is the last region starting at or before `address`.
-  auto startsAfter = [](uint64_t a, const tlm::tlm_dmi& d) { return a < d.get_start_address(); };
-  auto after = std::upper_bound(regions.begin(), regions.end(), address, startsAfter);
-  if (after != regions.begin() && covers(*(after - 1))) {
-    known.last = static_cast<size_t>(after - 1 - regions.begin());
-    return &regions[known.last];
-  }
-  if (after != regions.begin() && address <= (after - 1)->get_end_address())
-    return nullptr;  // granted, but the element runs past the region's end
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_READ_COMMAND);
-  p.set_address(address);
-  tlm::tlm_dmi dmi;
-  if (!socket->get_direct_mem_ptr(p, dmi) || !dmi.is_read_write_allowed() ||
-      dmi.get_dmi_ptr() == nullptr || address < dmi.get_start_address() ||
-      address > dmi.get_end_address())
-    return nullptr;
-  // Keep the regions disjoint: drop any the new grant overlaps (the target's view is newer).
-  known.invalidate(dmi.get_start_address(), dmi.get_end_address());
-  auto at = regions.insert(
-      std::upper_bound(regions.begin(), regions.end(), dmi.get_start_address(), startsAfter), dmi);
-  known.last = static_cast<size_t>(at - regions.begin());
-  return covers(*at) ? &*at : nullptr;
-}
-
-void ComputeUnit::DmiRegions::invalidate(sc_dt::uint64 start, sc_dt::uint64 end) {
-  regions.erase(std::remove_if(regions.begin(), regions.end(),
-                               [&](const tlm::tlm_dmi& d) {
-                                 return d.get_start_address() <= end &&
-                                        start <= d.get_end_address();
-                               }),
-                regions.end());
-  last = 0;
+  return known.region(address, bytes, [&](tlm::tlm_generic_payload& p, tlm::tlm_dmi& d) {
+    return socket->get_direct_mem_ptr(p, d);
+  });
 }
 
 uint8_t* ComputeUnit::lookup(isa::MemSpace space, uint64_t address, uint64_t bytes) {

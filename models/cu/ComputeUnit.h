@@ -21,6 +21,7 @@
 #include <tlm>
 
 #include "activity/ActivitySampler.h"
+#include "common/DmiRegions.h"
 #include "common/PlatformConfig.h"
 #include "dispatcher/KernelDispatch.h"
 #include "isa/HazardChecker.h"
@@ -199,23 +200,17 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // isa::DirectMemory: [address, address + bytes) in one DMI region of the texture path
   // (Vector) or of the scalar cache (Scalar).
   uint8_t* lookup(isa::MemSpace space, uint64_t address, uint64_t bytes) override;
-  // Regions of device memory a memory socket granted DMI to: disjoint, sorted by start.
-  struct DmiRegions {
-    std::vector<tlm::tlm_dmi> regions;
-    size_t last = 0;  // the region the previous lookup found
-    void invalidate(sc_dt::uint64 start, sc_dt::uint64 end);
-  };
   // The region holding [address, address + bytes), asked of `socket` if no known region does;
   // nullptr when DMI is refused or the bytes run past the granted region.
   const tlm::tlm_dmi* dmiRegionFor(DmiRegions& known,
                                    tlm_utils::simple_initiator_socket<ComputeUnit>& socket,
                                    uint64_t address, uint32_t bytes);
   void invalidateVectorDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
-    vectorDmi_.invalidate(start, end);
+    vectorDmi_.forget(start, end);
     forgetRegions();
   }
   void invalidateScalarDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
-    scalarDmi_.invalidate(start, end);
+    scalarDmi_.forget(start, end);
     forgetRegions();
   }
 
