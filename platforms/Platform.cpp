@@ -120,6 +120,7 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
   r.number("quantum", p.quantumCycles);
   r.number("max_cycles", p.maxCycles);
   r.number("watchdog_cycles", p.watchdogCycles);
+  r.number("perturb_latency_seed", p.perturbLatencySeed);
   r.number("mmio_latency", p.mmioLatencyCycles);
   r.section("cu", [&](Reader& s) {
     s.number("simds", p.cu.simdsPerCu);

@@ -107,6 +107,10 @@ struct PlatformConfig {
   // Functional mode: instructions execute in order with unit latencies, no cache or DRAM
   // timing; results are the same, cycles are not meaningful. The fast path.
   bool functionalMode = false;
+  // Timing mode, for testing the model: a seed other than 0 adds random extra latency to every
+  // memory access within the hardware's return-order rules (cu/LatencyPerturbation.h).
+  // Results must not change; cycles do (deterministically for a given seed).
+  uint64_t perturbLatencySeed = 0;
   // Run options, not platform parameters: the model-activity VCD and the timeline
   // (vgpu-sim --vcd, --timeline; models/trace).
   trace::TraceOptions trace;

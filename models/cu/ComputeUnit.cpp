@@ -38,10 +38,9 @@ struct ComputeUnit::Wave {
   uint32_t slot = 0, simd = 0, indexInGroup = 0;
   State state = State::Ready;
   uint64_t readyCycle = 0;                         // earliest cycle the next instruction may issue
-  uint32_t vmcnt = 0, lgkmcnt = 0, expcnt = 0;     // outstanding, per counter
+  WaitcntCounters counters;                        // and the order accesses complete in
   uint32_t outstanding = 0;                        // all accesses not yet completed
   uint32_t waitVm = 0, waitLgkm = 0, waitExp = 0;  // s_waitcnt thresholds
-  uint64_t lastVmCompletion = 0;                   // VM_CNT returns in order
   uint64_t fetchedLine = kNever;
   uint64_t prefetchedTo = 0;       // lines up to here were already requested by this wave
   uint64_t prefetchDoneCycle = 0;  // when the latest of those requests completes
@@ -94,6 +93,16 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
   cycleCtx_.privateApertureBase = kPrivateApertureBase;
   // Functional mode: plain loads and stores complete at issue where DMI maps their bytes.
   if (config_.functionalMode) cycleCtx_.directMemory = this;
+  perturbation_.seed(config_.perturbLatencySeed, id_);
+  // The slowest of the rates that apply (an f64 transcendental at the slower of the two).
+  for (uint32_t rate = 0; rate < valuCyclesByRate_.size(); ++rate) {
+    uint32_t divisor = 1;
+    if (rate & isa::kValuFp64) divisor = config_.cu.fp64RateDivisor;
+    if (rate & isa::kValuTranscendental)
+      divisor = std::max(divisor, config_.cu.transcendentalRateDivisor);
+    if (rate & isa::kValuQuarterRateInt) divisor = std::max(divisor, 4u);
+    valuCyclesByRate_[rate] = config_.cu.valuCycles * divisor;
+  }
   vectorMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateVectorDmi);
   scalarMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateScalarDmi);
   SC_THREAD(run);
@@ -310,19 +319,7 @@ void ComputeUnit::retireCompleted() {
     if (req.writeback.kind != 0)
       isa::completeMemory(*w.s, req, ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr,
                           w.group->resources.ldsBytes);
-    switch (p->counter) {
-      case isa::WaitCounter::Vm:
-        --w.vmcnt;
-        break;
-      case isa::WaitCounter::Lgkm:
-        --w.lgkmcnt;
-        break;
-      case isa::WaitCounter::Exp:
-        --w.expcnt;
-        break;
-      case isa::WaitCounter::None:
-        break;
-    }
+    w.counters.retire(p->counter);
     requestPool_.push_back(std::move(p->request));
     if (w.state == Wave::State::Waitcnt && waitSatisfied(w)) {
       w.state = Wave::State::Ready;
@@ -341,40 +338,7 @@ void ComputeUnit::retireCompleted() {
 }
 
 bool ComputeUnit::waitSatisfied(const Wave& w) const {
-  return w.vmcnt <= w.waitVm && w.lgkmcnt <= w.waitLgkm && w.expcnt <= w.waitExp;
-}
-
-uint32_t ComputeUnit::valuCycles(const isa::Program& program, const isa::Instruction& inst) {
-  if (&program == lastCostProgram_)
-    return (*lastCosts_)[static_cast<size_t>(&inst - program.instructions().data())];
-  auto& costs = valuCost_[&program];
-  lastCostProgram_ = &program;
-  lastCosts_ = &costs;
-  if (costs.empty()) {
-    // Classified once per program from the mnemonic. Rates: FP64 and transcendentals from the
-    // platform; 32-bit integer multiplies run at quarter rate on GCN (AMD OpenCL optimization
-    // guide, "Instruction Throughput"; the 24-bit forms are full rate).
-    const auto& all = program.instructions();
-    costs.resize(all.size());
-    for (size_t i = 0; i < all.size(); ++i) {
-      // The opcode's name is the disassembly's mnemonic without its _e32/_e64/_dpp/_sdwa
-      // suffix, which none of the patterns below involves (disassembling every instruction of
-      // the program on every CU cost more than some whole kernels).
-      const std::string m = all[i].op ? all[i].op->name : "";
-      auto has = [&](const char* s) { return m.find(s) != std::string::npos; };
-      const bool transcendental = has("v_exp_") || has("v_log_") || has("v_rcp_") ||
-                                  has("v_rsq_") || has("v_sqrt_") || has("v_sin_") || has("v_cos_");
-      const bool fp64 = has("_f64");
-      const bool intMul = has("v_mul_lo_u32") || has("v_mul_hi_u32") || has("v_mul_hi_i32") ||
-                          has("v_mad_u64_u32") || has("v_mad_i64_i32") || has("v_mul_lo_i32");
-      uint32_t rate = 1;
-      if (fp64) rate = config_.cu.fp64RateDivisor;
-      if (transcendental) rate = std::max(rate, config_.cu.transcendentalRateDivisor);
-      if (intMul) rate = std::max(rate, 4u);
-      costs[i] = static_cast<uint16_t>(config_.cu.valuCycles * rate);
-    }
-  }
-  return costs[static_cast<size_t>(&inst - program.instructions().data())];
+  return w.counters.satisfied(w.waitVm, w.waitLgkm, w.waitExp);
 }
 
 // Inlined into issueFunctional's loop: the path nearly every instruction takes in functional
@@ -585,7 +549,7 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
     case isa::IssueType::Valu:
       // Functional mode has no VALU timing; the trace still shows the cycles.
       if (config_.functionalMode && !traceProbe) break;
-      busy = valuCycles(*w.group->dispatch->program, inst);
+      busy = valuCyclesByRate_[inst.valuRate & 7];
       simdValuFree_[w.simd] = now_ + busy;
       break;
     case isa::IssueType::Salu:
@@ -652,7 +616,7 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
         w.state = Wave::State::Waitcnt;
         markIssuable(w);
         w.waitStart = now_;
-        w.waitingOnVm = w.vmcnt > w.waitVm;
+        w.waitingOnVm = w.counters.vm > w.waitVm;
         w.blockedPc = inst.pc;
       }
       break;
@@ -807,27 +771,15 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
     pa = freePending_.back();
     freePending_.pop_back();
   }
-  const uint64_t latency = static_cast<uint64_t>(std::ceil((delay - local) / period_));
-  pa->completion = now_ + std::max<uint64_t>(1, latency);
+  uint64_t latency = static_cast<uint64_t>(std::ceil((delay - local) / period_));
+  if (config_.perturbLatencySeed != 0) latency += perturbation_.extraCycles();
   pa->sequence = issueSequence_++;
   pa->wave = &w;
   pa->counter = req->counter;
-  switch (req->counter) {
-    case isa::WaitCounter::Vm:
-      // VM_CNT decrements in issue order (seed 004): a later access never completes first.
-      pa->completion = std::max(pa->completion, w.lastVmCompletion);
-      w.lastVmCompletion = pa->completion;
-      ++w.vmcnt;
-      break;
-    case isa::WaitCounter::Lgkm:
-      ++w.lgkmcnt;
-      break;
-    case isa::WaitCounter::Exp:
-      ++w.expcnt;
-      break;
-    case isa::WaitCounter::None:
-      break;
-  }
+  // The wave sees the access complete when the memory path has answered and every earlier
+  // access that must return before it has (WaitcntCounters: the hardware's order rules).
+  pa->completion =
+      w.counters.issue(req->counter, req->space, now_ + std::max<uint64_t>(1, latency));
   ++w.outstanding;
   pa->request = std::move(req);
   if (traceProbe) traceProbe->memoryDone(w.slot, pa->completion);
@@ -1067,8 +1019,9 @@ std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
     }
     case Wave::State::Waitcnt:
       os << "waits in s_waitcnt since cycle " << w.waitStart << " for vmcnt <= " << w.waitVm
-         << " (outstanding " << w.vmcnt << "), lgkmcnt <= " << w.waitLgkm << " (outstanding "
-         << w.lgkmcnt << "), expcnt <= " << w.waitExp << " (outstanding " << w.expcnt << ")";
+         << " (outstanding " << w.counters.vm << "), lgkmcnt <= " << w.waitLgkm << " (outstanding "
+         << w.counters.lgkm << "), expcnt <= " << w.waitExp << " (outstanding " << w.counters.exp
+         << ")";
       break;
     case Wave::State::Draining:
       os << "ended; " << w.outstanding << " memory accesses still outstanding";

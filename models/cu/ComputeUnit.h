@@ -8,11 +8,11 @@
 // forgets s_waitcnt misbehaves here as on silicon.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <queue>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -23,6 +23,8 @@
 #include "activity/ActivitySampler.h"
 #include "common/DmiRegions.h"
 #include "common/PlatformConfig.h"
+#include "cu/LatencyPerturbation.h"
+#include "cu/WaitcntCounters.h"
 #include "dispatcher/KernelDispatch.h"
 #include "isa/HazardChecker.h"
 #include "isa/Isa.h"
@@ -186,8 +188,6 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   void advance(uint64_t cycles);
   void fetch(Wave& w);
   std::unique_ptr<isa::MemRequest> newRequest();
-  // VALU cycles of an instruction (FP64, transcendental and 32-bit integer multiply rates).
-  uint32_t valuCycles(const isa::Program& program, const isa::Instruction& inst);
   unsigned issueFunctional();
   // Functional mode: a vector load or store done directly on device memory through DMI
   // pointers, as the texture path would do it; false (nothing done) when any lane's element is
@@ -253,15 +253,15 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   ActivitySampler* activity_ = nullptr;
   CuActivityChannels activityChannels_;
   std::vector<uint64_t> simdValuFree_;  // per SIMD: cycle its VALU accepts the next instruction
-  std::unordered_map<const isa::Program*, std::vector<uint16_t>> valuCost_;
-  // The program whose costs valuCost_ held last: most issues hit it without a hash lookup.
-  const isa::Program* lastCostProgram_ = nullptr;
-  const std::vector<uint16_t>* lastCosts_ = nullptr;
+  // VALU cycles of an instruction by its rate class (isa::ValuRate bits, decided at decode):
+  // FP64, transcendental and 32-bit integer multiply rates from the platform.
+  std::array<uint32_t, 8> valuCyclesByRate_{};
   // Functional mode: the DMI regions of the texture path and of the scalar cache.
   DmiRegions vectorDmi_, scalarDmi_;
   const sc_core::sc_time realtimePeriod_{10, sc_core::SC_NS};  // s_memrealtime's clock
   uint64_t issueSequence_ = 0;
-  uint64_t nextWatchdogCheck_ = 0;  // cycle at which the oldest wait could pass the watchdog
+  LatencyPerturbation perturbation_;  // used when config_.perturbLatencySeed != 0
+  uint64_t nextWatchdogCheck_ = 0;    // cycle at which the oldest wait could pass the watchdog
 
   struct PendingOrder {
     bool operator()(const PendingAccess* a, const PendingAccess* b) const;

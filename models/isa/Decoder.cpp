@@ -2,12 +2,27 @@
 // encoding family and size (including 32-bit literals, DPP and SDWA words), looks the opcode
 // up in the family tables and unpacks the fields once, at load time.
 #include <array>
+#include <cstring>
 #include <unordered_map>
 
 #include "isa/OpInfo.h"
 
 namespace vgpu::isa {
 namespace {
+
+// The rate class of a VALU opcode (ValuRate), worked out once per opcode when the lookup is
+// built. FP64 and transcendentals by name; the 32-bit integer multiplies run
+// at quarter rate on GCN (AMD OpenCL optimization guide, "Instruction Throughput").
+uint8_t valuRateOf(const OpInfo& o) {
+  uint8_t rate = kValuFullRate;
+  if (std::strstr(o.name, "_f64")) rate |= kValuFp64;  // f64 results, sources or compares
+  for (const char* t : {"v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_"})
+    if (std::strncmp(o.name, t, std::strlen(t)) == 0) rate |= kValuTranscendental;
+  for (const char* m : {"v_mul_lo_u32", "v_mul_hi_u32", "v_mul_hi_i32", "v_mad_u64_u32",
+                        "v_mad_i64_i32", "v_mul_lo_i32"})
+    if (std::strcmp(o.name, m) == 0) rate |= kValuQuarterRateInt;
+  return rate;
+}
 
 struct Lookup {
   std::array<const OpInfo*, 128> sop2{}, sopk{}, sopc{}, sopp{};
@@ -20,6 +35,7 @@ struct Lookup {
   std::array<const OpInfo*, 128> mimg{};
   std::array<const OpInfo*, 4> vintrp{};
   const OpInfo* exp = nullptr;
+  std::unordered_map<const OpInfo*, uint8_t> valuRates;  // VALU opcodes below full rate
 
   Lookup() {
     auto addAll = [&](OpTable t) {
@@ -38,6 +54,10 @@ struct Lookup {
     addAll(interpTable());
   }
   void add(const OpInfo* o) {
+    if (o->issue == IssueType::Valu) {
+      const uint8_t rate = valuRateOf(*o);
+      if (rate != kValuFullRate) valuRates.emplace(o, rate);
+    }
     const int op = o->opcode;
     switch (o->enc) {
       case Enc::Sop2:
@@ -413,6 +433,11 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
   }
   in.op = op;
   in.issue = op ? op->issue : IssueType::Internal;
+  if (op && in.issue == IssueType::Valu) {
+    const auto& rates = lookup().valuRates;
+    const auto rate = rates.find(op);
+    in.valuRate = rate == rates.end() ? kValuFullRate : rate->second;
+  }
   for (int i = 1; i < size / 4; ++i) in.words[i] = word(i);
   return size;
 }

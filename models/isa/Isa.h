@@ -17,6 +17,15 @@ namespace vgpu::isa {
 // Which CU pipeline an instruction issues to (the issue arbiter allows one of each per cycle).
 enum class IssueType : uint8_t { Salu, Valu, Vmem, Smem, Lds, Branch, Message, Internal };
 
+// What slows a VALU instruction below full rate, as bits: the compute unit turns them into
+// cycles with the platform's rate divisors. Decided once per opcode, at decode.
+enum ValuRate : uint8_t {
+  kValuFullRate = 0,
+  kValuFp64 = 1,            // double precision: cu.fp64_rate_divisor
+  kValuTranscendental = 2,  // exp, log, rcp, rsq, sqrt, sin, cos: cu.transcendental_rate_divisor
+  kValuQuarterRateInt = 4,  // 32-bit integer multiplies (the 24-bit forms are full rate)
+};
+
 struct OpInfo;  // per-opcode table entry, defined by the implementation
 // What an executor gets (below) and the executor of an instruction.
 struct ExecArgs;
@@ -31,6 +40,7 @@ struct Instruction {
   uint32_t words[3] = {0, 0, 0};  // raw encoding (words[sizeBytes/4 ..] unused)
   const OpInfo* op = nullptr;     // nullptr: unknown encoding (disassembles as raw, faults)
   IssueType issue = IssueType::Internal;
+  uint8_t valuRate = kValuFullRate;  // ValuRate bits of a VALU instruction
   // Decoded fields used by execute(); meaning defined by the implementation per encoding.
   uint16_t f[12] = {};
   uint32_t literal = 0;

@@ -45,8 +45,9 @@ enum class AtomicOp : uint8_t {
   CondXchg32,  // (added by isa) ds_condxchg32_rtn_b64: per dword, mem = src[30:0] if src[31]
 };
 
-// Which s_waitcnt counter the instruction increments at issue (seed 004).
-enum class WaitCounter : uint8_t { None, Vm, Lgkm, Exp };
+// Which s_waitcnt counters the instruction increments at issue (Vega ISA guide, 4.4 "Data
+// Dependency Resolution"). VmLgkm: a FLAT-segment access, counted on both (cu/WaitcntCounters.h).
+enum class WaitCounter : uint8_t { None, Vm, Lgkm, VmLgkm, Exp };
 
 struct MemRequest {
   static constexpr int kMaxElementBytes = 16;

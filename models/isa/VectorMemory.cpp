@@ -1258,7 +1258,8 @@ void execFlat(ExecArgs& x) {
   if (x.ctx.directMemory && flatDirect(x, seg, vaddr, useSaddr, scratchSaddr, saddrValue, offset))
     return;
 
-  beginRequest(x.mem, MemSpace::Vector, m.op, WaitCounter::Vm);
+  // FLAT-segment instructions count on both VM_CNT and LGKM_CNT; global and scratch on VM_CNT.
+  beginRequest(x.mem, MemSpace::Vector, m.op, seg == 0 ? WaitCounter::VmLgkm : WaitCounter::Vm);
   const uint64_t exec = w.exec;
   uint64_t ldsLanes = 0;
   const int alignMode = w.alignmentMode & 3;
@@ -1313,7 +1314,6 @@ void execFlat(ExecArgs& x) {
   if (ldsLanes) {
     if (ldsLanes != exec) return fault(x, "flat access mixing apertures not supported");
     x.mem.space = MemSpace::Lds;
-    x.mem.counter = WaitCounter::Lgkm;
   }
   finishVector(x, in.f[fld::kData0], exec, exec, m.bytes);
 }

@@ -1,5 +1,6 @@
 #include "KernelCases.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -255,6 +256,65 @@ int64_t ulpDistance(float a, float b) {
   return std::llabs(int64_t{ia} - ib);
 }
 
+// The 5-point stencil on an n x n image, clamped at the border.
+KernelCase stencil2d(const std::string& name, const std::string& file, int n) {
+  KernelCase c;
+  c.name = name;
+  c.codeObject = file;
+  c.kernel = "stencil2d";
+  c.launch.grid = {static_cast<uint32_t>(n), static_cast<uint32_t>(n), 1};
+  c.launch.block = {16, 16, 1};
+  const float coefficient = 0.2f;
+  c.args = {buffer(randomFloats(static_cast<size_t>(n) * n, 11)),
+            buffer(std::vector<float>(static_cast<size_t>(n) * n, 0.0f), true),
+            scalar<int32_t>(n, "i32"), scalar<int32_t>(n, "i32"), scalar(coefficient, "f32")};
+  c.reference = [n, coefficient](const std::vector<CaseArg>& in,
+                                 std::vector<std::vector<uint8_t>>& out) {
+    auto x = valuesOf<float>(in[0].bytes);
+    auto at = [&](int i, int j) {
+      i = std::clamp(i, 0, n - 1);
+      j = std::clamp(j, 0, n - 1);
+      return x[static_cast<size_t>(j) * n + i];
+    };
+    std::vector<float> r(static_cast<size_t>(n) * n);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        // The source's order of additions, and the two fused multiply-adds hipcc -O2 contracts
+        // `center + c * (sum - 4 * center)` into (v_fmac_f32 twice): the result is exact.
+        const float center = at(i, j);
+        const float sum = ((at(i, j - 1) + at(i, j + 1)) + at(i - 1, j)) + at(i + 1, j);
+        r[static_cast<size_t>(j) * n + i] =
+            std::fma(coefficient, std::fma(-4.0f, center, sum), center);
+      }
+    out[1] = bytesOf(r);
+  };
+  c.isFloatOutput = true;
+  return c;
+}
+
+// out = transpose(in) for a w x h matrix of words.
+KernelCase transpose(int w, int h) {
+  KernelCase c;
+  c.name = "transpose_" + std::to_string(w) + "x" + std::to_string(h);
+  c.codeObject = "transpose_tiled.co";
+  c.kernel = "transpose_tiled";
+  c.launch.grid = {static_cast<uint32_t>(w), static_cast<uint32_t>(h) / 4, 1};  // 4 rows each
+  c.launch.block = {32, 8, 1};
+  std::vector<uint32_t> in(static_cast<size_t>(w) * h);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint32_t>(i * 2654435761u);
+  c.args = {buffer(in), buffer(std::vector<uint32_t>(in.size(), 0xdeadbeefu), true),
+            scalar<int32_t>(w, "i32"), scalar<int32_t>(h, "i32")};
+  c.reference = [w, h](const std::vector<CaseArg>& in, std::vector<std::vector<uint8_t>>& out) {
+    auto x = valuesOf<uint32_t>(in[0].bytes);
+    std::vector<uint32_t> r(x.size());
+    for (int y = 0; y < h; ++y)
+      for (int i = 0; i < w; ++i)
+        r[static_cast<size_t>(i) * h + y] = x[static_cast<size_t>(y) * w + i];
+    out[1] = bytesOf(r);
+  };
+  return c;
+}
+
 }  // namespace
 
 std::string kernelDir() {
@@ -276,7 +336,13 @@ std::vector<KernelCase> allKernelCases() {
           matmul("matmul_v5_64", "matmul_tiled_v5.co", 64),
           offsetScale("offset_scale_v5", "offset_scale_v5.co"),
           vectorAdd("vector_add_gfx900", "vector_add_gfx900.co"),
-          blockReduce("block_reduce_gfx900", "block_reduce_gfx900.co")};
+          blockReduce("block_reduce_gfx900", "block_reduce_gfx900.co"),
+          stencil2d("stencil2d_256", "stencil2d.co", 256),
+          stencil2d("stencil2d_512", "stencil2d.co", 512),
+          stencil2d("stencil2d_1024", "stencil2d.co", 1024),
+          stencil2d("stencil2d_gfx900_512", "stencil2d_gfx900.co", 512),
+          transpose(256, 256),
+          transpose(512, 128)};
 }
 
 KernelCase kernelCase(const std::string& name) {
@@ -305,7 +371,12 @@ std::vector<KernelArg> uploadArgs(Runtime& rt, const KernelCase& c,
 
 std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c,
                                                     const std::string& platform) {
-  Simulation sim(loadPlatform(platform));
+  return runThroughRuntime(c, loadPlatform(platform));
+}
+
+std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c,
+                                                    const PlatformConfig& platform) {
+  Simulation sim(platform);
   std::vector<std::vector<uint8_t>> out(c.args.size());
   sim.run([&](Runtime& rt) {
     const Module& m = rt.loadModule(kernelDir() + "/" + c.codeObject);

@@ -45,6 +45,8 @@ std::vector<KernelArg> uploadArgs(Runtime& rt, const KernelCase& c, std::vector<
 // Runs the case through the runtime API on `platform`; returns each buffer's final bytes.
 std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c,
                                                     const std::string& platform);
+std::vector<std::vector<uint8_t>> runThroughRuntime(const KernelCase& c,
+                                                    const PlatformConfig& platform);
 // Compares results against the reference; returns "" when they match, else a description.
 std::string checkAgainstReference(const KernelCase& c,
                                   const std::vector<std::vector<uint8_t>>& out);

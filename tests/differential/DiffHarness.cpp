@@ -324,7 +324,12 @@ Buffers runOnPocl(const DiffCase& c) {
 
 Buffers runOnVgpu(const DiffCase& c, const std::string& platform, const std::string& codeObject,
                   const std::string& kernel) {
-  Simulation sim(loadPlatform(platform));
+  return runOnVgpu(c, loadPlatform(platform), codeObject, kernel);
+}
+
+Buffers runOnVgpu(const DiffCase& c, const PlatformConfig& platform, const std::string& codeObject,
+                  const std::string& kernel) {
+  Simulation sim(platform);
   Buffers out(c.args.size());
   sim.run([&](Runtime& rt) {
     const Module& m = rt.loadModule(codeObject);

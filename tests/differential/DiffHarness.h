@@ -149,6 +149,9 @@ Buffers runOnPocl(const DiffCase& c);
 // The model, through vgpu::Runtime. Throws KernelFault / InputError from the model.
 Buffers runOnVgpu(const DiffCase& c, const std::string& platform, const std::string& codeObject,
                   const std::string& kernel);
+// The same on a platform the caller configured (tests/perturb: modes and latency perturbation).
+Buffers runOnVgpu(const DiffCase& c, const PlatformConfig& platform, const std::string& codeObject,
+                  const std::string& kernel);
 // "" when every checked output agrees; else the first mismatch (argument, item, field, both
 // values, the inputs of that item) and the number of differing elements.
 std::string compare(const DiffCase& c, const Buffers& expected, const Buffers& actual,
