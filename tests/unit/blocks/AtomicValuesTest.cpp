@@ -251,12 +251,12 @@ const std::vector<OpCases>& table() {
 }
 
 // The wave of one op: lane l works on its own 8-byte slot, slot l.
-isa::MemRequest waveFor(const OpCases& c, isa::MemSpace space, uint64_t base) {
+isa::MemRequest waveFor(const OpCases& c, isa::MemSpace space, uint64_t base, bool glc = true) {
   isa::MemRequest r;
   r.space = space;
   r.op = isa::MemOp::Atomic;
   r.atomic = c.op;
-  r.atomicReturnsData = true;
+  r.atomicReturnsData = glc;
   r.elementBytes = static_cast<uint8_t>(c.bytes);
   r.laneMask = (uint64_t{1} << c.cases.size()) - 1;
   for (size_t l = 0; l < c.cases.size(); ++l) {
@@ -312,10 +312,11 @@ TEST(AtomicValues, LdsAtomicsReturnTheOldValueAndLeaveTheDefinedResult) {
   test::simulate();
 }
 
-TEST(AtomicValues, MemoryAtomicsThroughTheTexturePathAndL2) {
-  // BUFFER/GLOBAL_ATOMIC_* with glc: through the texture path, the vector L1 and the vega20
-  // L2 to DRAM, which executes them. A plain load afterwards, through the same caches, sees the
-  // results (the caches keep no stale copy of an atomically updated line).
+// BUFFER/GLOBAL_ATOMIC_* through the texture path, the vector L1 and the vega20 L2 to DRAM,
+// which executes them. A plain load afterwards, through the same caches, sees the results (the
+// caches keep no stale copy of an atomically updated line). With glc the lanes get the old
+// values; without, their data stays as sent.
+void memoryAtomicsThroughTheCaches(bool glc) {
   const PlatformConfig p = loadPlatform("vega20");
   TexturePath tc{"tc", p.vectorL1, cycles(1)};
   L2Cache l2{"l2", p.l2, cycles(1)};
@@ -342,13 +343,14 @@ TEST(AtomicValues, MemoryAtomicsThroughTheTexturePathAndL2) {
       warm.laneMask = (uint64_t{1} << c.cases.size()) - 1;
       for (size_t l = 0; l < c.cases.size(); ++l) warm.addr[l][0] = at + 8 * l;
       ASSERT_TRUE(test::sendWave(i, warm).ok());
-      isa::MemRequest r = waveFor(c, isa::MemSpace::Vector, at);
+      isa::MemRequest r = waveFor(c, isa::MemSpace::Vector, at, glc);
       ASSERT_TRUE(test::sendWave(i, r).ok()) << c.name;
       ASSERT_FALSE(r.faulted) << c.name;
       isa::MemRequest check = warm;
       ASSERT_TRUE(test::sendWave(i, check).ok());
       for (size_t l = 0; l < c.cases.size(); ++l) {
-        EXPECT_EQ(returned(r, l, c.bytes), c.cases[l].before) << c.name << " case " << l;
+        EXPECT_EQ(returned(r, l, c.bytes), glc ? c.cases[l].before : c.cases[l].data)
+            << c.name << " case " << l;
         EXPECT_EQ(returned(check, l, c.bytes), c.cases[l].after)
             << std::hex << c.name << " case " << l;
       }
@@ -358,6 +360,14 @@ TEST(AtomicValues, MemoryAtomicsThroughTheTexturePathAndL2) {
   uint64_t lanes = 0;
   for (const OpCases& c : table()) lanes += c.memoryAtomic ? c.cases.size() : 0;
   EXPECT_EQ(dram.atomics, lanes);  // each lane's atomic executed once, at the memory
+}
+
+TEST(AtomicValues, MemoryAtomicsWithGlcThroughTheTexturePathAndL2) {
+  memoryAtomicsThroughTheCaches(true);
+}
+
+TEST(AtomicValues, MemoryAtomicsWithoutGlcUpdateMemoryAndReturnNothing) {
+  memoryAtomicsThroughTheCaches(false);
 }
 
 TEST(AtomicValues, LanesOnOneAddressApplyInLaneOrder) {
