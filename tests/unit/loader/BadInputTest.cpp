@@ -1,11 +1,16 @@
 // The loader on input it must refuse: each problem gets one clear vgpu::InputError naming the
 // file, and no corruption of a real code object makes it crash, hang or throw anything else.
+#include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "TestFiles.h"
 #include "common/Error.h"
@@ -61,11 +66,36 @@ TEST(BadInput, Directory) {
   expectInputError([] { CodeObject::loadFile(VGPU_KERNEL_DIR); }, {"is a directory"});
 }
 
+// A path that exists but that no process can open, root included: a Unix-domain socket
+// (open(2) on a socket file fails with ENXIO whatever the permissions; POSIX open(), Linux
+// unix(7)). Permission bits would not do: CI runs as root, which reads any file.
+TEST(BadInput, UnopenableFile) {
+  const std::string path = ::testing::TempDir() + "vgpu_loader_socket_" + std::to_string(getpid());
+  std::remove(path.c_str());
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(path.size(), sizeof address.sun_path);
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  ASSERT_EQ(bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  expectInputError([&] { CodeObject::loadFile(path); }, {path, "cannot open"});
+  close(fd);
+  std::remove(path.c_str());
+}
+
+// A path that opens but cannot be read as a file of known length, for any user: a FIFO (its
+// length is unknown and it cannot seek). The test holds it open for writing, so the loader's
+// open does not block waiting for a writer.
 TEST(BadInput, UnreadableFile) {
-  if (geteuid() == 0) GTEST_SKIP() << "root can read files without permission";
-  test::TempFile file(offsetScale());
-  chmod(file.path().c_str(), 0);
-  expectInputError([&] { CodeObject::loadFile(file.path()); }, {file.path(), "cannot open"});
+  const std::string path = ::testing::TempDir() + "vgpu_loader_fifo_" + std::to_string(getpid());
+  std::remove(path.c_str());
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  const int writer = open(path.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(writer, 0);
+  expectInputError([&] { CodeObject::loadFile(path); }, {path, "cannot read"});
+  close(writer);
+  std::remove(path.c_str());
 }
 
 TEST(BadInput, EmptyFile) {
