@@ -124,13 +124,16 @@ TEST(Memory, FlatAperturesAndScratchSwizzle) {
   StepResult r = execute(p.instructions()[0], w, mem, ctx);
   ASSERT_EQ(r.kind, StepKind::Memory);
   EXPECT_EQ(mem.space, MemSpace::Vector);
+  EXPECT_EQ(mem.counter, WaitCounter::VmLgkm);
   for (int l = 0; l < 4; ++l) EXPECT_EQ(mem.addr[l][0], 0x900000u + 2 * 256 + l * 4 + (l % 4));
   w.pc = 0;
   for (int l = 0; l < 4; ++l) setAddr(l, ctx.sharedApertureBase + 0x40 * l);
   r = execute(p.instructions()[0], w, mem, ctx);
   ASSERT_EQ(r.kind, StepKind::Memory);
   EXPECT_EQ(mem.space, MemSpace::Lds);
-  EXPECT_EQ(mem.counter, WaitCounter::Lgkm);
+  // FLAT-segment instructions count on both VM_CNT and LGKM_CNT, whatever aperture the address
+  // falls in (Vega ISA guide, "Flat Memory Instructions"; LLVM sets both for FLAT).
+  EXPECT_EQ(mem.counter, WaitCounter::VmLgkm);
   EXPECT_EQ(mem.addr[3][0], 0xc0u);
   w.pc = 0;
   setAddr(1, 0x5000);  // a global address among LDS lanes
