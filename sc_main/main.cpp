@@ -75,6 +75,8 @@ std::string argKindName(const cli::ArgSpec& a) {
       return "f32";
     case cli::ArgSpec::Kind::F64:
       return "f64";
+    case cli::ArgSpec::Kind::Bytes:
+      return "bytes";
   }
   return "?";
 }
@@ -280,8 +282,7 @@ int runCommand(const cli::Options& o) {
           args.push_back(KernelArg::pointer(buffers[i]));
         } else {
           KernelArg arg;
-          arg.bytes.resize(a.sizeBytes());
-          std::memcpy(arg.bytes.data(), &a.bits, a.sizeBytes());
+          arg.bytes = a.valueBytes();
           args.push_back(arg);
         }
       }
@@ -416,9 +417,10 @@ int platformsCommand() {
 int sc_main(int argc, char* argv[]) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    const cli::Options o = cli::parse(args);
+    // The command line over its --options file over the VGPU_* environment.
+    const cli::Options o = cli::parse(args, cli::Environment::Read);
     if (o.command == "help") {
-      std::fputs(cli::usage(), stdout);
+      std::fputs((o.helpTopic.empty() ? cli::usage() : cli::help(o.helpTopic)).c_str(), stdout);
       return 0;
     }
     if (o.command == "run") return runCommand(o);
