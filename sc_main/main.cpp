@@ -104,12 +104,16 @@ void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& arg
       throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
                        name + " is a " + std::to_string(meta[i].size) + "-byte " +
                        meta[i].valueKind +
-                       " value; give a scalar (i32:, u32:, f32:, i64:, u64:, f64:), not " +
+                       " value; give a scalar (i32:, u32:, f32:, i64:, u64:, f64:) or bytes:HEX, "
+                       "not " +
                        argKindName(args[i]));
+    // bytes: takes any size, so its size is checked here, against what the kernel expects.
     if (!pointer && args[i].sizeBytes() != meta[i].size)
       throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
                        name + " is " + std::to_string(meta[i].size) + " bytes, but " +
-                       argKindName(args[i]) + " is " + std::to_string(args[i].sizeBytes()));
+                       argKindName(args[i]) +
+                       (args[i].kind == cli::ArgSpec::Kind::Bytes ? ": gives " : " is ") +
+                       std::to_string(args[i].sizeBytes()));
   }
 }
 
