@@ -509,7 +509,8 @@ struct Source {
       case Kind::File:
         return "option file '" + fileName + "': ";
       case Kind::Environment:
-        return "environment variable " + environmentName(option) + ": ";
+        return option.empty() ? "environment: "
+                              : "environment variable " + environmentName(option) + ": ";
       default:
         return "";
     }
