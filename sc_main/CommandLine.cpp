@@ -470,10 +470,16 @@ size_t editDistance(const std::string& a, const std::string& b) {
 std::string suggestion(std::string name, Reach source, const std::string& prefix) {
   name.erase(0, name.find_first_not_of('-'));
   name = name.substr(0, name.find('='));
+  constexpr size_t kMaxEdits = 2;  // further away, a guess misleads more than it helps
   const Row* best = nullptr;
-  size_t bestDistance = 3;  // two edits at most: further away, a guess misleads more than it helps
+  size_t bestDistance = kMaxEdits + 1;
   for (const Row& r : table()) {
-    if (r.reach < source) continue;
+    const size_t length = std::strlen(r.name);
+    // Lengths further apart need more edits than that: no table to fill (a long token, such as
+    // a whole line of an option file without '=', would cost its length times each name's).
+    if (r.reach < source ||
+        std::max(length, name.size()) - std::min(length, name.size()) > kMaxEdits)
+      continue;
     const size_t d = editDistance(name, r.name);
     if (d < bestDistance) best = &r, bestDistance = d;
   }
