@@ -546,7 +546,7 @@ po::parsed_options parseCommandLine(const std::vector<std::string>& args) {
   }
 }
 
-// An option file is read whole up front, with a bound: --options /dev/zero must end.
+// One option file's lines, as Program_options reads a configuration file.
 po::parsed_options parseOptionFile(const std::string& text, const std::string& fileName) {
   std::istringstream in(text);
   try {
@@ -561,6 +561,7 @@ po::parsed_options parseOptionFile(const std::string& text, const std::string& f
   }
 }
 
+// An option file is read whole up front, with a bound: --options /dev/zero must end.
 std::string readOptionFile(const std::string& path) {
   constexpr size_t kMaxBytes = 1 << 20;
   std::ifstream in(path, std::ios::binary);
@@ -767,7 +768,7 @@ Options parse(const std::vector<std::string>& argv, Environment environment) {
                      parseCommandLine(std::vector<std::string>(argv.begin() + 1, argv.end()))});
   for (const auto& opt : sources[0].parsed.options)
     if (opt.string_key == "options") {
-      const std::string& path = opt.value.empty() ? std::string() : opt.value[0];
+      const std::string path = opt.value.empty() ? std::string() : opt.value[0];
       requireFileName(path, "--options");
       sources.push_back({Source::Kind::File, path, parseOptionFile(readOptionFile(path), path)});
     }
