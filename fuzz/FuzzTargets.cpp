@@ -114,8 +114,17 @@ void runCommandLine(const uint8_t* data, size_t size) {
     else
       argv.back() += static_cast<char>(data[i]);
   }
+  // --options would read whatever file the input spells (/dev/stdin waits for a terminal);
+  // option files' text goes through parseOptionText below instead.
+  const bool namesAFile = std::any_of(
+      argv.begin(), argv.end(), [](const std::string& a) { return a.rfind("--options", 0) == 0; });
   try {
-    (void)cli::parse(argv);
+    if (!namesAFile) (void)cli::parse(argv);
+  } catch (const InputError&) {
+  }
+  // The same bytes as the text of an option file: its lines reach the same option table.
+  try {
+    (void)cli::parseOptionText(std::string(reinterpret_cast<const char*>(data), size), "fuzz.cfg");
   } catch (const InputError&) {
   }
 }

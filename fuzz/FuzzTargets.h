@@ -29,7 +29,9 @@ void runIsa(const uint8_t* data, size_t size);
 // Platform JSON as `--platform FILE.json` reads it.
 void runPlatform(const uint8_t* data, size_t size);
 
-// The vgpu-sim command line: arguments separated by NUL or newline bytes.
+// The vgpu-sim command line through its option table: arguments separated by NUL or newline
+// bytes (inputs naming an --options file are not parsed as a command line); and the same bytes
+// as the text of an option file.
 void runCommandLine(const uint8_t* data, size_t size);
 
 struct Target {

@@ -6,53 +6,19 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <set>
+#include <sstream>
 #include <vector>
+
+#include <boost/program_options.hpp>
 
 #include "common/Error.h"
 
 namespace vgpu::cli {
 
-const char* usage() {
-  return R"(usage:
-  vgpu-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...
-           [--platform NAME|FILE.json] [--dynamic-lds BYTES] [--global-offset X[,Y[,Z]]]
-           [--stats FILE.json] [--max-cycles N] [--watchdog-cycles N]
-           [--mode timing|functional] [--quiet]
-           [--lds-arbiter cpp|rtl] [--rtl-vcd FILE.vcd]
-           [--vcd FILE.vcd] [--vcd-window START:END] [--vcd-scope BLOCK,...]
-           [--timeline FILE.json [--timeline-window START:END] [--timeline-scope BLOCK,...]]
-           [--report FILE.html] [--progress] [--check-hazards]
-  vgpu-sim list CODE_OBJECT            kernels, with each argument's name, kind and size
-  vgpu-sim disasm CODE_OBJECT [KERNEL] disassembly, as llvm-objdump prints it
-  vgpu-sim platforms                   built-in platforms
-
---grid is the total number of work-items per dimension, --block the workgroup size.
-One --arg per explicit kernel argument, in order:
-  file:PATH[,out=PATH]   global buffer holding the file's bytes (written back to out=)
-  zeros:BYTES[,out=PATH] zeroed global buffer
-  i32:V u32:V i64:V u64:V f32:V f64:V   scalars
---lds-arbiter picks the LDS bank-conflict arbiter: cpp (default) or rtl (the Verilated RTL,
-when built with VGPU_RTL_COSIM). --rtl-vcd writes the RTL arbiter's waveform (compute unit 0).
---vcd writes the model's activity as a VCD (waves, VALU busy, issue, LDS banks and conflicts,
-cache hits/misses/MSHRs, L2 and DRAM channels, command processor); --timeline writes a
-trace-event JSON for ui.perfetto.dev (a slice per instruction per wave slot, unit tracks,
-memory transactions as flows). --vcd-window and --timeline-window keep the GPU cycles
-START..END (--vcd-window also for --rtl-vcd); --vcd-scope and --timeline-scope keep the named
-blocks (comma-separated): cuN (with its ldsN and tcN), sqcN, l2, dram, cp.
---report writes one self-contained HTML page with the run's charts (occupancy, bandwidth,
-stalls, LDS conflicts over time). A summary of the run goes to stderr at the end, and a progress
-line while a run takes longer than a second on a terminal (--progress: also when stderr is not
-a terminal; --quiet: neither).
---max-cycles stops a kernel still running after N cycles (a runaway loop). --watchdog-cycles
-reports a deadlock when a wave waits at one s_barrier or s_waitcnt for more than N cycles
-(default 10000000; 0: never); either prints the state of every wave.
---check-hazards reports every place a wave issued two instructions with fewer wait states
-between them than the ISA requires (seed 004 table 8; the hardware does not check these):
-PC, both instructions, wait states required and present, on stderr and in --stats "hazards".
-Exit codes: 0 success, 2 bad input, 3 the kernel faulted.
-)";
-}
+namespace po = boost::program_options;
 
 uint32_t ArgSpec::sizeBytes() const {
   switch (kind) {
@@ -60,9 +26,18 @@ uint32_t ArgSpec::sizeBytes() const {
     case Kind::U32:
     case Kind::F32:
       return 4;
+    case Kind::Bytes:
+      return static_cast<uint32_t>(data.size());
     default:
       return 8;
   }
+}
+
+std::vector<uint8_t> ArgSpec::valueBytes() const {
+  if (kind == Kind::Bytes) return data;
+  std::vector<uint8_t> out(sizeBytes());
+  std::memcpy(out.data(), &bits, out.size());  // little-endian, as the GPU reads it
+  return out;
 }
 
 namespace {
@@ -70,6 +45,8 @@ namespace {
 [[noreturn]] void bad(const std::string& what) {
   throw InputError(what);
 }
+
+// ---- values ---------------------------------------------------------------------------------
 
 uint64_t parseUnsigned(const std::string& s, const std::string& what, uint64_t max) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
@@ -105,9 +82,46 @@ void parseDims(const std::string& s, const std::string& what, uint32_t out[3]) {
 }
 
 // OpenCL global work offsets: missing dimensions and zero are 0.
-void parseOffsets(const std::string& s, uint64_t out[3]) {
-  const std::vector<uint64_t> v = parseTriple(s, "--global-offset");
+void parseOffsets(const std::string& s, const std::string& what, uint64_t out[3]) {
+  const std::vector<uint64_t> v = parseTriple(s, what);
   for (size_t d = 0; d < 3; ++d) out[d] = d < v.size() ? v[d] : 0;
+}
+
+// START:END in GPU cycles, both inclusive.
+void parseWindow(const std::string& w, const std::string& what, uint64_t& start, uint64_t& end) {
+  const size_t colon = w.find(':');
+  if (colon == std::string::npos) bad(what + ": expected START:END ('" + w + "')");
+  start = parseUnsigned(w.substr(0, colon), what + " START", ~uint64_t{0});
+  end = parseUnsigned(w.substr(colon + 1), what + " END", ~uint64_t{0});
+  if (end < start) bad(what + ": END is before START ('" + w + "')");
+}
+
+// A comma-separated list of block names, appended to `scope`.
+void parseScope(const std::string& list, const std::string& what, std::vector<std::string>& scope) {
+  for (size_t start = 0;;) {
+    const size_t comma = list.find(',', start);
+    const std::string block =
+        list.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (block.empty()) bad(what + ": empty block name in '" + list + "' (e.g. cu0,l2,dram)");
+    scope.push_back(block);
+    if (comma == std::string::npos) return;
+    start = comma + 1;
+  }
+}
+
+// A switch is on when given without a value; with one (--quiet=false, quiet = no in a file,
+// VGPU_QUIET=0) it can also turn off what a source further down turned on.
+bool parseSwitch(const std::string& s, const std::string& what) {
+  std::string v = s;
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "true" || v == "1" || v == "yes" || v == "on") return true;
+  if (v == "false" || v == "0" || v == "no" || v == "off") return false;
+  bad(what + ": '" + s + "' is not a switch value (true/false, 1/0, yes/no, on/off)");
+}
+
+std::string requireFileName(const std::string& path, const std::string& what) {
+  if (path.empty()) bad(what + " needs a file name");
+  return path;
 }
 
 template <typename T>
@@ -117,6 +131,27 @@ uint64_t bitsOf(T v) {
   return b;
 }
 
+// bytes:HEX. The digits are the bytes in memory order (the first pair is the byte at the
+// argument's lowest address), so a struct is written as it lies in the kernarg segment rather
+// than as one number whose byte order the reader must reverse. '_' may separate digits.
+std::vector<uint8_t> parseHexBytes(const std::string& value, const std::string& where) {
+  std::string digits;
+  for (char c : value) {
+    if (c == '_') continue;
+    if (!std::isxdigit(static_cast<unsigned char>(c)))
+      bad(where + ": '" + std::string(1, c) + "' is not a hexadecimal digit");
+    digits += c;
+  }
+  if (digits.empty()) bad(where + ": missing value");
+  if (digits.size() % 2)
+    bad(where + ": " + std::to_string(digits.size()) +
+        " hexadecimal digits; each byte takes two (in memory order)");
+  std::vector<uint8_t> bytes(digits.size() / 2);
+  for (size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<uint8_t>(std::stoul(digits.substr(2 * i, 2), nullptr, 16));
+  return bytes;
+}
+
 }  // namespace
 
 ArgSpec parseArg(const std::string& spec) {
@@ -124,7 +159,7 @@ ArgSpec parseArg(const std::string& spec) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos)
     bad("--arg '" + spec +
-        "': expected KIND:VALUE (file:, zeros:, i32:, u32:, i64:, u64:, f32:, f64:)");
+        "': expected KIND:VALUE (file:, zeros:, i32:, u32:, i64:, u64:, f32:, f64:, bytes:)");
   const std::string kind = spec.substr(0, colon);
   std::string value = spec.substr(colon + 1);
   if (kind == "file" || kind == "zeros") {
@@ -147,6 +182,11 @@ ArgSpec parseArg(const std::string& spec) {
   }
   a.text = value;
   const std::string where = "--arg '" + spec + "'";
+  if (kind == "bytes") {
+    a.kind = ArgSpec::Kind::Bytes;
+    a.data = parseHexBytes(value, where);
+    return a;
+  }
   char* end = nullptr;
   errno = 0;
   if (value.empty()) bad(where + ": missing value");
@@ -196,115 +236,565 @@ ArgSpec parseArg(const std::string& spec) {
     }
   } else {
     bad("--arg '" + spec + "': unknown kind '" + kind +
-        "' (file, zeros, i32, u32, i64, u64, f32, f64)");
+        "' (file, zeros, i32, u32, i64, u64, f32, f64, bytes)");
   }
   return a;
 }
 
-Options parse(const std::vector<std::string>& argv) {
+namespace {
+
+// ---- the option table -----------------------------------------------------------------------
+
+// The sources an option may come from. Options that describe one kernel launch are not read
+// from the environment: a variable set for a whole session (or for every kernel a HIP program
+// launches under the HSA runtime) cannot mean one grid or one argument list.
+enum class Reach {
+  CommandLine,  // --options, --help
+  File,         // the command line and option files
+  Everywhere,   // the command line, option files and VGPU_* variables
+};
+
+enum class Shape {
+  Value,   // one value; within a source the last occurrence wins
+  Switch,  // no value (on), or =true/false
+  List,    // every occurrence adds (within one source)
+};
+
+struct Row {
+  const char* name;   // long name, without "--"
+  char shortName;     // 0: none
+  const char* value;  // the value's placeholder in help (nullptr for switches)
+  const char* unit;
+  const char* byDefault;
+  Reach reach;
+  Shape shape;
+  const char* help;
+  // Puts one value into the options; `what` is how messages name the option ("--grid").
+  void (*apply)(Options& o, const std::string& value, const std::string& what);
+};
+
+// Every option of vgpu-sim, once. The command line, option files, the environment and the help
+// text are all generated from these rows.
+const std::vector<Row>& table() {
+  static const std::vector<Row> rows = {
+      {"grid", 0, "X[,Y[,Z]]", "work-items", "required by run; a missing dimension is 1",
+       Reach::File, Shape::Value,
+       "the total number of work-items per dimension (the AQL/OpenCL convention)",
+       [](Options& o, const std::string& v, const std::string& what) {
+         parseDims(v, what, o.grid);
+         o.gridGiven = true;
+       }},
+      {"block", 0, "X[,Y[,Z]]", "work-items", "required by run; a missing dimension is 1",
+       Reach::File, Shape::Value,
+       "the workgroup size per dimension, at most 1024 work-items in all",
+       [](Options& o, const std::string& v, const std::string& what) {
+         parseDims(v, what, o.block);
+         o.blockGiven = true;
+       }},
+      {"arg", 0, "SPEC", "one kernel argument", "none", Reach::File, Shape::List,
+       "one per explicit kernel argument, in order (SPEC below); the hidden arguments are filled "
+       "in by the runtime",
+       [](Options& o, const std::string& v, const std::string&) { o.args.push_back(parseArg(v)); }},
+      {"dynamic-lds", 0, "BYTES", "bytes", "0", Reach::File, Shape::Value,
+       "LDS allocated per workgroup on top of the kernel's own (at most 65536)",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.dynamicLds = static_cast<uint32_t>(parseUnsigned(v, what, 65536));
+       }},
+      {"global-offset", 0, "X[,Y[,Z]]", "work-items", "0,0,0", Reach::File, Shape::Value,
+       "the OpenCL global work offset",
+       [](Options& o, const std::string& v, const std::string& what) {
+         parseOffsets(v, what, o.globalOffset);
+       }},
+      {"platform", 0, "NAME|FILE.json", "platform name or JSON file", "vega20", Reach::Everywhere,
+       Shape::Value, "the GPU to simulate: a built-in platform (vgpu-sim platforms) or a JSON file",
+       [](Options& o, const std::string& v, const std::string& what) { o.platform = v; }},
+      {"mode", 0, "timing|functional", "keyword", "timing", Reach::Everywhere, Shape::Value,
+       "functional runs the same instructions with unit latencies: the same results, cycles not "
+       "meaningful, much faster",
+       [](Options& o, const std::string& v, const std::string&) {
+         if (v != "timing" && v != "functional")
+           bad("--mode must be timing or functional, not '" + v + "'");
+         o.functionalMode = v == "functional";
+       }},
+      {"stats", 0, "FILE.json", "file", "none", Reach::Everywhere, Shape::Value,
+       "writes the run's statistics as JSON (also when the kernel faults)",
+       [](Options& o, const std::string& v, const std::string& what) { o.statsPath = v; }},
+      {"max-cycles", 0, "N", "GPU cycles", "0 (no limit)", Reach::Everywhere, Shape::Value,
+       "stops a kernel still running after N cycles (a runaway loop) and prints the state of "
+       "every wave",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.maxCycles = parseUnsigned(v, what, ~uint64_t{0});
+       }},
+      {"watchdog-cycles", 0, "N", "GPU cycles",
+       "the platform's watchdog_cycles (10000000 in the built-in platforms); 0: never",
+       Reach::Everywhere, Shape::Value,
+       "reports a deadlock when a wave waits at one s_barrier, s_waitcnt or GWS instruction for "
+       "more than N cycles, with the state of every wave",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.watchdogCycles = parseUnsigned(v, what, ~uint64_t{0});
+       }},
+      {"check-hazards", 0, nullptr, "switch", "off", Reach::Everywhere, Shape::Switch,
+       "reports every place a wave issued two instructions with fewer wait states between them "
+       "than the ISA requires (seed 004 table 8; the hardware does not check these): PC, both "
+       "instructions, wait states required and present, on stderr and in --stats \"hazards\"",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.checkHazards = parseSwitch(v, what);
+       }},
+      {"quiet", 'q', nullptr, "switch", "off", Reach::Everywhere, Shape::Switch,
+       "prints neither the result line, the summary nor progress",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.quiet = parseSwitch(v, what);
+       }},
+      {"progress", 0, nullptr, "switch", "off (progress shows on a terminal only)",
+       Reach::Everywhere, Shape::Switch,
+       "shows the progress line while a run takes longer than a second also when stderr is not "
+       "a terminal, one line per update",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.progress = parseSwitch(v, what);
+       }},
+      {"report", 0, "FILE.html", "file", "none", Reach::Everywhere, Shape::Value,
+       "writes one self-contained HTML page with the run's charts (occupancy, bandwidth, stalls, "
+       "LDS conflicts over time)",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.reportPath = requireFileName(v, what);
+       }},
+      {"lds-arbiter", 0, "cpp|rtl", "keyword", "the platform's lds.arbiter (cpp)",
+       Reach::Everywhere, Shape::Value,
+       "the LDS bank-conflict arbiter: C++, or the Verilated RTL when built with VGPU_RTL_COSIM",
+       [](Options& o, const std::string& v, const std::string& what) {
+         if (v != "cpp" && v != "rtl") bad(what + ": '" + v + "' is not an arbiter (cpp or rtl)");
+         o.ldsArbiter = v;
+       }},
+      {"rtl-vcd", 0, "FILE.vcd", "file", "none", Reach::Everywhere, Shape::Value,
+       "writes the RTL LDS arbiter's waveform (compute unit 0; needs --lds-arbiter rtl)",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.rtlVcdPath = requireFileName(v, what);
+       }},
+      {"vcd", 0, "FILE.vcd", "file", "none", Reach::Everywhere, Shape::Value,
+       "writes the model's activity as a VCD (waves, VALU busy, issue, LDS banks and conflicts, "
+       "cache hits/misses/MSHRs, L2 and DRAM channels, command processor)",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.vcdPath = requireFileName(v, what);
+       }},
+      {"vcd-window", 0, "START:END", "GPU cycles", "the whole run", Reach::Everywhere, Shape::Value,
+       "keeps the GPU cycles START..END in --vcd and --rtl-vcd",
+       [](Options& o, const std::string& v, const std::string& what) {
+         parseWindow(v, what, o.vcdStart, o.vcdEnd);
+       }},
+      {"vcd-scope", 0, "BLOCK,...", "block names", "every block", Reach::Everywhere, Shape::List,
+       "keeps the named blocks in --vcd: cuN (with its ldsN and tcN), sqcN, l2, dram, cp",
+       [](Options& o, const std::string& v, const std::string& what) {
+         parseScope(v, what, o.vcdScope);
+       }},
+      {"timeline", 0, "FILE.json", "file", "none", Reach::Everywhere, Shape::Value,
+       "writes a trace-event JSON for ui.perfetto.dev (a slice per instruction per wave slot, "
+       "unit tracks, memory transactions as flows)",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.timelinePath = requireFileName(v, what);
+       }},
+      {"timeline-window", 0, "START:END", "GPU cycles", "the whole run", Reach::Everywhere,
+       Shape::Value, "keeps the GPU cycles START..END in --timeline",
+       [](Options& o, const std::string& v, const std::string& what) {
+         parseWindow(v, what, o.timelineStart, o.timelineEnd);
+       }},
+      {"timeline-scope", 0, "BLOCK,...", "block names", "every block", Reach::Everywhere,
+       Shape::List, "keeps the named blocks in --timeline (as --vcd-scope)",
+       [](Options& o, const std::string& v, const std::string& what) {
+         parseScope(v, what, o.timelineScope);
+       }},
+      {"options", 0, "FILE", "file", "none", Reach::CommandLine, Shape::Value,
+       "reads more options from FILE, one \"name = value\" per line (names without --; # starts "
+       "a comment); the command line wins over it",
+       // Read before the other rows are applied (parse()); nothing to set here.
+       [](Options&, const std::string& v, const std::string& what) { requireFileName(v, what); }},
+      {"help", 'h', nullptr, "switch", "off", Reach::CommandLine, Shape::Switch,
+       "prints the command's options instead of running it",
+       [](Options&, const std::string& v, const std::string& what) { parseSwitch(v, what); }},
+  };
+  return rows;
+}
+
+std::string environmentName(const std::string& option) {
+  std::string name = "VGPU_";
+  for (char c : option)
+    name += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
+const Row* findRow(const std::string& name) {
+  for (const Row& r : table())
+    if (name == r.name) return &r;
+  return nullptr;
+}
+
+// The Program_options description of the rows that `source` may set. Parsed options point at
+// their description, so each lives as long as the program.
+po::options_description build(Reach source) {
+  po::options_description desc;
+  for (const Row& r : table()) {
+    if (r.reach < source) continue;
+    const std::string names = r.shortName ? std::string(r.name) + "," + r.shortName : r.name;
+    if (r.shape == Shape::List)
+      desc.add_options()(names.c_str(), po::value<std::vector<std::string>>());
+    else if (r.shape == Shape::Switch)
+      desc.add_options()(names.c_str(), po::value<std::string>()->implicit_value("true"));
+    else
+      desc.add_options()(names.c_str(), po::value<std::string>());
+  }
+  return desc;
+}
+
+const po::options_description& describe(Reach source) {
+  static const po::options_description commandLine = build(Reach::CommandLine);
+  static const po::options_description file = build(Reach::File);
+  static const po::options_description environment = build(Reach::Everywhere);
+  return source == Reach::CommandLine ? commandLine : source == Reach::File ? file : environment;
+}
+
+// Optimal string alignment distance: a misspelt option is often two letters swapped. One flat
+// table: this runs for every unknown name, which is most of what a fuzzer feeds the parser.
+size_t editDistance(const std::string& a, const std::string& b) {
+  const size_t w = b.size() + 1;
+  std::vector<size_t> d((a.size() + 1) * w);
+  for (size_t i = 0; i <= a.size(); ++i) d[i * w] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t best = d[(i - 1) * w + j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      best = std::min(best, d[(i - 1) * w + j] + 1);
+      best = std::min(best, d[i * w + j - 1] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        best = std::min(best, d[(i - 2) * w + j - 2] + 1);
+      d[i * w + j] = best;
+    }
+  return d[a.size() * w + b.size()];
+}
+
+// " (did you mean --grid?)" for an unknown name close to one of `source`'s options.
+std::string suggestion(std::string name, Reach source, const std::string& prefix) {
+  name.erase(0, name.find_first_not_of('-'));
+  name = name.substr(0, name.find('='));
+  constexpr size_t kMaxEdits = 2;  // further away, a guess misleads more than it helps
+  const Row* best = nullptr;
+  size_t bestDistance = kMaxEdits + 1;
+  for (const Row& r : table()) {
+    const size_t length = std::strlen(r.name);
+    // Lengths further apart need more edits than that: no table to fill (a long token, such as
+    // a whole line of an option file without '=', would cost its length times each name's).
+    if (r.reach < source ||
+        std::max(length, name.size()) - std::min(length, name.size()) > kMaxEdits)
+      continue;
+    const size_t d = editDistance(name, r.name);
+    if (d < bestDistance) best = &r, bestDistance = d;
+  }
+  return best ? " (did you mean " + prefix + best->name + "?)" : "";
+}
+
+// Within one source the last occurrence of a value or switch wins (so a script can append
+// `--platform tiny` to a command line that already names one); list options keep every one.
+void keepLastOccurrences(po::parsed_options& parsed) {
+  std::set<std::string> seen;
+  auto& options = parsed.options;
+  for (size_t i = options.size(); i-- > 0;) {
+    const Row* row = findRow(options[i].string_key);
+    if (row == nullptr || row->shape == Shape::List) continue;
+    if (!seen.insert(options[i].string_key).second) options.erase(options.begin() + long(i));
+  }
+}
+
+// One source of options, in the precedence order they are stored in.
+struct Source {
+  enum class Kind { CommandLine, File, Environment } kind;
+  std::string fileName;  // File
+  po::parsed_options parsed;
+
+  bool sets(const std::string& name) const {
+    for (const auto& opt : parsed.options)
+      if (opt.string_key == name) return true;
+    return false;
+  }
+  // How a message about `option` from here starts: the command line names the option itself.
+  std::string where(const std::string& option) const {
+    switch (kind) {
+      case Kind::File:
+        return "option file '" + fileName + "': ";
+      case Kind::Environment:
+        return option.empty() ? "environment: "
+                              : "environment variable " + environmentName(option) + ": ";
+      default:
+        return "";
+    }
+  }
+};
+
+po::parsed_options parseCommandLine(const std::vector<std::string>& args) {
+  // No guessing from prefixes (--gri is an error, not --grid) and no grouped short options:
+  // what was not an option before must not quietly become one.
+  const int style = po::command_line_style::unix_style & ~po::command_line_style::allow_guessing &
+                    ~po::command_line_style::allow_sticky;
+  try {
+    po::parsed_options parsed =
+        po::command_line_parser(args).options(describe(Reach::CommandLine)).style(style).run();
+    keepLastOccurrences(parsed);
+    return parsed;
+  } catch (const po::unknown_option& e) {
+    bad("unknown option '" + e.get_option_name() + "'" +
+        suggestion(e.get_option_name(), Reach::CommandLine, "--") +
+        "\n(vgpu-sim help run lists the options)");
+  } catch (const po::invalid_command_line_syntax& e) {
+    if (e.kind() == po::invalid_command_line_syntax::missing_parameter)
+      bad(e.get_option_name() + " needs a value");
+    bad(e.what());
+  } catch (const po::error& e) {
+    bad(e.what());
+  }
+}
+
+// One option file's lines, as Program_options reads a configuration file.
+po::parsed_options parseOptionFile(const std::string& text, const std::string& fileName) {
+  std::istringstream in(text);
+  try {
+    po::parsed_options parsed = po::parse_config_file(in, describe(Reach::File));
+    keepLastOccurrences(parsed);
+    return parsed;
+  } catch (const po::unknown_option& e) {
+    bad("option file '" + fileName + "': unknown option '" + e.get_option_name() + "'" +
+        suggestion(e.get_option_name(), Reach::File, ""));
+  } catch (const po::error& e) {
+    bad("option file '" + fileName + "': " + e.what());
+  }
+}
+
+// An option file is read whole up front, with a bound: --options /dev/zero must end.
+std::string readOptionFile(const std::string& path) {
+  constexpr size_t kMaxBytes = 1 << 20;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) bad("--options '" + path + "': cannot open");
+  std::string text(kMaxBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (in.bad()) bad("--options '" + path + "': cannot read");
+  if (text.size() > kMaxBytes) bad("--options '" + path + "': larger than 1 MiB");
+  return text;
+}
+
+po::parsed_options parseEnvironment() {
+  try {
+    return po::parse_environment(
+        describe(Reach::Everywhere), [](const std::string& variable) -> std::string {
+          // Only the variables of options; the rest of VGPU_* belongs to scripts and builds.
+          for (const Row& r : table())
+            if (r.reach == Reach::Everywhere && variable == environmentName(r.name)) return r.name;
+          return "";
+        });
+  } catch (const po::error& e) {
+    bad(std::string("environment: ") + e.what());
+  }
+}
+
+// Puts what the sources set into `o`, each option from the first source (in precedence order)
+// that sets it.
+po::variables_map applySources(const std::vector<Source>& sources, Options& o) {
+  po::variables_map vm;
+  for (const Source& s : sources) {
+    try {
+      po::store(s.parsed, vm);
+    } catch (const po::error& e) {
+      bad(s.where("") + e.what());
+    }
+  }
+  for (const Row& r : table()) {
+    if (!vm.count(r.name)) continue;
+    const std::string what = std::string("--") + r.name;
+    const Source* from = nullptr;
+    for (const Source& s : sources)
+      if (s.sets(r.name)) {
+        from = &s;
+        break;
+      }
+    try {
+      if (r.shape == Shape::List)
+        for (const std::string& v : vm[r.name].as<std::vector<std::string>>()) r.apply(o, v, what);
+      else
+        r.apply(o, vm[r.name].as<std::string>(), what);
+    } catch (const InputError& e) {
+      if (from == nullptr || from->kind == Source::Kind::CommandLine) throw;
+      bad(from->where(r.name) + e.what());
+    }
+  }
+  return vm;
+}
+
+// Options that only make sense together, checked once every source is in.
+void checkCombinations(const po::variables_map& vm, const Options& o) {
+  if (vm.count("vcd-window") && o.vcdPath.empty() && o.rtlVcdPath.empty())
+    bad("--vcd-window needs --vcd FILE or --rtl-vcd FILE");
+  if (vm.count("vcd-scope") && o.vcdPath.empty()) bad("--vcd-scope needs --vcd FILE");
+  if ((vm.count("timeline-window") || vm.count("timeline-scope")) && o.timelinePath.empty())
+    bad("--timeline-window and --timeline-scope need --timeline FILE");
+}
+
+struct Command {
+  const char* name;
+  const char* operands;
+  size_t minOperands, maxOperands;
+  const char* summary;
+};
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> all = {
+      {"run", "CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]... [OPTION]...",
+       2, 2, "runs a kernel"},
+      {"list", "CODE_OBJECT", 1, 1, "kernels, with each argument's name, kind and size"},
+      {"disasm", "CODE_OBJECT [KERNEL]", 1, 2, "disassembly, as llvm-objdump prints it"},
+      {"platforms", "", 0, 0, "built-in platforms"},
+      {"help", "[COMMAND]", 0, 1, "this text, or one command's options"},
+  };
+  return all;
+}
+
+const Command* findCommand(const std::string& name) {
+  for (const Command& c : commands())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+// ---- help -----------------------------------------------------------------------------------
+
+// `words` wrapped at 100 columns, each line indented by `indent`; a word is never split.
+std::string wrapWords(const std::vector<std::string>& words, size_t indent) {
+  std::string out, line(indent, ' ');
+  for (const std::string& word : words) {
+    if (line.size() > indent && line.size() + 1 + word.size() > 100) {
+      out += line + "\n";
+      line.assign(indent, ' ');
+    }
+    if (line.size() > indent) line += ' ';
+    line += word;
+  }
+  return out + line + "\n";
+}
+
+std::string wrap(const std::string& text, size_t indent) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return wrapWords(words, indent);
+}
+
+const char* kSources =
+    "Options come from the command line, from an option file (--options FILE: one "
+    "\"name = value\" per line, the name without --, # starts a comment) and from VGPU_* "
+    "environment variables (the name in capitals with _ for -: VGPU_PLATFORM, VGPU_MODE, "
+    "VGPU_STATS, VGPU_MAX_CYCLES, ...; only the options marked so below). The command line wins "
+    "over the file, the file over the environment, and the environment over the defaults (the "
+    "platform's, where an option says so). Within one source the last value given wins; --arg, "
+    "--vcd-scope and --timeline-scope collect every one, and a source that gives any replaces "
+    "the lists of the sources below it. A switch given a value (--quiet=false) can turn off "
+    "what a file or variable turned on.";
+
+const char* kArgSpecs = R"(Kernel arguments (--arg SPEC), one per explicit argument, in order:
+  file:PATH[,out=PATH]   a global buffer holding the file's bytes (written back to out=)
+  zeros:BYTES[,out=PATH] a zeroed global buffer
+  i32:V u32:V i64:V u64:V f32:V f64:V   scalars (integers decimal or 0x hexadecimal)
+  bytes:HEX              a by-value argument of any size (a struct), its bytes in memory
+                         order, two hexadecimal digits each ('_' may separate them); its size
+                         must be the kernel's for that argument (vgpu-sim list shows them)
+)";
+
+const char* kExitCodes = "Exit codes: 0 success, 2 bad input, 3 the kernel faulted.\n";
+
+}  // namespace
+
+std::string usage() {
+  std::string s = "usage:\n";
+  for (const Command& c : commands()) {
+    std::string line = std::string("  vgpu-sim ") + c.name + (*c.operands ? " " : "") + c.operands;
+    if (std::string(c.name) == "run") {
+      s += line + "\n";
+      continue;
+    }
+    line.resize(std::max<size_t>(line.size() + 1, 39), ' ');
+    s += line + c.summary + "\n";
+  }
+  std::vector<std::string> options;
+  for (const Row& r : table())
+    options.push_back(std::string("[--") + r.name + (r.value ? std::string(" ") + r.value : "") +
+                      "]");
+  s += "\nOptions of run (vgpu-sim help run describes each, with its unit and default):\n";
+  s += wrapWords(options, 2);
+  s += "\n" + wrap(kSources, 0);
+  s += "\n" + std::string(kArgSpecs) + "\n" + kExitCodes;
+  return s;
+}
+
+std::string help(const std::string& command) {
+  const Command* c = findCommand(command);
+  if (c == nullptr) bad("help: unknown command '" + command + "'\n" + usage());
+  std::string s = std::string("usage: vgpu-sim ") + c->name + (*c->operands ? " " : "") +
+                  c->operands + "\n" + wrap(std::string(c->summary) + ".", 2);
+  if (command == "help") return s + "\n" + usage();
+  if (command != "run") return s;
+  s += "\nOptions:\n";
+  for (const Row& r : table()) {
+    std::string head = std::string("  --") + r.name;
+    if (r.value) head += std::string(" ") + r.value;
+    if (r.shortName) head += std::string(", -") + r.shortName;
+    s += head + "\n" + wrap(r.help, 6);
+    std::string facts = std::string("unit: ") + r.unit + "; default: " + r.byDefault;
+    if (r.reach == Reach::Everywhere) facts += "; environment: " + environmentName(r.name);
+    if (r.reach == Reach::CommandLine) facts += "; command line only";
+    s += wrap(facts, 6);
+  }
+  s += "\n" + wrap(kSources, 0) + "\n" + kArgSpecs + "\n" + kExitCodes;
+  return s;
+}
+
+Options parse(const std::vector<std::string>& argv, Environment environment) {
   Options o;
-  if (argv.empty()) bad(std::string("no command given\n") + usage());
+  if (argv.empty()) bad("no command given\n" + usage());
   o.command = argv[0];
   if (o.command == "help" || o.command == "--help" || o.command == "-h") {
     o.command = "help";
+    if (argv.size() > 2) bad("usage: vgpu-sim help [COMMAND]");
+    if (argv.size() == 2) {
+      if (!findCommand(argv[1])) bad("help: unknown command '" + argv[1] + "'\n" + usage());
+      o.helpTopic = argv[1];
+    }
     return o;
   }
-  std::vector<std::string> positional;
-  bool windowGiven = false, vcdScopeGiven = false, timelineFilterGiven = false;
-  for (size_t i = 1; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
-    auto next = [&](const char* opt) -> const std::string& {
-      if (i + 1 >= argv.size()) bad(std::string(opt) + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--grid")
-      parseDims(next("--grid"), "--grid", o.grid), o.gridGiven = true;
-    else if (a == "--block")
-      parseDims(next("--block"), "--block", o.block), o.blockGiven = true;
-    else if (a == "--arg")
-      o.args.push_back(parseArg(next("--arg")));
-    else if (a == "--platform")
-      o.platform = next("--platform");
-    else if (a == "--dynamic-lds")
-      o.dynamicLds =
-          static_cast<uint32_t>(parseUnsigned(next("--dynamic-lds"), "--dynamic-lds", 65536));
-    else if (a == "--global-offset")
-      parseOffsets(next("--global-offset"), o.globalOffset);
-    else if (a == "--stats")
-      o.statsPath = next("--stats");
-    else if (a == "--max-cycles")
-      o.maxCycles = parseUnsigned(next("--max-cycles"), "--max-cycles", ~uint64_t{0});
-    else if (a == "--watchdog-cycles")
-      o.watchdogCycles =
-          parseUnsigned(next("--watchdog-cycles"), "--watchdog-cycles", ~uint64_t{0});
-    else if (a == "--lds-arbiter") {
-      o.ldsArbiter = next("--lds-arbiter");
-      if (o.ldsArbiter != "cpp" && o.ldsArbiter != "rtl")
-        bad("--lds-arbiter: '" + o.ldsArbiter + "' is not an arbiter (cpp or rtl)");
-    } else if (a == "--vcd" || a == "--rtl-vcd" || a == "--timeline") {
-      std::string& path = a == "--vcd"       ? o.vcdPath
-                          : a == "--rtl-vcd" ? o.rtlVcdPath
-                                             : o.timelinePath;
-      path = next(a.c_str());
-      if (path.empty()) bad(a + " needs a file name");
-    } else if (a == "--vcd-window" || a == "--timeline-window") {
-      const std::string w = next(a.c_str());
-      const size_t colon = w.find(':');
-      if (colon == std::string::npos) bad(a + ": expected START:END ('" + w + "')");
-      const uint64_t start = parseUnsigned(w.substr(0, colon), a + " START", ~uint64_t{0});
-      const uint64_t end = parseUnsigned(w.substr(colon + 1), a + " END", ~uint64_t{0});
-      if (end < start) bad(a + ": END is before START ('" + w + "')");
-      if (a == "--vcd-window")
-        o.vcdStart = start, o.vcdEnd = end, windowGiven = true;
-      else
-        o.timelineStart = start, o.timelineEnd = end, timelineFilterGiven = true;
-    } else if (a == "--vcd-scope" || a == "--timeline-scope") {
-      const std::string list = next(a.c_str());
-      std::vector<std::string>& scope = a == "--vcd-scope" ? o.vcdScope : o.timelineScope;
-      for (size_t start = 0;;) {
-        const size_t comma = list.find(',', start);
-        const std::string block =
-            list.substr(start, comma == std::string::npos ? comma : comma - start);
-        if (block.empty()) bad(a + ": empty block name in '" + list + "' (e.g. cu0,l2,dram)");
-        scope.push_back(block);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-      (a == "--vcd-scope" ? vcdScopeGiven : timelineFilterGiven) = true;
-    } else if (a == "--mode") {
-      const std::string& m = next("--mode");
-      if (m != "timing" && m != "functional")
-        bad("--mode must be timing or functional, not '" + m + "'");
-      o.functionalMode = m == "functional";
-    } else if (a == "--quiet" || a == "-q")
-      o.quiet = true;
-    else if (a == "--check-hazards")
-      o.checkHazards = true;
-    else if (a == "--progress")
-      o.progress = true;
-    else if (a == "--report") {
-      o.reportPath = next("--report");
-      if (o.reportPath.empty()) bad("--report needs a file name");
-    } else if (a.size() > 1 && a[0] == '-')
-      bad("unknown option '" + a + "'\n" + usage());
-    else
-      positional.push_back(a);
-  }
+  const Command* command = findCommand(o.command);
+  if (command == nullptr) bad("unknown command '" + o.command + "'\n" + usage());
 
-  auto wantPositional = [&](size_t min, size_t max, const char* form) {
-    if (positional.size() < min || positional.size() > max)
-      bad(std::string("usage: vgpu-sim ") + form);
-  };
-  if (windowGiven && o.vcdPath.empty() && o.rtlVcdPath.empty())
-    bad("--vcd-window needs --vcd FILE or --rtl-vcd FILE");
-  if (vcdScopeGiven && o.vcdPath.empty()) bad("--vcd-scope needs --vcd FILE");
-  if (timelineFilterGiven && o.timelinePath.empty())
-    bad("--timeline-window and --timeline-scope need --timeline FILE");
+  // Highest precedence first: po::store keeps the first value it sees of an option.
+  std::vector<Source> sources;
+  sources.push_back({Source::Kind::CommandLine, "",
+                     parseCommandLine(std::vector<std::string>(argv.begin() + 1, argv.end()))});
+  for (const auto& opt : sources[0].parsed.options)
+    if (opt.string_key == "options") {
+      const std::string path = opt.value.empty() ? std::string() : opt.value[0];
+      requireFileName(path, "--options");
+      sources.push_back({Source::Kind::File, path, parseOptionFile(readOptionFile(path), path)});
+    }
+  if (environment == Environment::Read)
+    sources.push_back({Source::Kind::Environment, "", parseEnvironment()});
+  const po::variables_map vm = applySources(sources, o);
+
+  if (vm.count("help") && parseSwitch(vm["help"].as<std::string>(), "--help")) {
+    o.helpTopic = o.command;
+    o.command = "help";
+    return o;
+  }
+  checkCombinations(vm, o);
+
+  const std::vector<std::string> operands =
+      po::collect_unrecognized(sources[0].parsed.options, po::include_positional);
+  if (operands.size() < command->minOperands || operands.size() > command->maxOperands)
+    bad(std::string("usage: vgpu-sim ") + command->name + (*command->operands ? " " : "") +
+        command->operands);
   if (o.command == "run") {
-    wantPositional(2, 2,
-                   "run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...");
-    o.codeObject = positional[0];
-    o.kernel = positional[1];
+    o.codeObject = operands[0];
+    o.kernel = operands[1];
     if (!o.gridGiven) bad("run needs --grid (total work-items per dimension)");
     if (!o.blockGiven) bad("run needs --block (workgroup size per dimension)");
     // Each dimension is at most 2^32-1, so the product needs care: cap before multiplying.
@@ -314,18 +804,25 @@ Options parse(const std::vector<std::string>& argv) {
       bad("--block " + std::to_string(o.block[0]) + "," + std::to_string(o.block[1]) + "," +
           std::to_string(o.block[2]) + " has " + std::to_string(items) +
           " work-items; a workgroup holds at most 1024");
-  } else if (o.command == "list") {
-    wantPositional(1, 1, "list CODE_OBJECT");
-    o.codeObject = positional[0];
-  } else if (o.command == "disasm") {
-    wantPositional(1, 2, "disasm CODE_OBJECT [KERNEL]");
-    o.codeObject = positional[0];
-    if (positional.size() == 2) o.kernel = positional[1];
-  } else if (o.command == "platforms") {
-    wantPositional(0, 0, "platforms");
-  } else {
-    bad("unknown command '" + o.command + "'\n" + usage());
+  } else if (o.command == "list" || o.command == "disasm") {
+    o.codeObject = operands[0];
+    if (operands.size() == 2) o.kernel = operands[1];
   }
+  return o;
+}
+
+Options fromEnvironment() {
+  Options o;
+  const std::vector<Source> sources = {{Source::Kind::Environment, "", parseEnvironment()}};
+  checkCombinations(applySources(sources, o), o);
+  return o;
+}
+
+Options parseOptionText(const std::string& text, const std::string& fileName) {
+  Options o;
+  const std::vector<Source> sources = {
+      {Source::Kind::File, fileName, parseOptionFile(text, fileName)}};
+  checkCombinations(applySources(sources, o), o);
   return o;
 }
 

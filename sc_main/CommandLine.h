@@ -1,4 +1,8 @@
-// Parsing of the vgpu-sim command line (kept apart from main so tests and fuzzers can call it).
+// vgpu-sim's options, defined once in one table (CommandLine.cpp) and read from three sources
+// through Boost.Program_options: the command line, an option file (--options FILE) and the
+// VGPU_* environment. The command line wins over the file, the file over the environment, and
+// the environment over the platform's defaults. Kept apart from main so tests, fuzzers and the
+// HSA runtime library can call it.
 #pragma once
 
 #include <cstdint>
@@ -9,18 +13,22 @@
 namespace vgpu::cli {
 
 struct ArgSpec {
-  enum class Kind { File, Zeros, I32, U32, I64, U64, F32, F64 } kind = Kind::I32;
-  std::string path;     // File: input file
-  uint64_t bytes = 0;   // Zeros: size
-  std::string outPath;  // File/Zeros: write the buffer back here after the run
-  std::string text;     // the scalar as written
-  uint64_t bits = 0;    // scalar value, bit pattern in the low sizeBytes() bytes
+  enum class Kind { File, Zeros, I32, U32, I64, U64, F32, F64, Bytes } kind = Kind::I32;
+  std::string path;           // File: input file
+  uint64_t bytes = 0;         // Zeros: size
+  std::string outPath;        // File/Zeros: write the buffer back here after the run
+  std::string text;           // the value as written
+  uint64_t bits = 0;          // scalar value, bit pattern in the low sizeBytes() bytes
+  std::vector<uint8_t> data;  // Bytes: the by-value argument's bytes, in memory order
   bool isBuffer() const { return kind == Kind::File || kind == Kind::Zeros; }
   uint32_t sizeBytes() const;
+  // The by-value argument as it lies in the kernarg segment (scalars and bytes:).
+  std::vector<uint8_t> valueBytes() const;
 };
 
 struct Options {
-  std::string command;  // run, list, disasm, platforms, help
+  std::string command;    // run, list, disasm, platforms, help
+  std::string helpTopic;  // help: the command asked about (`help run`, `run --help`); empty: all
   std::string codeObject, kernel;
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
@@ -49,10 +57,36 @@ struct Options {
   std::vector<std::string> timelineScope;                  // --timeline-scope
 };
 
-// Throws vgpu::InputError with a message naming the problem.
-Options parse(const std::vector<std::string>& argv);
+// Whether parse() also reads the VGPU_* environment. vgpu-sim does; tests and the fuzzer
+// leave it out so that nothing outside their input changes what they parse.
+enum class Environment { Ignore, Read };
+
+// The whole command line (argv without the program name): the command, its operands and
+// options, the option file it names with --options, and with Environment::Read the VGPU_*
+// variables beneath both. Throws vgpu::InputError with a message naming the problem (and the
+// file or variable it came from).
+Options parse(const std::vector<std::string>& argv, Environment environment = Environment::Ignore);
+
+// The options set by VGPU_* environment variables alone, over the defaults, through the same
+// table as the command line (VGPU_PLATFORM for --platform, VGPU_MAX_CYCLES for --max-cycles, ...;
+// only the options that describe the simulator rather than one launch, see `vgpu-sim help run`).
+// Its purpose: the HSA runtime library, loaded into unmodified HIP programs that have no
+// vgpu-sim command line, reads its settings here so that a variable means the same to it as to
+// vgpu-sim. Variables named VGPU_* that are not options are ignored (build and test scripts use
+// some). Throws vgpu::InputError naming the variable on a bad value.
+Options fromEnvironment();
+
+// The options of one option file's text alone (the format of --options FILE), `fileName`
+// naming it in messages.
+Options parseOptionText(const std::string& text, const std::string& fileName);
+
+// One --arg specification: file:PATH, zeros:BYTES (either with ,out=PATH), a scalar or bytes:HEX.
 ArgSpec parseArg(const std::string& spec);
 
-const char* usage();
+// `vgpu-sim help`: the commands and every option in brief.
+std::string usage();
+// `vgpu-sim help COMMAND`: one command's operands and options, each with its unit, default and
+// environment variable. Throws vgpu::InputError for an unknown command.
+std::string help(const std::string& command);
 
 }  // namespace vgpu::cli

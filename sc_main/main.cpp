@@ -75,6 +75,8 @@ std::string argKindName(const cli::ArgSpec& a) {
       return "f32";
     case cli::ArgSpec::Kind::F64:
       return "f64";
+    case cli::ArgSpec::Kind::Bytes:
+      return "bytes";
   }
   return "?";
 }
@@ -102,12 +104,16 @@ void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& arg
       throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
                        name + " is a " + std::to_string(meta[i].size) + "-byte " +
                        meta[i].valueKind +
-                       " value; give a scalar (i32:, u32:, f32:, i64:, u64:, f64:), not " +
+                       " value; give a scalar (i32:, u32:, f32:, i64:, u64:, f64:) or bytes:HEX, "
+                       "not " +
                        argKindName(args[i]));
+    // bytes: takes any size, so its size is checked here, against what the kernel expects.
     if (!pointer && args[i].sizeBytes() != meta[i].size)
       throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
                        name + " is " + std::to_string(meta[i].size) + " bytes, but " +
-                       argKindName(args[i]) + " is " + std::to_string(args[i].sizeBytes()));
+                       argKindName(args[i]) +
+                       (args[i].kind == cli::ArgSpec::Kind::Bytes ? ": gives " : " is ") +
+                       std::to_string(args[i].sizeBytes()));
   }
 }
 
@@ -280,8 +286,7 @@ int runCommand(const cli::Options& o) {
           args.push_back(KernelArg::pointer(buffers[i]));
         } else {
           KernelArg arg;
-          arg.bytes.resize(a.sizeBytes());
-          std::memcpy(arg.bytes.data(), &a.bits, a.sizeBytes());
+          arg.bytes = a.valueBytes();
           args.push_back(arg);
         }
       }
@@ -416,9 +421,10 @@ int platformsCommand() {
 int sc_main(int argc, char* argv[]) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    const cli::Options o = cli::parse(args);
+    // The command line over its --options file over the VGPU_* environment.
+    const cli::Options o = cli::parse(args, cli::Environment::Read);
     if (o.command == "help") {
-      std::fputs(cli::usage(), stdout);
+      std::fputs((o.helpTopic.empty() ? cli::usage() : cli::help(o.helpTopic)).c_str(), stdout);
       return 0;
     }
     if (o.command == "run") return runCommand(o);

@@ -343,6 +343,186 @@ INSTANTIATE_TEST_SUITE_P(Kernels, CliHazardsCompiled,
                                            "histogram", "collatz_3d", "private_array",
                                            "offset_scale", "vector_add_v5"));
 
+// ---- options from a file and the VGPU_* environment, and their precedence ------------------
+
+// vector_add on 128 floats a[i] = i, b[i] = 2i: c[i] must be 3i.
+struct VectorAddFiles {
+  std::string a, b, c;
+  explicit VectorAddFiles(const ScratchDir& dir)
+      : a(dir.file("a.bin")), b(dir.file("b.bin")), c(dir.file("c.bin")) {
+    std::vector<float> va(128), vb(128);
+    for (int i = 0; i < 128; ++i) va[i] = float(i), vb[i] = float(2 * i);
+    writeBytes(a, va);
+    writeBytes(b, vb);
+  }
+  std::string checkSums() const {
+    const std::string bytes = slurp(c);
+    if (bytes.size() != 512) return "c.bin has " + std::to_string(bytes.size()) + " bytes";
+    for (int i = 0; i < 128; ++i) {
+      float v;
+      std::memcpy(&v, bytes.data() + 4 * i, 4);
+      if (v != float(3 * i)) return "c[" + std::to_string(i) + "] = " + std::to_string(v);
+    }
+    return "";
+  }
+};
+
+// `vgpu-sim ARGS` with environment assignments (NAME=VALUE ...) in front.
+SimResult runWithEnvironment(const std::string& assignments, const std::string& args,
+                             const ScratchDir& dir) {
+  return runShell("env " + assignments + " " + shellQuote(VGPU_SIM_PATH) + " " + args, dir);
+}
+
+TEST(CliOptions, EnvironmentSetsTheSimulatorOptions) {
+  ScratchDir dir;
+  const VectorAddFiles f(dir);
+  const SimResult r = runWithEnvironment(
+      "VGPU_PLATFORM=tiny VGPU_QUIET=1 VGPU_STATS=" + shellQuote(dir.file("s.json")),
+      "run " + shellQuote(kernelDir() + "/vector_add.co") +
+          " vector_add --grid 128 --block 64 --arg " + shellQuote("file:" + f.a) + " --arg " +
+          shellQuote("file:" + f.b) + " --arg " + shellQuote("zeros:512,out=" + f.c) +
+          " --arg i32:128",
+      dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "") << "VGPU_QUIET=1";
+  EXPECT_EQ(f.checkSums(), "");
+  EXPECT_NE(slurp(dir.file("s.json")).find("\"platform\": \"tiny\""), std::string::npos)
+      << "VGPU_STATS and VGPU_PLATFORM";
+}
+
+TEST(CliOptions, OptionFileHoldsAWholeRun) {
+  ScratchDir dir;
+  const VectorAddFiles f(dir);
+  std::ofstream(dir.file("run.cfg")) << "# vector_add on 128 floats\n"
+                                     << "grid = 128\nblock = 64\nplatform = tiny\n"
+                                     << "arg = file:" << f.a << "\narg = file:" << f.b
+                                     << "\narg = zeros:512,out=" << f.c << "\narg = i32:128\n"
+                                     << "stats = " << dir.file("s.json") << "\n";
+  const SimResult r = runVgpuSim("run " + shellQuote(kernelDir() + "/vector_add.co") +
+                                     " vector_add --options " + shellQuote(dir.file("run.cfg")),
+                                 dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("kernel vector_add on tiny"), std::string::npos) << r.out;
+  EXPECT_EQ(f.checkSums(), "");
+  EXPECT_NE(slurp(dir.file("s.json")).find("\"cycles\""), std::string::npos);
+}
+
+// The command line over the file over the environment over the defaults, seen in which platform
+// the kernel ran on (a bad value further down is never even read).
+TEST(CliOptions, CommandLineOverFileOverEnvironment) {
+  ScratchDir dir;
+  std::ofstream(dir.file("two.json")) << R"({"name": "two", "processor": "gfx906",
+      "compute_units": 2, "clock": 1000})";
+  std::ofstream(dir.file("tiny.cfg")) << "platform = tiny\n";
+  const std::string run = "run " + shellQuote(kernelDir() + "/vector_add.co") +
+                          " vector_add --grid 128 --block 64 --arg zeros:512 --arg zeros:512"
+                          " --arg zeros:512 --arg i32:128";
+  const std::string file = " --options " + shellQuote(dir.file("tiny.cfg"));
+
+  SimResult r = runWithEnvironment("VGPU_PLATFORM=vega99", run, dir);
+  EXPECT_EQ(r.exitCode, 2) << "the environment is read";
+  EXPECT_NE(r.err.find("unknown platform"), std::string::npos) << r.err;
+
+  r = runWithEnvironment("VGPU_PLATFORM=vega99", run + file, dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("on tiny"), std::string::npos) << "the file wins: " << r.out;
+
+  r = runWithEnvironment("VGPU_PLATFORM=vega99",
+                         run + file + " --platform " + shellQuote(dir.file("two.json")), dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("on two"), std::string::npos) << "the command line wins: " << r.out;
+}
+
+TEST(CliOptions, BadValuesNameTheirSource) {
+  ScratchDir dir;
+  std::ofstream(dir.file("bad.cfg")) << "platform = tiny\nmax-cycles = many\n";
+  const std::string run = "run " + shellQuote(kernelDir() + "/vector_add.co") +
+                          " vector_add --grid 64 --block 64 --arg zeros:256 --arg zeros:256"
+                          " --arg zeros:256 --arg i32:64";
+  SimResult r = runVgpuSim(run + " --options " + shellQuote(dir.file("bad.cfg")), dir);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err.rfind("vgpu-sim: option file '" + dir.file("bad.cfg") + "': --max-cycles", 0), 0u)
+      << r.err;
+  r = runWithEnvironment("VGPU_WATCHDOG_CYCLES=soon", run, dir);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err.rfind("vgpu-sim: environment variable VGPU_WATCHDOG_CYCLES: ", 0), 0u) << r.err;
+}
+
+TEST(CliOptions, HelpComesFromTheTable) {
+  ScratchDir dir;
+  SimResult r = runVgpuSim("help run", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("  --max-cycles N\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unit: GPU cycles; default: 0 (no limit); environment: VGPU_MAX_CYCLES"),
+            std::string::npos)
+      << r.out;
+  const std::string helpRun = r.out;
+  r = runVgpuSim("run --help", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, helpRun);
+  r = runVgpuSim("help", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("vgpu-sim help [COMMAND]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[--max-cycles N]"), std::string::npos) << r.out;
+  r = runVgpuSim("help launch", dir);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("unknown command 'launch'"), std::string::npos) << r.err;
+}
+
+// ---- bytes:HEX: a by-value argument of any size ---------------------------------------------
+
+// struct_arg(struct { uint32_t a, b, c; } p, uint32_t* out) stores p into a 12-byte record per
+// work-item: every record must hold the bytes given, in the order given.
+TEST(CliBytes, StructPassedByValue) {
+  ScratchDir dir;
+  const std::string bytes = "0102030405060708090a0b0c";
+  const SimResult r = runVgpuSim("run " + shellQuote(VGPU_STRUCT_ARG_KERNEL) +
+                                     " struct_arg --grid 128 --block 64 --platform tiny --quiet" +
+                                     " --arg bytes:" + bytes + " --arg " +
+                                     shellQuote("zeros:1536,out=" + dir.file("out.bin")),
+                                 dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string out = slurp(dir.file("out.bin"));
+  ASSERT_EQ(out.size(), 1536u);
+  const std::string record = "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c";
+  for (size_t i = 0; i < 128; ++i) EXPECT_EQ(out.substr(12 * i, 12), record) << "work-item " << i;
+}
+
+TEST(CliBytes, SizeMustMatchTheMetadata) {
+  ScratchDir dir;
+  const std::string run = "run " + shellQuote(VGPU_STRUCT_ARG_KERNEL) +
+                          " struct_arg --grid 64 --block 64 --platform tiny";
+  SimResult r = runVgpuSim(run + " --arg bytes:0102030405060708 --arg zeros:768", dir);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--arg 1: kernel argument 0 (p) is 12 bytes, but bytes: gives 8"),
+            std::string::npos)
+      << r.err;
+  r = runVgpuSim("run " + shellQuote(VGPU_STRUCT_ARG_KERNEL) +
+                     " struct_arg --grid 64 --block 64 --platform tiny --arg i32:1 --arg zeros:768",
+                 dir);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("is 12 bytes, but i32 is 4"), std::string::npos) << r.err;
+}
+
+// The same 4 bytes as i32:128 and as bytes:80000000 (little-endian): the same run.
+TEST(CliBytes, ScalarWrittenAsBytes) {
+  ScratchDir dir;
+  const VectorAddFiles f(dir);
+  auto run = [&](const std::string& n, const std::string& tag) {
+    return runVgpuSim("run " + shellQuote(kernelDir() + "/vector_add.co") +
+                          " vector_add --grid 128 --block 64 --platform tiny --quiet --arg " +
+                          shellQuote("file:" + f.a) + " --arg " + shellQuote("file:" + f.b) +
+                          " --arg " + shellQuote("zeros:512,out=" + f.c) + " --arg " + n,
+                      dir, tag);
+  };
+  const SimResult r = run("bytes:80000000", "bytes");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(f.checkSums(), "");
+  const SimResult half = run("bytes:40000000", "half");  // n = 64: only half the sums
+  ASSERT_EQ(half.exitCode, 0) << half.err;
+  EXPECT_NE(f.checkSums(), "");
+}
+
 // ---- bad input: one clear message, exit 2 ---------------------------------------------------
 
 struct BadInput {
@@ -412,6 +592,18 @@ INSTANTIATE_TEST_SUITE_P(
                  kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i32:abc",
                  "not an integer"},
         BadInput{"bad_arg_kind", kVadd + "--arg float:1", "unknown kind"},
+        BadInput{"bytes_for_buffer",
+                 kVadd + "--arg bytes:00 --arg zeros:256 --arg zeros:256 --arg i32:64",
+                 "global buffer"},
+        BadInput{"bytes_wrong_size",
+                 kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg bytes:4000",
+                 "is 4 bytes, but bytes: gives 2"},
+        BadInput{"bytes_odd_digits",
+                 kVadd + "--arg zeros:256 --arg zeros:256 --arg zeros:256 --arg bytes:400",
+                 "hexadecimal digits"},
+        BadInput{"misspelt_option", kVadd + kVaddArgs + " --plattform tiny",
+                 "did you mean --platform?"},
+        BadInput{"missing_option_file", kVadd + kVaddArgs + " --options TMPnone.cfg", "none.cfg"},
         BadInput{"missing_input_file",
                  kVadd + "--arg file:TMPmissing.bin --arg zeros:256 --arg zeros:256 --arg i32:64",
                  "missing.bin"},
