@@ -333,6 +333,13 @@ const std::vector<Row>& table() {
        [](Options& o, const std::string& v, const std::string& what) {
          o.watchdogCycles = parseUnsigned(v, what, ~uint64_t{0});
        }},
+      {"perturb-latency", 0, "SEED", "seed", "0 (off)", Reach::Everywhere, Shape::Value,
+       "timing mode: adds random extra latency (a sequence fixed by SEED) to every memory access "
+       "within the hardware's return-order rules, to test the model and kernels: results must "
+       "not change",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.perturbLatencySeed = parseUnsigned(v, what, ~uint64_t{0});
+       }},
       {"check-hazards", 0, nullptr, "switch", "off", Reach::Everywhere, Shape::Switch,
        "reports every place a wave issued two instructions with fewer wait states between them "
        "than the ISA requires (seed 004 table 8; the hardware does not check these): PC, both "

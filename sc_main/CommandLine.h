@@ -41,6 +41,7 @@ struct Options {
   uint64_t maxCycles = 0;
   std::optional<uint64_t> watchdogCycles;  // --watchdog-cycles; unset: the platform's
   bool functionalMode = false;             // --mode functional
+  uint64_t perturbLatencySeed = 0;         // --perturb-latency SEED; 0: off
   bool quiet = false;
   // --check-hazards: report missing software-inserted wait states (isa/HazardChecker.h)
   bool checkHazards = false;

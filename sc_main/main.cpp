@@ -208,6 +208,7 @@ void printSummary(const nlohmann::json& s) {
 int runCommand(const cli::Options& o) {
   PlatformConfig platform = loadPlatform(o.platform);
   if (o.maxCycles) platform.maxCycles = o.maxCycles;
+  if (o.perturbLatencySeed) platform.perturbLatencySeed = o.perturbLatencySeed;
   if (o.watchdogCycles) platform.watchdogCycles = *o.watchdogCycles;
   platform.functionalMode = o.functionalMode;
   if (!o.ldsArbiter.empty()) platform.lds.arbiter = o.ldsArbiter;
