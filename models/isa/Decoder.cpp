@@ -436,7 +436,7 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
   if (op && in.issue == IssueType::Valu) {
     const auto& rates = lookup().valuRates;
     const auto rate = rates.find(op);
-    in.valuRate = rate == rates.end() ? kValuFullRate : rate->second;
+    in.valuRate = rate == rates.end() ? static_cast<uint8_t>(kValuFullRate) : rate->second;
   }
   for (int i = 1; i < size / 4; ++i) in.words[i] = word(i);
   return size;
