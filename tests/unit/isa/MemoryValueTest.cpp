@@ -351,5 +351,62 @@ TEST(MemoryValues, VectorMemoryLoadsAndStoresMatchDefinitions) {
   checkCases(cases);
 }
 
+// Lane permutes (section 12.13: ds_bpermute pulls data[addr/4], ds_permute pushes to lane
+// addr/4; ds_swizzle in bit mode reads lane ((id & and_mask) | or_mask) ^ xor_mask within 32)
+// and formatted buffer access with the V#'s format 32_32_32_32 UINT or the instruction's.
+TEST(MemoryValues, LanePermutesAndFormattedBufferMatchDefinitions) {
+  Case bperm{"ds_bpermute_b32 v2, v0, v1", {}, {}}, perm{"ds_permute_b32 v2, v0, v1", {}, {}};
+  Case swz{"ds_swizzle_b32 v2, v1 offset:0x041f", {}, {}};
+  for (int l = 0; l < 64; ++l) {
+    const std::string at = "@" + std::to_string(l);
+    const int next = (l + 1) % 64;
+    for (Case* c : {&bperm, &perm, &swz}) {
+      c->in.push_back({"v0" + at, static_cast<uint64_t>(next * 4)});
+      c->in.push_back({"v1" + at, static_cast<uint64_t>(l + 100)});
+    }
+    bperm.out.push_back({"v2" + at, static_cast<uint64_t>(next + 100)});
+    perm.out.push_back({"v2@" + std::to_string(next), static_cast<uint64_t>(l + 100)});
+    swz.out.push_back({"v2" + at, static_cast<uint64_t>((l ^ 1) + 100)});
+  }
+  // V# word 3 (section 8.1.5 "Buffer Resource"): DST_SEL_X..W = 4..7 (x, y, z, w) in bits 11:0,
+  // NUM_FORMAT 4 (UINT) in 14:12, DATA_FORMAT 14 (32_32_32_32) in 18:15.
+  std::vector<Val> in = {{"exec", 1},
+                         {"s4", 0x3000},
+                         {"s5", 0},
+                         {"s6", 0x1000},
+                         {"s7", 4u | (5u << 3) | (6u << 6) | (7u << 9) | (4u << 12) | (14u << 15)},
+                         {"mem:0x3040", 11},
+                         {"mem:0x3044", 22},
+                         {"mem:0x3048", 33},
+                         {"mem:0x304c", 44},
+                         {"v8", 5},
+                         {"v9", 6},
+                         {"v10", 7},
+                         {"v11", 8}};
+  std::vector<Case> cases = {bperm, perm, swz};
+  const std::string fmt = " off, s[4:7], 0 offset:64";
+  cases.push_back({"buffer_load_format_x v2," + fmt, in, {{"v2@0", 11}}});
+  cases.push_back({"buffer_load_format_xy v[2:3]," + fmt, in, {{"v2@0", 11}, {"v3@0", 22}}});
+  cases.push_back({"buffer_load_format_xyz v[2:4]," + fmt, in, {{"v4@0", 33}}});
+  cases.push_back({"buffer_load_format_xyzw v[2:5]," + fmt, in, {{"v2@0", 11}, {"v5@0", 44}}});
+  cases.push_back({"buffer_store_format_x v8," + fmt, in, {{"mem:0x3040", 5}}});
+  cases.push_back(
+      {"buffer_store_format_xy v[8:9]," + fmt, in, {{"mem:0x3040", 5}, {"mem:0x3044", 6}}});
+  cases.push_back(
+      {"buffer_store_format_xyz v[8:10]," + fmt, in, {{"mem:0x3044", 6}, {"mem:0x3048", 7}}});
+  cases.push_back(
+      {"buffer_store_format_xyzw v[8:11]," + fmt, in, {{"mem:0x3040", 5}, {"mem:0x304c", 8}}});
+  const std::string tfmt = " off, s[4:7], dfmt:14, nfmt:4, 0 offset:64";
+  cases.push_back({"tbuffer_load_format_x v2," + tfmt, in, {{"v2@0", 11}}});
+  cases.push_back({"tbuffer_load_format_xy v[2:3]," + tfmt, in, {{"v3@0", 22}}});
+  cases.push_back({"tbuffer_load_format_xyz v[2:4]," + tfmt, in, {{"v4@0", 33}}});
+  cases.push_back({"tbuffer_load_format_xyzw v[2:5]," + tfmt, in, {{"v5@0", 44}}});
+  cases.push_back({"tbuffer_store_format_x v8," + tfmt, in, {{"mem:0x3040", 5}}});
+  cases.push_back({"tbuffer_store_format_xy v[8:9]," + tfmt, in, {{"mem:0x3044", 6}}});
+  cases.push_back({"tbuffer_store_format_xyz v[8:10]," + tfmt, in, {{"mem:0x3048", 7}}});
+  cases.push_back({"tbuffer_store_format_xyzw v[8:11]," + tfmt, in, {{"mem:0x304c", 8}}});
+  checkCases(cases);
+}
+
 }  // namespace
 }  // namespace vgpu::isa::test

@@ -491,5 +491,39 @@ TEST(ScalarValues, SmemLoadsStoresAndAtomicsMatchDefinitions) {
   checkCases(cases);
 }
 
+// Program flow (section 12.5 SOPP: the target is PC + 4 + SIMM16 * 4 when taken, else PC + 4),
+// 64-bit scalar compares (12.4) and the MODE register through s_getreg / s_setreg (12.2, 4.6).
+TEST(ScalarValues, BranchesCompares64AndHwregMatchDefinitions) {
+  checkCases({
+      {"s_branch 3", {}, {{"pcrel", 16}}},
+      {"s_branch 0xfffe", {}, {{"pcrel", static_cast<uint64_t>(-4)}}},
+      {"s_cbranch_scc0 2", {}, {{"pcrel", 12}}},
+      {"s_cbranch_scc0 2", {{"scc", 1}}, {{"pcrel", 4}}},
+      {"s_cbranch_scc1 2", {{"scc", 1}}, {{"pcrel", 12}}},
+      {"s_cbranch_scc1 2", {}, {{"pcrel", 4}}},
+      {"s_cbranch_vccz 2", {{"vcc", 0}}, {{"pcrel", 12}}},
+      {"s_cbranch_vccz 2", {{"vcc", 1ull << 63}}, {{"pcrel", 4}}},
+      {"s_cbranch_vccnz 2", {{"vcc", 1ull << 63}}, {{"pcrel", 12}}},
+      {"s_cbranch_vccnz 2", {{"vcc", 0}}, {{"pcrel", 4}}},
+      {"s_cbranch_execz 2", {{"exec", 0}}, {{"pcrel", 12}}},
+      {"s_cbranch_execz 2", {{"exec", 1ull << 40}}, {{"pcrel", 4}}},
+      {"s_cbranch_execnz 2", {{"exec", 1ull << 40}}, {{"pcrel", 12}}},
+      {"s_cbranch_execnz 2", {{"exec", 0}}, {{"pcrel", 4}}},
+      {"s_cmp_eq_u64 s[0:1], s[2:3]", {{"s0", 1}, {"s1", 2}, {"s2", 1}, {"s3", 2}}, {{"scc", 1}}},
+      {"s_cmp_eq_u64 s[0:1], s[2:3]",
+       {{"s0", 1}, {"s1", 2}, {"s2", 1}, {"s3", 3}, {"scc", 1}},
+       {{"scc", 0}}},
+      {"s_cmp_lg_u64 s[0:1], s[2:3]", {{"s0", 1}, {"s1", 2}, {"s2", 1}, {"s3", 3}}, {{"scc", 1}}},
+      {"s_cmp_lg_u64 s[0:1], s[2:3]",
+       {{"s0", 1}, {"s1", 2}, {"s2", 1}, {"s3", 2}, {"scc", 1}},
+       {{"scc", 0}}},
+      {"s_getreg_b32 s2, hwreg(HW_REG_MODE, 4, 4)", {{"mode", 0xa5}}, {{"s2", 0xa}}},
+      {"s_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s2",
+       {{"mode", 0x3}, {"s2", 0x1a}},
+       {{"mode", 0xa3}}},
+      {"s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 0x5", {{"mode", 0xf0}}, {{"mode", 0xf5}}},
+  });
+}
+
 }  // namespace
 }  // namespace vgpu::isa::test

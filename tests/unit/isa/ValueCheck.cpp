@@ -71,7 +71,7 @@ std::string mnemonic(const std::string& text) {
 }
 
 struct Place {
-  enum Kind { Sgpr, Vgpr, Vcc, Exec, Scc, M0, Mem, Lds } kind;
+  enum Kind { Sgpr, Vgpr, Vcc, Exec, Scc, M0, Mem, Lds, Mode, PcRel } kind;
   uint64_t index = 0;
   int lane = -1;  // Vgpr: -1 for every lane
 };
@@ -82,6 +82,8 @@ Place parse(const std::string& at) {
   if (at == "exec") return {Place::Exec};
   if (at == "scc") return {Place::Scc};
   if (at == "m0") return {Place::M0};
+  if (at == "mode") return {Place::Mode};
+  if (at == "pcrel") return {Place::PcRel};
   if (at.rfind("mem:", 0) == 0) return {Place::Mem, num(4)};
   if (at.rfind("lds:", 0) == 0) return {Place::Lds, num(4)};
   if (at[0] == 's') return {Place::Sgpr, num(1)};
@@ -149,6 +151,11 @@ void checkCases(const std::vector<Case>& cases) {
         case Place::Lds:
           std::memcpy(&r.lds[p.index], &v32, 4);
           break;
+        case Place::Mode:
+          r.wave.mode = v32;
+          break;
+        case Place::PcRel:
+          throw std::runtime_error("pcrel is a result only");
       }
     }
     const Instruction* in = r.program.at(pcs[i]);
@@ -186,6 +193,12 @@ void checkCases(const std::vector<Case>& cases) {
           break;
         case Place::M0:
           expect(r.wave.m0, v.at);
+          break;
+        case Place::Mode:
+          expect(r.wave.mode, v.at);
+          break;
+        case Place::PcRel:
+          expect(r.wave.pc - pcs[i], v.at);
           break;
         case Place::Mem:
           expect(r.memory.read32(p.index), v.at);

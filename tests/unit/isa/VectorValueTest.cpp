@@ -402,5 +402,82 @@ TEST(VectorValues, Fp16AndPackedMatchDefinitions) {
   });
 }
 
+TEST(VectorValues, MorePackedLaneAndConversionOpsMatchDefinitions) {
+  auto pk = [](const std::string& op, uint32_t a, uint32_t b, uint32_t r) {
+    return bin(op, a, b, r);
+  };
+  checkCases({
+      pk("v_pk_add_i16", 0x7fff0001, 0x00010002, 0x80000003),
+      pk("v_pk_sub_u16", 0x00010005, 0x00020001, 0xffff0004),
+      pk("v_pk_sub_i16", 0x80000005, 0x00010006, 0x7fffffff),
+      pk("v_pk_mul_lo_u16", 0x01000003, 0x01000005, 0x0000000f),
+      pk("v_pk_lshlrev_b16", 0x00110004, 0x40010001, 0x80020010),  // S1 << S0[3:0] per half
+      pk("v_pk_lshrrev_b16", 0x00110004, 0x80000010, 0x40000001),
+      pk("v_pk_ashrrev_i16", 0x00040004, 0x80000010, 0xf8000001),
+      pk("v_pk_max_i16", 0xffff0005, 0x00010002, 0x00010005),
+      pk("v_pk_max_u16", 0xffff0005, 0x00010002, 0xffff0005),
+      pk("v_pk_min_i16", 0xffff0005, 0x00010002, 0xffff0002),
+      pk("v_pk_min_u16", 0xffff0005, 0x00010002, 0x00010002),
+      pk("v_pk_max_f16", 0xc0003e00, 0x3c004000, 0x3c004000),
+      pk("v_pk_min_f16", 0xc0003e00, 0x3c004000, 0xc0003e00),
+      {"v_mac_f16_e32 v4, v1, v2",
+       {{"v1", 0x3e00}, {"v2", 0x4000}, {"v4", 0x3c00}},
+       {{"v4", 0x4400, 0xffff}}},
+      {"v_madmk_f16 v4, v1, 0x4000, v2",
+       {{"v1", 0x3e00}, {"v2", 0x3c00}},
+       {{"v4", 0x4400, 0xffff}}},
+      {"v_madak_f16 v4, v1, v2, 0x3c00",
+       {{"v1", 0x3e00}, {"v2", 0x4000}},
+       {{"v4", 0x4400, 0xffff}}},
+      tri16("v_mad_legacy_f16", 0x3e00, 0x4000, 0x3c00, 0x4400),
+      tri16("v_fma_legacy_f16", 0x3e00, 0x4000, 0x3c00, 0x4400),
+      tri16("v_mad_legacy_u16", 0xffff, 2, 5, 3),
+      tri16("v_mad_legacy_i16", 0xffff, 2, 5, 3),
+      bin("v_add_i32", 0x7ffffffe, 1, 0x7fffffff),
+      bin("v_sub_i32", 1, 3, 0xfffffffe),
+      bin16("v_add_i16", 0x7ffe, 1, 0x7fff),
+      bin16("v_sub_i16", 1, 3, 0xfffe),
+      // Saturating packs: {sat(S1), sat(S0)}.
+      bin("v_cvt_pk_i16_i32", 0x00012345, 0xfff00000, 0x80007fff),
+      bin("v_cvt_pk_u16_u32", 0x00012345, 0x00001234, 0x1234ffff),
+      bin("v_cvt_pknorm_i16_f16", 0x3c00, 0xbc00, 0x80017fff),
+      bin("v_cvt_pknorm_u16_f16", 0x3c00, 0x0000, 0x0000ffff),
+      un16("v_cvt_norm_i16_f16_e32", 0xbc00, 0x8001),
+      un16("v_cvt_norm_u16_f16_e32", 0x3c00, 0xffff),
+      un16("v_sat_pk_u8_i16_e32", 0xff800100, 0x00ff),
+      un16("v_sin_f16_e32", 0x3400, 0x3c00),  // sin(0.25 turn) = 1
+      un16("v_cos_f16_e32", 0x0000, 0x3c00),
+      un("v_exp_legacy_f32_e32", f32(3.0f), f32(8.0f)),
+      un("v_log_legacy_f32_e32", f32(8.0f), f32(3.0f)),
+      // msad: bytes whose S1 byte is 0 are skipped.
+      tri("v_msad_u8", 0x0a000510, 0x00020304, 100, 100 + 12 + 2 + 2),
+      // div_fixup(quotient S0, denominator S1, numerator S2): ordinary values give S0; x/0 gives
+      // an infinity with the sign of S1 xor S2.
+      tri("v_div_fixup_f32", f32(2.0f), f32(4.0f), f32(8.0f), f32(2.0f)),
+      tri("v_div_fixup_f32", f32(1.0f), f32(-0.0f), f32(3.0f), f32(-kInfF)),
+      {"v_div_fixup_f64 v[4:5], v[0:1], v[2:3], v[6:7]",
+       {{"v0", lo(f64(2.0))},
+        {"v1", hi(f64(2.0))},
+        {"v2", lo(f64(4.0))},
+        {"v3", hi(f64(4.0))},
+        {"v6", lo(f64(8.0))},
+        {"v7", hi(f64(8.0))}},
+       {{"v4", lo(f64(2.0))}, {"v5", hi(f64(2.0))}}},
+      tri16("v_div_fixup_f16", 0x4000, 0x4400, 0x4800, 0x4000),
+      // div_fmas with VCC clear is a plain fused multiply-add.
+      {"v_div_fmas_f32 v4, v1, v2, v3",
+       {{"v1", f32(1.5f)}, {"v2", f32(2.0f)}, {"v3", f32(0.25f)}, {"vcc", 0}},
+       {{"v4", f32(3.25f)}}},
+      {"v_readlane_b32 s2, v1, 5", {{"v1", 1}, {"v1@5", 55}}, {{"s2", 55}}},
+      {"v_writelane_b32 v4, s2, 7",
+       {{"s2", 77}, {"v4", 1}},
+       {{"v4@7", 77}, {"v4@6", 1}, {"v4@8", 1}}},
+      {"v_readfirstlane_b32 s2, v1",
+       {{"v1", 1}, {"v1@9", 99}, {"exec", 0xffffffffffff0200}},
+       {{"s2", 99}}},
+      {"v_swap_b32 v1, v2", {{"v1", 1}, {"v2", 2}}, {{"v1", 2}, {"v2", 1}}},
+  });
+}
+
 }  // namespace
 }  // namespace vgpu::isa::test
