@@ -71,7 +71,7 @@ std::string mnemonic(const std::string& text) {
 }
 
 struct Place {
-  enum Kind { Sgpr, Vgpr, Vcc, Exec, Scc, M0, Mem, Lds, Mode, PcRel } kind;
+  enum Kind { Sgpr, Vgpr, Vcc, Exec, Scc, M0, Mem, Lds, Mode, PcRel, FlatScratch } kind;
   uint64_t index = 0;
   int lane = -1;  // Vgpr: -1 for every lane
 };
@@ -83,6 +83,7 @@ Place parse(const std::string& at) {
   if (at == "scc") return {Place::Scc};
   if (at == "m0") return {Place::M0};
   if (at == "mode") return {Place::Mode};
+  if (at == "flat_scratch") return {Place::FlatScratch};
   if (at == "pcrel") return {Place::PcRel};
   if (at.rfind("mem:", 0) == 0) return {Place::Mem, num(4)};
   if (at.rfind("lds:", 0) == 0) return {Place::Lds, num(4)};
@@ -154,6 +155,9 @@ void checkCases(const std::vector<Case>& cases) {
         case Place::Mode:
           r.wave.mode = v32;
           break;
+        case Place::FlatScratch:
+          r.wave.flatScratch = v.value;
+          break;
         case Place::PcRel:
           throw std::runtime_error("pcrel is a result only");
       }
@@ -199,6 +203,9 @@ void checkCases(const std::vector<Case>& cases) {
           break;
         case Place::PcRel:
           expect(r.wave.pc - pcs[i], v.at);
+          break;
+        case Place::FlatScratch:
+          expect(r.wave.flatScratch, v.at);
           break;
         case Place::Mem:
           expect(r.memory.read32(p.index), v.at);

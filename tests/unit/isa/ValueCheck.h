@@ -16,9 +16,9 @@
 namespace vgpu::isa::test {
 
 // A register, flag or memory word and its value. Names: "s5", "v3" (every lane), "v3@7" (lane
-// 7), "vcc", "exec", "scc", "m0", "mode", "mem:0x2000" (a dword of test memory), "lds:0x40" (a
-// dword of LDS), and in `out` only "pcrel" (the PC after the instruction minus its address). In
-// `in` a name sets the starting value; in `out` it is compared after the instruction.
+// 7), "vcc", "exec", "scc", "m0", "mode", "flat_scratch", "mem:0x2000" (a dword of test memory),
+// "lds:0x40" (a dword of LDS), and in `out` only "pcrel" (the PC after the instruction minus its
+// address). In `in` a name sets the starting value; in `out` it is compared after the instruction.
 struct Val {
   std::string at;
   uint64_t value;
