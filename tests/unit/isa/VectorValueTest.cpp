@@ -479,5 +479,45 @@ TEST(VectorValues, MorePackedLaneAndConversionOpsMatchDefinitions) {
   });
 }
 
+// Cube-map helpers (section 12.10, V_CUBEID/SC/TC/MA_F32 on the vector (S0, S1, S2) = (x, y, z)):
+// the major axis is z if |z| >= |x|, |y|, else y if |y| >= |x|, else x; face id 4/5 (+-z), 2/3
+// (+-y), 0/1 (+-x); ma = 2 * the major coordinate; sc / tc are the face's other coordinates.
+// Then the mixed-precision FMA (section 12.11 V_FMA_MIX_*: op_sel_hi selects f16 sources).
+TEST(VectorValues, CubeAndMixedPrecisionOpsMatchDefinitions) {
+  struct Cube {
+    float x, y, z, id, ma, sc, tc;
+  };
+  const Cube cubes[] = {
+      {1, 2, -3, 5, -6, -1, -2},  // -z face
+      {4, 1, 2, 0, 8, -2, -1},    // +x face
+      {-4, 1, 2, 1, -8, 2, -1},   // -x face
+      {1, 5, 2, 2, 10, 1, 2},     // +y face
+      {1, -5, 2, 3, -10, 1, -2},  // -y face
+  };
+  std::vector<Case> cases;
+  for (const Cube& c : cubes) {
+    const std::vector<Val> in = {{"v1", f32(c.x)}, {"v2", f32(c.y)}, {"v3", f32(c.z)}};
+    cases.push_back({"v_cubeid_f32 v4, v1, v2, v3", in, {{"v4", f32(c.id)}}});
+    cases.push_back({"v_cubema_f32 v4, v1, v2, v3", in, {{"v4", f32(c.ma)}}});
+    cases.push_back({"v_cubesc_f32 v4, v1, v2, v3", in, {{"v4", f32(c.sc)}}});
+    cases.push_back({"v_cubetc_f32 v4, v1, v2, v3", in, {{"v4", f32(c.tc)}}});
+  }
+  // 1.5 * 2 + 0.25 = 3.25 (f16 0x4280) from f32 sources and from the low f16 halves.
+  const std::vector<Val> f32in = {
+      {"v1", f32(1.5f)}, {"v2", f32(2.0f)}, {"v3", f32(0.25f)}, {"v4", 0x11112222}};
+  const std::vector<Val> f16in = {
+      {"v1", 0xaaaa3e00}, {"v2", 0xbbbb4000}, {"v3", 0xcccc3400}, {"v4", 0x11112222}};
+  cases.push_back({"v_fma_mix_f32 v4, v1, v2, v3", f32in, {{"v4", f32(3.25f)}}});
+  cases.push_back({"v_fma_mix_f32 v4, v1, v2, v3 op_sel_hi:[1,1,1]", f16in, {{"v4", f32(3.25f)}}});
+  cases.push_back({"v_fma_mixlo_f16 v4, v1, v2, v3", f32in, {{"v4", 0x11114280}}});
+  cases.push_back(
+      {"v_fma_mixhi_f16 v4, v1, v2, v3 op_sel_hi:[1,1,1]", f16in, {{"v4", 0x42802222}}});
+  // pkaccum: byte S1[1:0] of D takes u8(S0), the other bytes keep D's.
+  cases.push_back({"v_cvt_pkaccum_u8_f32 v4, v1, v2",
+                   {{"v1", f32(200.0f)}, {"v2", 2}, {"v4", 0x11223344}},
+                   {{"v4", 0x11c83344}}});
+  checkCases(cases);
+}
+
 }  // namespace
 }  // namespace vgpu::isa::test
