@@ -2,6 +2,7 @@
 // its decode / disassembly / semantics status. Tests add which opcodes they executed.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,9 +26,12 @@ struct OpcodeStatus {
 std::vector<OpcodeStatus> opcodeTable();
 
 // Markdown report: one line per opcode (family, opcode, name, decode, disassembly, semantics,
-// executed), then the totals; `executed` holds the OpInfo of every instruction a test ran.
+// executed without a fault, result checked by), then the totals; `executed` holds the OpInfo of
+// every instruction a test ran, `valueChecked` the name of a test that compared the opcode's
+// results with expected values ("no value check" for opcodes it does not hold).
 // `nonGraphicsMissing` receives the non-graphics opcodes that were not executed.
 std::string coverageReport(const std::set<const OpInfo*>& executed,
+                           const std::map<const OpInfo*, std::string>& valueChecked,
                            std::vector<std::string>* nonGraphicsMissing);
 
 }  // namespace vgpu::isa

@@ -147,9 +147,15 @@ struct ClassLane {
   __attribute__((always_inline)) static void run(ValuLaneState&, int, uint64_t bits, uint64_t mask,
                                                  uint64_t, bool, uint64_t&, bool& cc) {
     bool quiet;
-    if constexpr (K == kF16)
+    if constexpr (K == kF16) {
+      // A binary16 denormal is a normal number once widened to float: classify it from its
+      // bits (exponent 0, mantissa not 0), bit 4 (-denormal) or 7 (+denormal) of the mask.
+      if (((bits >> 10) & 0x1f) == 0 && (bits & 0x3ff) != 0) {
+        cc = (u32(mask) >> (((bits >> 15) & 1) ? 4 : 7)) & 1;
+        return;
+      }
       quiet = (bits >> 9) & 1;
-    else if constexpr (K == kF32)
+    } else if constexpr (K == kF32)
       quiet = (bits >> 22) & 1;
     else
       quiet = (bits >> 51) & 1;
