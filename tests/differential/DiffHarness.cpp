@@ -13,6 +13,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include "RunVariant.h"
 #include "platforms/Platform.h"
 
 namespace vgpu::diff {
@@ -324,7 +325,7 @@ Buffers runOnPocl(const DiffCase& c) {
 
 Buffers runOnVgpu(const DiffCase& c, const std::string& platform, const std::string& codeObject,
                   const std::string& kernel) {
-  return runOnVgpu(c, loadPlatform(platform), codeObject, kernel);
+  return runOnVgpu(c, test::withRunVariant(loadPlatform(platform)), codeObject, kernel);
 }
 
 Buffers runOnVgpu(const DiffCase& c, const PlatformConfig& platform, const std::string& codeObject,
