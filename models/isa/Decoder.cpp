@@ -436,7 +436,7 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
   if (op && in.issue == IssueType::Valu) {
     const auto& rates = lookup().valuRates;
     const auto rate = rates.find(op);
-    in.valuRate = rate == rates.end() ? kValuFullRate : rate->second;
+    in.valuRate = rate == rates.end() ? uint8_t{kValuFullRate} : rate->second;
   }
   for (int i = 1; i < size / 4; ++i) in.words[i] = word(i);
   return size;
@@ -483,6 +483,16 @@ const OpInfo* findOp(Enc enc, int opcode, GfxTarget target, int seg) {
   }
 }
 
+Instruction decodeInstruction(const uint8_t* bytes, size_t avail, uint64_t pc, GfxTarget target) {
+  Instruction in;
+  in.pc = pc;
+  const int size = decodeOne(in, bytes, avail, target);
+  resolveExecution(in);
+  in.sizeBytes =
+      static_cast<uint8_t>(static_cast<size_t>(size) <= avail ? size : (avail & ~size_t{3}));
+  return in;
+}
+
 Program Program::decode(const std::vector<uint8_t>& bytes, uint64_t base, GfxTarget target) {
   Program p;
   p.base_ = base;
@@ -490,13 +500,8 @@ Program Program::decode(const std::vector<uint8_t>& bytes, uint64_t base, GfxTar
   p.indexOf_.assign((bytes.size() + 3) / 4, -1);
   size_t pos = 0;
   while (pos + 4 <= bytes.size()) {
-    Instruction in;
-    in.pc = base + pos;
-    const int size = decodeOne(in, bytes.data() + pos, bytes.size() - pos, target);
-    resolveExecution(in);
-    const size_t avail = bytes.size() - pos;
-    in.sizeBytes =
-        static_cast<uint8_t>(static_cast<size_t>(size) <= avail ? size : (avail & ~size_t{3}));
+    const Instruction in =
+        decodeInstruction(bytes.data() + pos, bytes.size() - pos, base + pos, target);
     p.indexOf_[pos / 4] = static_cast<int32_t>(p.insts_.size());
     p.insts_.push_back(in);
     pos += in.sizeBytes;

@@ -56,6 +56,13 @@ struct Instruction {
   uint16_t vgprLimit = 0xffff;
 };
 
+// Decodes the one instruction at `pc` whose bytes start at `bytes` (`avail` of them readable,
+// at least 4; a longest gfx9 encoding takes 12). Never throws: an unknown word becomes an
+// Instruction with op == nullptr. Its executor, VALU rate and VGPR limit are resolved.
+Instruction decodeInstruction(const uint8_t* bytes, size_t avail, uint64_t pc, GfxTarget target);
+// The longest gfx9 encoding in bytes (64-bit encoding plus a 32-bit literal).
+constexpr size_t kMaxInstructionBytes = 12;
+
 // The decoded text of a code object: instructions in address order.
 class Program {
  public:
