@@ -1,6 +1,6 @@
 // Decoder for every gfx9 encoding (Vega ISA guide ch. 12 "Microcode Formats"): finds the
 // encoding family and size (including 32-bit literals, DPP and SDWA words), looks the opcode
-// up in the family tables and unpacks the fields once, at load time.
+// up in the family tables and unpacks the fields once per instruction.
 #include <array>
 #include <cstring>
 #include <unordered_map>

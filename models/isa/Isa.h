@@ -33,7 +33,8 @@ using ExecFn = void (*)(ExecArgs&);
 // The global wave sync resources (isa/Gws.h).
 class GwsState;
 
-// One decoded instruction. Produced once at load time; the hot loop only reads it.
+// One decoded instruction. Decoded once per address (the GPU's InstructionDecodeCache, or
+// Program::decode for a whole text); the hot loop only reads it.
 struct Instruction {
   uint64_t pc = 0;                // byte address of the instruction
   uint8_t sizeBytes = 4;          // 4, 8 (or 8/12 with a literal)
