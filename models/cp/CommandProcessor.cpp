@@ -40,7 +40,7 @@ std::string hex(uint64_t v) {
 }  // namespace
 
 CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& config,
-                                   Dispatcher& dispatcher, const CodeRegistry& code,
+                                   Dispatcher& dispatcher, const DebugSymbols& symbols,
                                    DeviceMemoryMap& memoryMap)
     : sc_module(name),
       mmio("mmio"),
@@ -48,7 +48,7 @@ CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& co
       irq("irq"),
       config_(config),
       dispatcher_(dispatcher),
-      code_(code),
+      symbols_(symbols),
       memoryMap_(memoryMap),
       period_(sc_time(config.clockPeriodNs(), SC_NS)) {
   mmio.register_b_transport(this, &CommandProcessor::b_transport);
@@ -448,7 +448,7 @@ void CommandProcessor::retirePacket(uint32_t q, uint64_t completionSignal) {
 
 void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatchPacket& pk) {
   Queue& queue = queues_[q];
-  const std::string name = code_.kernelName(pk.kernelObject);
+  const std::string name = symbols_.kernelName(pk.kernelObject);
   const uint32_t dims = pk.setup & 3;
   auto reject = [&](mmio::ErrorCode code, const std::string& message) {
     raiseError(q, code, message);
@@ -466,11 +466,13 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
                       " work-items per workgroup (at most " +
                       std::to_string(64 * config_.cu.maxWavesPerWorkgroup) + ")");
   }
-  const isa::Program* program = code_.find(pk.kernelObject);
+  // The kernel descriptor, 64 bytes at kernel_object (AMDGPUUsage, "Kernel Descriptor"), read
+  // from memory as the packet processor does: whatever host software wrote there runs.
   uint8_t kd[64];
-  if (program == nullptr || !readMemory(pk.kernelObject, kd, sizeof kd)) {
-    return reject(mmio::kErrorInvalidCodeObject, "kernel object " + hex(pk.kernelObject) +
-                                                     " is not inside any loaded code object");
+  if (!readMemory(pk.kernelObject, kd, sizeof kd)) {
+    return reject(mmio::kErrorInvalidCodeObject,
+                  "kernel object " + hex(pk.kernelObject) +
+                      ": cannot read its 64-byte kernel descriptor (outside device memory)");
   }
   const uint32_t kernargBytes = load<uint32_t>(kd + kKdKernargSize);
   if (kernargBytes > 0 && !memoryMap_.covers(pk.kernargAddress, kernargBytes)) {
@@ -481,7 +483,6 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
 
   auto d = std::make_shared<KernelDispatch>();
   d->kernelName = name;
-  d->program = program;
   d->entryPc = pk.kernelObject + load<int64_t>(kd + kKdEntryOffset);
   d->packetAddress = queue.packetAddress;
   d->queueAddress = queue.base;
@@ -500,11 +501,22 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
   d->vgprsPerWave = ((d->computePgmRsrc1 & 0x3f) + 1) * 4;
   d->sgprsPerWave = (((d->computePgmRsrc1 >> 6) & 0xf) / 2 + 1) * 16;
 
-  if (program->at(d->entryPc) == nullptr) {
-    return reject(
-        mmio::kErrorInvalidCodeObject,
-        "kernel '" + name + "': its entry point is not an instruction of its code object");
-  }
+  // The code itself is fetched and decoded when the waves reach it (InstructionDecodeCache).
+  // Refused here, before any wave starts: an entry point that is not 256-byte aligned or lies
+  // in the descriptor itself (AMDGPUUsage, "Kernel Descriptor": kernel_code_entry_byte_offset
+  // leads to the kernel's first instruction, which must be 256-byte aligned), or outside
+  // device memory.
+  const std::string entry = "kernel '" + name + "': its entry point " + hex(d->entryPc) +
+                            " (kernel descriptor " + hex(pk.kernelObject) +
+                            " plus kernel_code_entry_byte_offset)";
+  if (d->entryPc % 256 != 0 ||
+      (d->entryPc + 4 > pk.kernelObject && d->entryPc < pk.kernelObject + 64))
+    return reject(mmio::kErrorInvalidCodeObject,
+                  entry +
+                      " is not a kernel's first instruction (not 256-byte aligned, or inside "
+                      "the descriptor): kernel_object does not point at a kernel descriptor");
+  if (!memoryMap_.covers(d->entryPc, 4))
+    return reject(mmio::kErrorInvalidCodeObject, entry + " is outside device memory");
   if (d->groupSegmentBytes > config_.lds.sizeBytes ||
       d->vgprsPerWave > config_.cu.vgprsPerSimdLane) {
     return reject(mmio::kErrorResources,

@@ -17,9 +17,9 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/DebugSymbols.h"
 #include "common/PlatformConfig.h"
 #include "cp/Aql.h"
-#include "cp/CodeRegistry.h"
 #include "cp/MmioRegisters.h"
 #include "dispatcher/Dispatcher.h"
 #include "dram/DeviceMemoryMap.h"
@@ -47,7 +47,7 @@ class CommandProcessor : public sc_core::sc_module {
 
   SC_HAS_PROCESS(CommandProcessor);
   CommandProcessor(sc_core::sc_module_name name, const PlatformConfig& config,
-                   Dispatcher& dispatcher, const CodeRegistry& code, DeviceMemoryMap& memoryMap);
+                   Dispatcher& dispatcher, const DebugSymbols& symbols, DeviceMemoryMap& memoryMap);
 
   // Called after each dispatch completes (statistics gathering).
   std::function<void(const DispatchRecord&)> onDispatchDone;
@@ -107,7 +107,7 @@ class CommandProcessor : public sc_core::sc_module {
 
   PlatformConfig config_;
   Dispatcher& dispatcher_;
-  const CodeRegistry& code_;
+  const DebugSymbols& symbols_;  // kernel names for messages (host-given)
   DeviceMemoryMap& memoryMap_;
   sc_core::sc_time period_;
   sc_core::sc_event doorbell_;

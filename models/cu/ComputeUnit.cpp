@@ -22,7 +22,6 @@ constexpr uint64_t kNever = ~0ull;
 
 struct ComputeUnit::Workgroup {
   const KernelDispatch* dispatch = nullptr;
-  const isa::Instruction* codeEnd = nullptr;  // past the last instruction of its program
   std::vector<uint32_t> slots;  // its waves' slots, ascending (a barrier releases them in order)
   uint8_t* lds = nullptr;       // its LDS allocation in the CU's LDS array (nullptr: not attached)
   std::array<uint32_t, 3> groupId{};
@@ -52,8 +51,8 @@ struct ComputeUnit::Wave {
   bool gwsBarrier = false;
   uint64_t gwsGeneration = 0;
   isa::HazardChecker::WaveHistory hazardHistory;  // --check-hazards: recent instructions
-  // The instruction after the last one issued (nullptr: none): the next to issue unless that
-  // one branched, which its PC tells (saves a Program::at lookup per issue).
+  // The decode cache's entry after the last instruction issued (nullptr: none): the next to
+  // issue unless that one branched, which its PC tells (saves a cache lookup per issue).
   const isa::Instruction* next = nullptr;
 };
 
@@ -193,8 +192,6 @@ void ComputeUnit::launch(WorkgroupLaunch& launch) {
     ldsAllocations_.insert(it, {cursor, launch.resources.ldsBytes});
   }
   group->lds = ldsStorage_ ? ldsStorage_ + group->ldsBase : nullptr;
-  const auto& code = launch.dispatch->program->instructions();
-  group->codeEnd = code.data() + code.size();
 
   // The SystemC time of the launch, in this CU's cycles.
   const uint64_t start =
@@ -349,8 +346,8 @@ bool ComputeUnit::waitSatisfied(const Wave& w) const {
   // workgroup sit on different SIMDs, so consecutive issues are mostly from different groups).
   cycleCtx_.ldsSize = group.resources.ldsBytes;
   cycleCtx_.ldsData = group.lds;
-  cycleCtx_.ldsAtIssue = group.lds;  // DS instructions execute on the LDS bytes at issue
-  w.next = &inst + 1 < group.codeEnd ? &inst + 1 : nullptr;
+  cycleCtx_.ldsAtIssue = group.lds;     // DS instructions execute on the LDS bytes at issue
+  w.next = &inst + inst.sizeBytes / 4;  // (InstructionDecodeCache: always a valid entry)
   if (!nextRequest_) nextRequest_ = newRequest();
   isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
   ++waveInstructions;
@@ -388,10 +385,10 @@ unsigned ComputeUnit::issueFunctional() {
       if (w->readyCycle > now_) continue;  // (in the Ready state: issuableSlots_)
       const isa::Instruction* inst = nextInstruction(*w);
       if (inst == nullptr) {
-        fault(*w, nullptr, "the program counter left the kernel's code");
+        fault(*w, nullptr, "the program counter is outside device memory");
         return issued;
       }
-      // No instruction fetch: the code is decoded already, and fetch only times the traffic.
+      // No instruction fetch: the decode cache read the bytes, and fetch only times traffic.
       ++issued;
       if (observed) {
         issue(*w, *inst);
@@ -425,7 +422,7 @@ unsigned ComputeUnit::issueCycle() {
     if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
     const isa::Instruction* inst = nextInstruction(*w);
     if (inst == nullptr) {
-      fault(*w, nullptr, "the program counter left the kernel's code");
+      fault(*w, nullptr, "the program counter is outside device memory");
       return issued;
     }
     const auto type = static_cast<size_t>(inst->issue);
@@ -464,10 +461,11 @@ void ComputeUnit::fetch(Wave& w) {
   const uint64_t kHiddenFetch =
       config_.instructionCache.hitLatencyCycles +
       (64 + config_.instructionCache.bytesPerCycle - 1) / config_.instructionCache.bytesPerCycle;
-  // Instructions are decoded once at load time; the fetch models the instruction cache traffic
-  // when a wave moves into a new 64-byte line. The wave's instruction buffer holds the lines it
-  // prefetched (cu.instruction_prefetch_lines ahead): moving forward into one of them reads
-  // nothing; any other line (a branch back, a jump) is read from the instruction cache.
+  // Instructions are decoded once per address (InstructionDecodeCache, which reads their bytes);
+  // the fetch models the instruction cache traffic when a wave moves into a new 64-byte line. The
+  // wave's instruction buffer holds the lines it prefetched (cu.instruction_prefetch_lines ahead):
+  // moving forward into one of them reads nothing; any other line (a branch back, a jump) is read
+  // from the instruction cache.
   const uint64_t line = w.s->pc & ~uint64_t{63};
   if (line == w.fetchedLine) return;
   const bool buffered = w.fetchedLine != kNever && line > w.fetchedLine && line <= w.prefetchedTo;
@@ -493,11 +491,9 @@ void ComputeUnit::fetch(Wave& w) {
                                                    ? w.prefetchDoneCycle - now_ + kHiddenFetch
                                                    : 0)
                : read(line);
-  const auto& code = w.group->dispatch->program->instructions();
-  const uint64_t codeEnd = code.empty() ? 0 : code.back().pc + code.back().sizeBytes;
   const uint64_t last = line + 64ull * config_.cu.instructionPrefetchLines;
   uint64_t next = buffered ? w.prefetchedTo + 64 : line + 64;
-  for (; next <= last && next < codeEnd; next += 64) {
+  for (; next <= last; next += 64) {
     const uint64_t done = now_ + static_cast<uint64_t>(read(next) / period_);
     w.prefetchDoneCycle = std::max(w.prefetchDoneCycle, done);
   }
@@ -520,7 +516,7 @@ void ComputeUnit::fetch(Wave& w) {
 
 const isa::Instruction* ComputeUnit::nextInstruction(const Wave& w) const {
   const isa::Instruction* next = w.next;
-  return next && next->pc == w.s->pc ? next : w.group->dispatch->program->at(w.s->pc);
+  return next && next->pc == w.s->pc ? next : code_->at(w.s->pc);
 }
 
 void ComputeUnit::prepareIssue(Wave& w, const isa::Instruction& inst) {
@@ -532,7 +528,7 @@ void ComputeUnit::prepareIssue(Wave& w, const isa::Instruction& inst) {
     // Functional mode: DS instructions execute on the LDS bytes at issue (no LDS block timing).
     if (config_.functionalMode) cycleCtx_.ldsAtIssue = group->lds;
   }
-  w.next = &inst + 1 < group->codeEnd ? &inst + 1 : nullptr;
+  w.next = &inst + inst.sizeBytes / 4;
   if (!nextRequest_) nextRequest_ = newRequest();
 }
 
@@ -1003,12 +999,12 @@ std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
   const bool blocked = w.state == Wave::State::Waitcnt || w.state == Wave::State::Barrier ||
                        w.state == Wave::State::Gws;
   const uint64_t pc = blocked ? w.blockedPc : w.s->pc;
-  const isa::Instruction* inst = w.group->dispatch->program->at(pc);
+  const isa::Instruction* inst = code_->at(pc);
   char buf[64];
   std::snprintf(buf, sizeof buf, "PC 0x%llx", static_cast<unsigned long long>(pc));
   std::ostringstream os;
   os << describeWave(w) << ": " << buf << " "
-     << (inst ? isa::disassemble(*inst, config_.target) : std::string("(outside the code)"))
+     << (inst ? isa::disassemble(*inst, config_.target) : std::string("(outside device memory)"))
      << ": ";
   switch (w.state) {
     case Wave::State::Barrier: {
@@ -1067,7 +1063,7 @@ void ComputeUnit::faultDeadlock(const std::string& reason) {
   if (!oldest) return;
   const bool blocked = oldest->state == Wave::State::Waitcnt ||
                        oldest->state == Wave::State::Barrier || oldest->state == Wave::State::Gws;
-  fault(*oldest, blocked ? oldest->group->dispatch->program->at(oldest->blockedPc) : nullptr,
+  fault(*oldest, blocked ? code_->at(oldest->blockedPc) : nullptr,
         reason + "\n" + describeEveryWave());
 }
 
@@ -1105,7 +1101,7 @@ void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::
   os << "kernel '" << w.group->dispatch->kernelName << "' faulted: " << reason << "\n  at "
      << describeWave(w) << ", cycle " << now_;
   char buf[128];
-  const isa::Instruction* shown = inst ? inst : w.group->dispatch->program->at(w.s->pc);
+  const isa::Instruction* shown = inst ? inst : code_->at(w.s->pc);
   std::snprintf(buf, sizeof buf, "\n  PC 0x%llx", static_cast<unsigned long long>(w.s->pc));
   os << buf;
   if (inst) {

@@ -23,6 +23,7 @@
 #include "activity/ActivitySampler.h"
 #include "common/DmiRegions.h"
 #include "common/PlatformConfig.h"
+#include "cu/InstructionDecodeCache.h"
 #include "cu/LatencyPerturbation.h"
 #include "cu/WaitcntCounters.h"
 #include "dispatcher/KernelDispatch.h"
@@ -99,6 +100,8 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // The CU's LDS array, for instructions that read the LDS as an operand at issue
   // (LDS_DIRECT, interpolation, DS src2 forms). Set once by the GPU when it wires the LDS.
   void attachLdsStorage(uint8_t* storage) { ldsStorage_ = storage; }
+  // The GPU's decoded instructions, which every wave runs from: attach before any launch.
+  void attachDecodeCache(InstructionDecodeCache* code) { code_ = code; }
   // The device's global data share, which DS instructions with gds=1 access (isa/Ds.cpp).
   void attachGds(uint8_t* data, uint32_t size) {
     gds_ = data;
@@ -241,7 +244,8 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   std::vector<uint32_t> vgprsUsed_, sgprsUsed_;                // per SIMD
   std::vector<std::pair<uint32_t, uint32_t>> ldsAllocations_;  // (base, size), sorted by base
   uint32_t nextSimd_ = 0;
-  uint8_t* ldsStorage_ = nullptr;  // written by buffer loads with lds=1
+  uint8_t* ldsStorage_ = nullptr;           // written by buffer loads with lds=1
+  InstructionDecodeCache* code_ = nullptr;  // the GPU's decoded instructions (shared)
   uint8_t* gds_ = nullptr;
   uint32_t gdsSize_ = 0;
   isa::GwsState* gws_ = nullptr;

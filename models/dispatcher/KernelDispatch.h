@@ -14,8 +14,7 @@ namespace vgpu {
 
 struct KernelDispatch {
   std::string kernelName;
-  const isa::Program* program = nullptr;  // decoded code of the code object holding the kernel
-  uint64_t entryPc = 0;
+  uint64_t entryPc = 0;  // the first instruction (the code is read from memory as waves run)
 
   // From the AQL kernel-dispatch packet.
   uint64_t packetAddress = 0;

@@ -1,6 +1,7 @@
 #include "dram/Dram.h"
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 #include "common/MemoryExtensions.h"
@@ -42,6 +43,24 @@ bool Dram::release(uint64_t base) {
   const uint64_t end = a->base + a->size - 1;
   for (unsigned i = 0; i < socket.size(); ++i) socket[i]->invalidate_direct_mem_ptr(base, end);
   return map_.release(base);
+}
+
+void Dram::watchPage(uint64_t page, PageWriteListener& listener) {
+  if (!watched_.emplace(page, &listener).second) return;
+  const uint64_t start = page << kWatchedPageShift;
+  for (unsigned i = 0; i < socket.size(); ++i)
+    socket[i]->invalidate_direct_mem_ptr(start, start + kWatchedPageBytes - 1);
+}
+
+void Dram::reportWatchedWrite(uint64_t address, uint64_t bytes) {
+  const uint64_t last = (address + bytes - 1) >> kWatchedPageShift;
+  for (auto it = watched_.lower_bound(address >> kWatchedPageShift);
+       it != watched_.end() && it->first <= last;) {
+    const uint64_t page = it->first;
+    PageWriteListener* listener = it->second;
+    it = watched_.erase(it);
+    listener->watchedPageWritten(page);
+  }
 }
 
 bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtension* atomic) {
@@ -96,6 +115,7 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtens
     store_.read(addr, memory, len);
     isa::applyAtomic(atomic->op, len, memory, data, atomic->compare, old);
     store_.write(addr, memory, len);
+    noteWrite(addr, len);
     if (atomic->returnsData) std::copy(old, old + len, data);
     if (counted) ++atomics;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -109,6 +129,7 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtens
       break;
     case tlm::TLM_WRITE_COMMAND:
       forEachEnabledRun([&](unsigned i, unsigned n) { store_.write(addr + i, data + i, n); });
+      noteWrite(addr, len);
       if (counted) ++writes, bytesWritten += len;
       break;
     case tlm::TLM_IGNORE_COMMAND:
@@ -184,7 +205,10 @@ void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     // access, nothing to move.
     const unsigned len = trans.get_data_length();
     if (trans.get_command() == tlm::TLM_READ_COMMAND) ++reads, bytesRead += len;
-    if (trans.get_command() == tlm::TLM_WRITE_COMMAND) ++writes, bytesWritten += len;
+    if (trans.get_command() == tlm::TLM_WRITE_COMMAND) {
+      ++writes, bytesWritten += len;
+      noteWrite(trans.get_address(), len);
+    }
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     trans.set_dmi_allowed(true);
   }
@@ -217,8 +241,21 @@ bool Dram::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi
   }
   // One backing page at most, clipped to the allocation: DMI needs contiguous host memory.
   const uint64_t pageStart = addr - addr % BackingStore::kPageBytes;
-  const uint64_t start = std::max(pageStart, a->base);
-  const uint64_t end = std::min(pageStart + BackingStore::kPageBytes, a->base + a->size) - 1;
+  uint64_t start = std::max(pageStart, a->base);
+  uint64_t end = std::min(pageStart + BackingStore::kPageBytes, a->base + a->size) - 1;
+  // No DMI over watched pages: their writes must come here to be reported.
+  if (!watched_.empty()) {
+    const uint64_t page = addr >> kWatchedPageShift;
+    auto above = watched_.lower_bound(page);
+    if (above != watched_.end() && above->first == page) {
+      dmi.set_start_address(std::max(start, page << kWatchedPageShift));
+      dmi.set_end_address(std::min(end, ((page + 1) << kWatchedPageShift) - 1));
+      return false;
+    }
+    if (above != watched_.end()) end = std::min(end, (above->first << kWatchedPageShift) - 1);
+    if (above != watched_.begin())
+      start = std::max(start, (std::prev(above)->first + 1) << kWatchedPageShift);
+  }
   dmi.set_dmi_ptr(store_.page(addr) + (start - pageStart));
   dmi.set_start_address(start);
   dmi.set_end_address(end);

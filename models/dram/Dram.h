@@ -8,6 +8,7 @@
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <array>
+#include <map>
 #include <vector>
 
 #include <systemc>
@@ -17,6 +18,7 @@
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
+#include "common/WatchedPages.h"
 #include "dram/BackingStore.h"
 #include "dram/DeviceMemoryMap.h"
 
@@ -26,7 +28,7 @@ namespace trace {
 class DramProbe;
 }
 
-class Dram : public sc_core::sc_module {
+class Dram : public sc_core::sc_module, public PageWatcher {
  public:
   tlm_utils::multi_passthrough_target_socket<Dram> socket;
 
@@ -36,6 +38,9 @@ class Dram : public sc_core::sc_module {
   BackingStore& store() { return store_; }
   // Frees an allocation and revokes any DMI pointer into it.
   bool release(uint64_t base);
+  // Watches a page for `listener` (common/WatchedPages.h): revokes DMI over it now, grants
+  // none there until it is written, and then tells the listener. One listener per page.
+  void watchPage(uint64_t page, PageWriteListener& listener) override;
 
   uint64_t reads = 0, writes = 0, atomics = 0, bytesRead = 0, bytesWritten = 0, addressErrors = 0;
   uint64_t rowHits = 0, rowMisses = 0, rowConflicts = 0, writebacks = 0;
@@ -67,6 +72,11 @@ class Dram : public sc_core::sc_module {
     return unknownBurstTime(bytes);
   }
   sc_core::sc_time unknownBurstTime(uint64_t bytes);
+  // A write to [address, address + bytes) happened: reports the watched pages it touched.
+  void noteWrite(uint64_t address, uint64_t bytes) {
+    if (!watched_.empty()) reportWatchedWrite(address, bytes);
+  }
+  void reportWatchedWrite(uint64_t address, uint64_t bytes);
 
   struct Bank {
     int64_t openRow = -1;
@@ -90,6 +100,7 @@ class Dram : public sc_core::sc_module {
   std::vector<Channel> channels_;
   DeviceMemoryMap map_;
   BackingStore store_;
+  std::map<uint64_t, PageWriteListener*> watched_;  // by page number
 };
 
 }  // namespace vgpu

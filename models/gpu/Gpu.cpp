@@ -74,8 +74,15 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config, SocketBinder binder)
   l2_ = std::make_unique<L2Cache>("l2", config_.l2, period_);
   bind(l2_->memory, dram_->socket, "l2->dram");
 
+  // Decoded instructions, read from DRAM when waves first reach them; DRAM reports writes to
+  // the pages decoded from.
+  decoded_ =
+      std::make_unique<InstructionDecodeCache>("decoded_instructions", config_.target, *dram_);
+  bind(decoded_->memory, dram_->socket, "decoded_instructions->dram");
+
   dispatcher_ = std::make_unique<Dispatcher>("dispatcher", config);
-  cp_ = std::make_unique<CommandProcessor>("cp", config, *dispatcher_, code_, dram_->memoryMap());
+  cp_ =
+      std::make_unique<CommandProcessor>("cp", config, *dispatcher_, symbols_, dram_->memoryMap());
   bind(cp_->memory, l2_->socket, "cp->l2");
   cp_->irq.bind(irq);
   cp_->onDispatchDone = [this](const DispatchRecord& r) { dispatches_.push_back(r); };
@@ -107,6 +114,7 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config, SocketBinder binder)
     ComputeUnit& cu = *cus_.back();
     bind(cu.ldsSocket, lds_.back()->socket, "cu" + n + "->lds");
     cu.attachLdsStorage(lds_.back()->storage());
+    cu.attachDecodeCache(decoded_.get());
     cu.attachGds(gds_.data(), static_cast<uint32_t>(gds_.size()));
     cu.attachGws(&gws_, &gwsChanged_);
     bind(cu.vectorMemorySocket, tcs_.back()->socket, "cu" + n + "->tc");
@@ -173,8 +181,8 @@ std::vector<isa::HazardFinding> Gpu::hazardFindings() const {
   std::vector<isa::HazardFinding> findings = hazards_->findings();
   // PCs are device addresses; `vgpu-sim disasm` prints offsets in the code object.
   for (auto& f : findings) {
-    f.firstOffset = f.firstPc - code_.regionBase(f.firstPc);
-    f.secondOffset = f.secondPc - code_.regionBase(f.secondPc);
+    f.firstOffset = f.firstPc - symbols_.codeObjectBase(f.firstPc);
+    f.secondOffset = f.secondPc - symbols_.codeObjectBase(f.secondPc);
   }
   return findings;
 }

@@ -17,11 +17,12 @@
 #include <tlm>
 
 #include "activity/ActivitySampler.h"
+#include "common/DebugSymbols.h"
 #include "common/PlatformConfig.h"
 #include "common/Statistics.h"
-#include "cp/CodeRegistry.h"
 #include "cp/CommandProcessor.h"
 #include "cu/ComputeUnit.h"
+#include "cu/InstructionDecodeCache.h"
 #include "dispatcher/Dispatcher.h"
 #include "dram/Dram.h"
 #include "isa/Gws.h"
@@ -52,12 +53,26 @@ class Gpu : public sc_core::sc_module {
 
   const PlatformConfig& config() const { return config_; }
   Dram& dram() { return *dram_; }
-  CodeRegistry& code() { return code_; }
   CommandProcessor& commandProcessor() { return *cp_; }
   const Statistics& statistics() const { return stats_; }
   const std::vector<DispatchRecord>& dispatches() const { return dispatches_; }
   uint64_t waveInstructions() const;
   const Dispatcher& dispatcher() const { return *dispatcher_; }
+  // Debug interface: what host software knows about the code it loaded, for reports only (fault
+  // messages, statistics, hazard findings). The GPU runs kernels without it, from their kernel
+  // descriptors and code in device memory; a kernel never named is reported by its descriptor
+  // address. `descriptor`: the kernel descriptor's device address (the AQL packet's
+  // kernel_object); a code object loaded at [base, base + bytes) makes reports give addresses
+  // in it as offsets from `base`, as `vgpu-sim disasm` and llvm-objdump print them.
+  void debugNameKernel(uint64_t descriptor, std::string name) {
+    symbols_.nameKernel(descriptor, std::move(name));
+  }
+  void debugCodeObjectLoaded(uint64_t base, uint64_t bytes) {
+    symbols_.codeObjectLoaded(base, bytes);
+  }
+  void debugCodeObjectUnloaded(uint64_t base) { symbols_.codeObjectUnloaded(base); }
+  // The instructions decoded from device memory so far (statistics, tests).
+  const InstructionDecodeCache& decodedInstructions() const { return *decoded_; }
   // Turns on the time series of the report (vgpu-sim --report): call before the simulation
   // starts. Channels: "cuN.active_waves" (wave-cycles), "wave_instructions", "stall.REASON"
   // (wave-cycles), "lds.bytes", "lds.conflict_cycles", "vector_l1.bytes", "l2.bytes",
@@ -88,7 +103,7 @@ class Gpu : public sc_core::sc_module {
   PlatformConfig config_;
   sc_core::sc_time period_;
   SocketBinder binder_;
-  CodeRegistry code_;
+  DebugSymbols symbols_;
   Statistics stats_;
   std::vector<DispatchRecord> dispatches_;
   std::unique_ptr<ActivitySampler> activity_;
@@ -97,6 +112,7 @@ class Gpu : public sc_core::sc_module {
 
   std::unique_ptr<Dram> dram_;
   std::unique_ptr<L2Cache> l2_;
+  std::unique_ptr<InstructionDecodeCache> decoded_;
   std::unique_ptr<Dispatcher> dispatcher_;
   std::unique_ptr<CommandProcessor> cp_;
   std::vector<std::unique_ptr<Sqc>> sqcs_;

@@ -1,6 +1,6 @@
 // Decoder for every gfx9 encoding (Vega ISA guide ch. 12 "Microcode Formats"): finds the
 // encoding family and size (including 32-bit literals, DPP and SDWA words), looks the opcode
-// up in the family tables and unpacks the fields once, at load time.
+// up in the family tables and unpacks the fields once per instruction.
 #include <array>
 #include <cstring>
 #include <unordered_map>
@@ -483,6 +483,16 @@ const OpInfo* findOp(Enc enc, int opcode, GfxTarget target, int seg) {
   }
 }
 
+Instruction decodeInstruction(const uint8_t* bytes, size_t avail, uint64_t pc, GfxTarget target) {
+  Instruction in;
+  in.pc = pc;
+  const int size = decodeOne(in, bytes, avail, target);
+  resolveExecution(in);
+  in.sizeBytes =
+      static_cast<uint8_t>(static_cast<size_t>(size) <= avail ? size : (avail & ~size_t{3}));
+  return in;
+}
+
 Program Program::decode(const std::vector<uint8_t>& bytes, uint64_t base, GfxTarget target) {
   Program p;
   p.base_ = base;
@@ -490,13 +500,8 @@ Program Program::decode(const std::vector<uint8_t>& bytes, uint64_t base, GfxTar
   p.indexOf_.assign((bytes.size() + 3) / 4, -1);
   size_t pos = 0;
   while (pos + 4 <= bytes.size()) {
-    Instruction in;
-    in.pc = base + pos;
-    const int size = decodeOne(in, bytes.data() + pos, bytes.size() - pos, target);
-    resolveExecution(in);
-    const size_t avail = bytes.size() - pos;
-    in.sizeBytes =
-        static_cast<uint8_t>(static_cast<size_t>(size) <= avail ? size : (avail & ~size_t{3}));
+    const Instruction in =
+        decodeInstruction(bytes.data() + pos, bytes.size() - pos, base + pos, target);
     p.indexOf_[pos / 4] = static_cast<int32_t>(p.insts_.size());
     p.insts_.push_back(in);
     pos += in.sizeBytes;

@@ -33,7 +33,8 @@ using ExecFn = void (*)(ExecArgs&);
 // The global wave sync resources (isa/Gws.h).
 class GwsState;
 
-// One decoded instruction. Produced once at load time; the hot loop only reads it.
+// One decoded instruction. Decoded once per address (the GPU's InstructionDecodeCache, or
+// Program::decode for a whole text); the hot loop only reads it.
 struct Instruction {
   uint64_t pc = 0;                // byte address of the instruction
   uint8_t sizeBytes = 4;          // 4, 8 (or 8/12 with a literal)
@@ -55,6 +56,13 @@ struct Instruction {
   // instruction's form (DPP, SDWA, modifiers ...).
   uint16_t vgprLimit = 0xffff;
 };
+
+// Decodes the one instruction at `pc` whose bytes start at `bytes` (`avail` of them readable,
+// at least 4; a longest gfx9 encoding takes 12). Never throws: an unknown word becomes an
+// Instruction with op == nullptr. Its executor, VALU rate and VGPR limit are resolved.
+Instruction decodeInstruction(const uint8_t* bytes, size_t avail, uint64_t pc, GfxTarget target);
+// The longest gfx9 encoding in bytes (64-bit encoding plus a 32-bit literal).
+constexpr size_t kMaxInstructionBytes = 12;
 
 // The decoded text of a code object: instructions in address order.
 class Program {

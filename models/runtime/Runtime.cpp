@@ -189,17 +189,12 @@ const Module& Runtime::loadModule(loader::CodeObject object, const std::string& 
   const std::vector<uint8_t> image = m->object.relocatedImage(m->base);
   copyToDevice(m->base, image.data(), image.size());
 
-  // Decode once, from the bytes now in device memory's image.
-  const uint64_t textStart = m->object.textStart(), textEnd = m->object.textEnd();
-  std::vector<uint8_t> text(
-      image.begin() + static_cast<long>(std::min<uint64_t>(textStart, image.size())),
-      image.begin() + static_cast<long>(std::min<uint64_t>(textEnd, image.size())));
-  auto program = std::make_shared<isa::Program>(isa::Program::decode(
-      text, m->base + textStart,
-      processor == "gfx900" ? isa::GfxTarget::Gfx900 : isa::GfxTarget::Gfx906));
-  gpu_.code().add(m->base, image.size(), program);
+  // The GPU fetches and decodes the code from device memory when waves run it. What only the
+  // host knows, the kernels' names and where the code object lies, goes to the GPU's debug
+  // interface for its reports.
+  gpu_.debugCodeObjectLoaded(m->base, image.size());
   for (const auto& k : m->object.kernels())
-    gpu_.code().nameKernel(m->base + k.descriptorAddress, k.name);
+    gpu_.debugNameKernel(m->base + k.descriptorAddress, k.name);
   modules_.push_back(std::move(m));
   return *modules_.back();
 }
