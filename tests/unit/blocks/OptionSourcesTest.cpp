@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ExpectInputError.h"
 #include "common/Error.h"
 #include "sc_main/CommandLine.h"
 
@@ -18,16 +19,7 @@ namespace {
 
 using Args = std::vector<std::string>;
 
-template <typename F>
-void expectInputError(F&& f, std::initializer_list<const char*> parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError thrown";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    for (const char* part : parts) EXPECT_NE(what.find(part), std::string::npos) << what;
-  }
-}
+using test::expectInputError;
 
 // Sets variables for one test and removes them afterwards.
 class Env {

@@ -4,23 +4,14 @@
 #include <fstream>
 #include <string>
 
+#include "ExpectInputError.h"
 #include "common/Error.h"
 #include "platforms/Platform.h"
 
 namespace vgpu {
 namespace {
 
-// Runs `f`, expects an InputError whose message contains every one of `parts`.
-template <typename F>
-void expectInputError(F&& f, std::initializer_list<const char*> parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError thrown";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    for (const char* part : parts) EXPECT_NE(what.find(part), std::string::npos) << what;
-  }
-}
+using test::expectInputError;
 
 PlatformConfig parse(const std::string& json) {
   return parsePlatform(json, "test.json");
