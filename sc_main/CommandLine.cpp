@@ -306,7 +306,9 @@ const std::vector<Row>& table() {
          parseOffsets(v, what, o.globalOffset);
        }},
       {"platform", 0, "NAME|FILE.json", "platform name or JSON file", "vega20", Reach::Everywhere,
-       Shape::Value, "the GPU to simulate: a built-in platform (vgpu-sim platforms) or a JSON file",
+       Shape::Value,
+       "the GPU to simulate: a built-in platform or its product name (mi50 for vega20, "
+       "radeon-vii, vega64; vgpu-sim platforms lists them) or a JSON file",
        [](Options& o, const std::string& v, const std::string& what) { o.platform = v; }},
       {"mode", 0, "timing|functional", "keyword", "timing", Reach::Everywhere, Shape::Value,
        "functional runs the same instructions with unit latencies: the same results, cycles not "
@@ -654,7 +656,8 @@ const std::vector<Command>& commands() {
        2, 2, "runs a kernel"},
       {"list", "CODE_OBJECT", 1, 1, "kernels, with each argument's name, kind and size"},
       {"disasm", "CODE_OBJECT [KERNEL]", 1, 2, "disassembly, as llvm-objdump prints it"},
-      {"platforms", "", 0, 0, "built-in platforms"},
+      {"platforms", "", 0, 0, "built-in platforms, with the other names each is known by"},
+      {"version", "", 0, 0, "vgpu-sim's version (also --version)"},
       {"help", "[COMMAND]", 0, 1, "this text, or one command's options"},
   };
   return all;
@@ -761,6 +764,7 @@ Options parse(const std::vector<std::string>& argv, Environment environment) {
   Options o;
   if (argv.empty()) bad("no command given\n" + usage());
   o.command = argv[0];
+  if (o.command == "--version") o.command = "version";
   if (o.command == "help" || o.command == "--help" || o.command == "-h") {
     o.command = "help";
     if (argv.size() > 2) bad("usage: vgpu-sim help [COMMAND]");

@@ -155,6 +155,7 @@ nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platf
   j["kernel"] = o.kernel;
   j["code_object"] = o.codeObject;
   j["platform"] = platform.name;
+  j["mode"] = platform.functionalMode ? "functional" : "timing";
   j["clock_mhz"] = platform.clockMHz;
   j["compute_units"] = platform.computeUnits;
   j["wave_slots_per_cu"] = platform.cu.simdsPerCu * platform.cu.waveSlotsPerSimd;
@@ -195,12 +196,18 @@ void printSummary(const nlohmann::json& s) {
   const uint64_t cycles = s["cycles"];
   const uint64_t insts = s["wave_instructions"];
   const double clock = s["clock_mhz"];
+  char perCycle[64];
+  if (s["mode"] == "functional")  // unit latencies: an instruction rate would mislead
+    std::snprintf(perCycle, sizeof perCycle, "functional mode: no IPC");
+  else
+    std::snprintf(perCycle, sizeof perCycle, "%.2f per cycle",
+                  cycles ? double(insts) / cycles : 0.0);
   std::printf(
       "kernel %s on %s: %llu cycles (%.3f us at %.0f MHz), %llu wave instructions "
-      "(%.2f per cycle), %llu workgroups, %llu waves, %.3f s host time\n",
+      "(%s), %llu workgroups, %llu waves, %.3f s host time\n",
       s["kernel"].get<std::string>().c_str(), s["platform"].get<std::string>().c_str(),
       static_cast<unsigned long long>(cycles), cycles / clock, clock,
-      static_cast<unsigned long long>(insts), cycles ? double(insts) / cycles : 0.0,
+      static_cast<unsigned long long>(insts), perCycle,
       static_cast<unsigned long long>(s["workgroups"].get<uint64_t>()),
       static_cast<unsigned long long>(s["waves"].get<uint64_t>()), s["host_seconds"].get<double>());
 }
@@ -412,8 +419,12 @@ int disasmCommand(const cli::Options& o) {
 }
 
 int platformsCommand() {
-  for (const auto& p : builtinPlatforms())
-    std::printf("%-8s %s\n", p.name.c_str(), p.description.c_str());
+  for (const auto& p : builtinPlatforms()) {
+    std::string aliases;
+    for (const std::string& a : p.aliases) aliases += (aliases.empty() ? "" : ", ") + a;
+    std::printf("%-10s %s%s\n", p.name.c_str(), p.description.c_str(),
+                aliases.empty() ? "" : (" (also: " + aliases + ")").c_str());
+  }
   return 0;
 }
 
@@ -432,6 +443,10 @@ int sc_main(int argc, char* argv[]) {
     if (o.command == "list") return listCommand(o);
     if (o.command == "disasm") return disasmCommand(o);
     if (o.command == "platforms") return platformsCommand();
+    if (o.command == "version") {
+      std::printf("vgpu-sim %s\n", VGPU_VERSION);
+      return 0;
+    }
   } catch (const InputError& e) {
     std::fprintf(stderr, "vgpu-sim: %s\n", e.what());
     return 2;
