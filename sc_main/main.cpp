@@ -58,27 +58,27 @@ std::vector<uint8_t> readFile(const std::string& path, const std::string& what) 
 }
 
 std::string argKindName(const cli::ArgSpec& a) {
-  switch (a.kind) {
-    case cli::ArgSpec::Kind::File:
-      return "file";
-    case cli::ArgSpec::Kind::Zeros:
-      return "zeros";
-    case cli::ArgSpec::Kind::I32:
-      return "i32";
-    case cli::ArgSpec::Kind::U32:
-      return "u32";
-    case cli::ArgSpec::Kind::I64:
-      return "i64";
-    case cli::ArgSpec::Kind::U64:
-      return "u64";
-    case cli::ArgSpec::Kind::F32:
-      return "f32";
-    case cli::ArgSpec::Kind::F64:
-      return "f64";
-    case cli::ArgSpec::Kind::Bytes:
-      return "bytes";
-  }
-  return "?";
+  return a.kindName();
+}
+
+// What an argument's metadata type (OpenCL's .type_name; HIP gives none) takes: integer types
+// an integer kind (either signedness), float types a float kind, bool bool:. Unknown and
+// aggregate types take anything of the right size (bytes: always fits).
+enum class TypeClass { Unknown, Integer, Float, Bool };
+
+TypeClass typeClass(const std::string& typeName) {
+  static const char* const kIntegers[] = {
+      "char",           "signed char",   "uchar",    "unsigned char", "short",
+      "unsigned short", "ushort",        "int",      "unsigned int",  "uint",
+      "long",           "unsigned long", "ulong",    "size_t",        "ptrdiff_t",
+      "intptr_t",       "uintptr_t",     "int8_t",   "uint8_t",       "int16_t",
+      "uint16_t",       "int32_t",       "uint32_t", "int64_t",       "uint64_t"};
+  for (const char* t : kIntegers)
+    if (typeName == t) return TypeClass::Integer;
+  if (typeName == "half" || typeName == "float" || typeName == "double" || typeName == "_Float16")
+    return TypeClass::Float;
+  if (typeName == "bool" || typeName == "_Bool") return TypeClass::Bool;
+  return TypeClass::Unknown;
 }
 
 // Checks --arg against the kernel's metadata before anything is simulated.
@@ -92,29 +92,100 @@ void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& arg
     throw InputError(os.str());
   }
   for (size_t i = 0; i < args.size(); ++i) {
-    const bool pointer = meta[i].takesPointer();
-    const std::string name = meta[i].name.empty() ? "" : " (" + meta[i].name + ")";
-    if (pointer && !args[i].isBuffer())
-      throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
-                       name + " is a " +
+    const cli::ArgSpec& a = args[i];
+    const bool local = meta[i].valueKind == "dynamic_shared_pointer";
+    const bool pointer = meta[i].takesPointer() && !local;
+    std::string label = meta[i].name;
+    if (!meta[i].typeName.empty())
+      label += (label.empty() ? "type " : ", type ") + meta[i].typeName;
+    const std::string name = label.empty() ? "" : " (" + label + ")";
+    const std::string which =
+        "--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) + name;
+    // AMDGPUUsage, code object metadata: a dynamic_shared_pointer (an OpenCL __local pointer)
+    // is passed as the 32-bit offset of its memory in the group segment, which the runtime
+    // allocates: the user gives the size.
+    if (local && !a.isLocal())
+      throw InputError(which +
+                       " is a __local pointer (dynamic group segment): give local:BYTES, the LDS "
+                       "bytes per workgroup it points to, not " +
+                       argKindName(a));
+    if (!local && a.isLocal())
+      throw InputError(
+          which + " is a " +
+          (pointer ? meta[i].valueKind + " pointer"
+                   : std::to_string(meta[i].size) + "-byte " + meta[i].valueKind + " value") +
+          "; local:BYTES is only for __local pointer arguments");
+    if (local) continue;
+    if (pointer && !a.isBuffer())
+      throw InputError(which + " is a " +
                        (meta[i].valueKind == "global_buffer" ? std::string("global buffer")
                                                              : meta[i].valueKind + " pointer") +
-                       "; give file:PATH or zeros:BYTES, not " + argKindName(args[i]));
-    if (!pointer && args[i].isBuffer())
-      throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
-                       name + " is a " + std::to_string(meta[i].size) + "-byte " +
+                       "; give file:PATH or zeros:BYTES, not " + argKindName(a));
+    if (!pointer && a.isBuffer())
+      throw InputError(which + " is a " + std::to_string(meta[i].size) + "-byte " +
                        meta[i].valueKind +
-                       " value; give a scalar (i32:, u32:, f32:, i64:, u64:, f64:) or bytes:HEX, "
-                       "not " +
-                       argKindName(args[i]));
+                       " value; give a scalar (i8:, u8:, i16:, u16:, i32:, u32:, i64:, u64:, "
+                       "f16:, f32:, f64:, bool:) or bytes:HEX, not " +
+                       argKindName(a));
+    if (pointer) continue;
+    // The kind against the type the metadata names (a float's bits are not the int it means).
+    const TypeClass t = typeClass(meta[i].typeName);
+    const bool integerKind =
+        !a.isFloat() && a.kind != cli::ArgSpec::Kind::Bool && a.kind != cli::ArgSpec::Kind::Bytes;
+    if ((t == TypeClass::Integer && (a.isFloat() || a.kind == cli::ArgSpec::Kind::Bool)) ||
+        (t == TypeClass::Float && (integerKind || a.kind == cli::ArgSpec::Kind::Bool)) ||
+        (t == TypeClass::Bool && (a.isFloat() || integerKind)))
+      throw InputError(which + " takes " +
+                       (t == TypeClass::Integer ? "an integer"
+                        : t == TypeClass::Float ? "a floating-point value"
+                                                : "a bool") +
+                       ", not " + argKindName(a) + ":" + a.text + " (" +
+                       (a.isFloat()                          ? "a floating-point value"
+                        : a.kind == cli::ArgSpec::Kind::Bool ? "a bool"
+                                                             : "an integer") +
+                       "); give " +
+                       (t == TypeClass::Integer ? "i8: u8: i16: u16: i32: u32: i64: or u64:"
+                        : t == TypeClass::Float ? "f16: f32: or f64:"
+                                                : "bool:") +
+                       " of its " + std::to_string(meta[i].size) +
+                       " bytes, or bytes:HEX for raw bits");
     // bytes: takes any size, so its size is checked here, against what the kernel expects.
-    if (!pointer && args[i].sizeBytes() != meta[i].size)
-      throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
-                       name + " is " + std::to_string(meta[i].size) + " bytes, but " +
-                       argKindName(args[i]) +
-                       (args[i].kind == cli::ArgSpec::Kind::Bytes ? ": gives " : " is ") +
-                       std::to_string(args[i].sizeBytes()));
+    if (a.sizeBytes() != meta[i].size)
+      throw InputError(which + " is " + std::to_string(meta[i].size) + " bytes, but " +
+                       argKindName(a) +
+                       (a.kind == cli::ArgSpec::Kind::Bytes ? ": gives " : " is ") +
+                       std::to_string(a.sizeBytes()));
   }
+}
+
+// local:BYTES arguments are placed in the group segment after the kernel's own LDS, each at
+// the alignment its metadata gives (.pointee_align; AMDGPUUsage, code object metadata), in
+// argument order. Returns each argument's offset (0 for the others) and adds the bytes used to
+// `dynamicLds`.
+std::vector<uint32_t> placeLocalArgs(const loader::KernelInfo& k,
+                                     const std::vector<cli::ArgSpec>& args, uint32_t& dynamicLds) {
+  const auto meta = k.explicitArgs();
+  std::vector<uint32_t> offsets(args.size(), 0);
+  uint64_t end = k.groupSegmentFixedSize;
+  bool any = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].isLocal()) continue;
+    // Without .pointee_align, 16 bytes: the largest scalar or 4-vector of 32-bit elements.
+    const uint64_t align = meta[i].pointeeAlign ? meta[i].pointeeAlign : 16;
+    end = (end + align - 1) / align * align;
+    offsets[i] = static_cast<uint32_t>(end);
+    end += args[i].bytes;
+    any = true;
+  }
+  if (any) {
+    const uint64_t total = end - k.groupSegmentFixedSize + dynamicLds;
+    if (total > 65536)
+      throw InputError("the local: arguments and --dynamic-lds need " + std::to_string(total) +
+                       " bytes of LDS on top of the kernel's " +
+                       std::to_string(k.groupSegmentFixedSize) + "; a workgroup has at most 65536");
+    dynamicLds = static_cast<uint32_t>(total);
+  }
+  return offsets;
 }
 
 struct RunOutcome {
@@ -246,6 +317,8 @@ int runCommand(const cli::Options& o) {
     throw InputError(os.str());
   }
   checkArgs(*info, o.args);
+  uint32_t dynamicLds = o.dynamicLds;
+  const std::vector<uint32_t> localOffsets = placeLocalArgs(*info, o.args, dynamicLds);
   // Read input files up front: a missing file is bad input, found before simulating.
   std::vector<std::vector<uint8_t>> inputs(o.args.size());
   for (size_t i = 0; i < o.args.size(); ++i)
@@ -292,6 +365,11 @@ int runCommand(const cli::Options& o) {
           buffers[i] = rt.malloc(a.bytes);
           rt.memset(buffers[i], 0, a.bytes);
           args.push_back(KernelArg::pointer(buffers[i]));
+        } else if (a.isLocal()) {
+          // The kernarg holds the 32-bit group-segment offset of the argument's LDS.
+          KernelArg arg = KernelArg::value(localOffsets[i]);
+          arg.kind = KernelArg::Kind::Pointer;
+          args.push_back(arg);
         } else {
           KernelArg arg;
           arg.bytes = a.valueBytes();
@@ -301,7 +379,7 @@ int runCommand(const cli::Options& o) {
       LaunchConfig c;
       c.grid = {o.grid[0], o.grid[1], o.grid[2]};
       c.block = {o.block[0], o.block[1], o.block[2]};
-      c.dynamicLdsBytes = o.dynamicLds;
+      c.dynamicLdsBytes = dynamicLds;
       c.globalOffset = {o.globalOffset[0], o.globalOffset[1], o.globalOffset[2]};
       rt.launch(k, c, args);
       rt.synchronize();

@@ -70,5 +70,108 @@ TEST(CliNewUser, FunctionalModeSaysIpcIsNotMeaningful) {
       << t.err;
 }
 
+// ---- argument kinds ----------------------------------------------------------------------------
+
+// The floats a kernel wrote to an out= file.
+std::vector<float> floatsOf(const std::string& bytes) {
+  std::vector<float> v(bytes.size() / 4);
+  std::memcpy(v.data(), bytes.data(), v.size() * 4);
+  return v;
+}
+
+// Every OpenCL scalar kind reaches the kernel as the value written. f16:0.1 is binary16 0x2e66,
+// 0.0999755859375 (the nearest half to 0.1).
+TEST(CliArgKinds, OpenClScalarsOfEverySize) {
+  ScratchDir dir;
+  const SimResult r = runVgpuSim(
+      "run " + shellQuote(kernelDir() + "/arg_kinds_cl.co") +
+          " cl_scalars --grid 64 --block 64 --platform tiny --quiet --arg i8:-5 --arg u8:200" +
+          " --arg i16:-30000 --arg u16:60000 --arg f16:0.1 --arg i32:-7 --arg u32:4000000000" +
+          " --arg f32:2.25 --arg " + shellQuote("zeros:32,out=" + dir.file("out.bin")),
+      dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::vector<float> expected = {-5, 200, -30000, 60000, 0.0999755859375f, -7, 4e9f, 2.25f};
+  EXPECT_EQ(floatsOf(slurp(dir.file("out.bin"))), expected);
+}
+
+// HIP's bool and _Float16, and the extremes of the small integer kinds.
+TEST(CliArgKinds, HipBoolHalfAndSmallIntegers) {
+  ScratchDir dir;
+  const SimResult r = runVgpuSim(
+      "run " + shellQuote(kernelDir() + "/arg_kinds_hip.co") +
+          " hip_scalars --grid 64 --block 64 --platform tiny --quiet --arg i8:-128 --arg u8:255" +
+          " --arg i16:-1 --arg u16:0xffff --arg f16:-2.5 --arg bool:true --arg " +
+          shellQuote("zeros:24,out=" + dir.file("out.bin")),
+      dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::vector<float> expected = {-128, 255, -1, 65535, -2.5f, 1};
+  EXPECT_EQ(floatsOf(slurp(dir.file("out.bin"))), expected);
+  const SimResult wide = runVgpuSim(
+      "run " + shellQuote(kernelDir() + "/arg_kinds_hip.co") +
+          " hip_scalars --grid 64 --block 64 --platform tiny --arg i8:128 --arg u8:0 --arg i16:0" +
+          " --arg u16:0 --arg f16:0 --arg bool:0 --arg zeros:24",
+      dir, "wide");
+  EXPECT_EQ(wide.exitCode, 2);
+  EXPECT_NE(wide.err.find("does not fit in 8 bits"), std::string::npos) << wide.err;
+}
+
+// local:BYTES gives an OpenCL __local pointer its own LDS after the kernel's own __local array:
+// out[i] = 100 * in[i] + in[mirror of i in its workgroup] + 10 * in[i].
+TEST(CliArgKinds, LocalPointersGetTheirOwnLds) {
+  ScratchDir dir;
+  std::vector<int32_t> in(128);
+  for (int i = 0; i < 128; ++i) in[i] = i + 1;
+  writeBytes(dir.file("in.bin"), in);
+  const std::string run = "run " + shellQuote(kernelDir() + "/arg_kinds_cl.co") +
+                          " local_args --grid 128 --block 64 --platform tiny --quiet --arg " +
+                          shellQuote("file:" + dir.file("in.bin")) + " --arg " +
+                          shellQuote("zeros:512,out=" + dir.file("out.bin"));
+  const SimResult r = runVgpuSim(run + " --arg local:256 --arg local:128", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string out = slurp(dir.file("out.bin"));
+  ASSERT_EQ(out.size(), 512u);
+  for (int i = 0; i < 128; ++i) {
+    const int g = i / 64 * 64, mirror = g + 63 - i % 64;
+    int32_t v;
+    std::memcpy(&v, out.data() + 4 * i, 4);
+    EXPECT_EQ(v, 100 * in[i] + in[mirror] + 10 * in[i]) << "work-item " << i;
+  }
+  // Anything else for a __local argument gets one message, the same for a buffer and a scalar.
+  for (const char* wrong : {"zeros:1024", "u32:1024"}) {
+    const SimResult bad = runVgpuSim(run + " --arg " + wrong + " --arg local:128", dir,
+                                     std::string("bad_") + (wrong[0] == 'z' ? "buffer" : "scalar"));
+    EXPECT_EQ(bad.exitCode, 2) << wrong;
+    EXPECT_NE(bad.err.find("--arg 3: kernel argument 2 (type int*) is a __local pointer"),
+              std::string::npos)
+        << wrong << ": " << bad.err;
+    EXPECT_NE(bad.err.find("give local:BYTES"), std::string::npos) << wrong << ": " << bad.err;
+    EXPECT_EQ(bad.err.find("bytes but"), std::string::npos) << wrong << ": " << bad.err;
+  }
+}
+
+// OpenCL metadata names each argument's type: a float given for an int is an error naming it.
+TEST(CliArgKinds, TypesCheckedAgainstTheMetadata) {
+  ScratchDir dir;
+  auto run = [&](const std::string& i, const std::string& f, const std::string& tag) {
+    return runVgpuSim("run " + shellQuote(kernelDir() + "/arg_kinds_cl.co") +
+                          " cl_scalars --grid 64 --block 64 --platform tiny --quiet --arg i8:0" +
+                          " --arg u8:0 --arg i16:0 --arg u16:0 --arg f16:0 --arg " + i +
+                          " --arg u32:0 --arg " + f + " --arg zeros:32",
+                      dir, tag);
+  };
+  SimResult r = run("f32:4000", "f32:1", "float_for_int");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--arg 6: kernel argument 5 (type int) takes an integer, not f32:4000"),
+            std::string::npos)
+      << r.err;
+  r = run("i32:1", "i32:1", "int_for_float");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("kernel argument 7 (type float) takes a floating-point value, not i32:1"),
+            std::string::npos)
+      << r.err;
+  r = run("u32:7", "bytes:00001040", "raw_bits");  // u32 for int, raw bits for float: accepted
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
 }  // namespace
 }  // namespace vgpu::test
