@@ -394,7 +394,9 @@ const std::vector<Row>& table() {
   static const std::vector<Row> rows = {
       {"grid", 0, "X[,Y[,Z]]", "work-items", "required by run; a missing dimension is 1",
        Reach::File, Shape::Value,
-       "the total number of work-items per dimension (the AQL/OpenCL convention)",
+       "the total number of work-items per dimension (the AQL/OpenCL convention), not "
+       "workgroups: HIP's <<<16, 256>>> is --grid 4096 --block 256 (a grid smaller than one "
+       "workgroup in a dimension is warned about)",
        [](Options& o, const std::string& v, const std::string& what) {
          parseDims(v, what, o.grid);
          o.gridGiven = true;
@@ -411,19 +413,23 @@ const std::vector<Row>& table() {
        "in by the runtime",
        [](Options& o, const std::string& v, const std::string&) { o.args.push_back(parseArg(v)); }},
       {"dynamic-lds", 0, "BYTES", "bytes", "0", Reach::File, Shape::Value,
-       "LDS allocated per workgroup on top of the kernel's own (at most 65536)",
+       "LDS allocated per workgroup on top of the kernel's own (at most 65536): the memory of a "
+       "HIP extern __shared__ array (hipLaunchKernelGGL's sharedMemBytes); a kernel that "
+       "accesses LDS but has none of its own is warned about when this is not given",
        [](Options& o, const std::string& v, const std::string& what) {
          o.dynamicLds = static_cast<uint32_t>(parseUnsigned(v, what, 65536));
        }},
       {"global-offset", 0, "X[,Y[,Z]]", "work-items", "0,0,0", Reach::File, Shape::Value,
-       "the OpenCL global work offset",
+       "the OpenCL global work offset (clEnqueueNDRangeKernel's global_work_offset): "
+       "get_global_id() counts from it",
        [](Options& o, const std::string& v, const std::string& what) {
          parseOffsets(v, what, o.globalOffset);
        }},
       {"platform", 0, "NAME|FILE.json", "platform name or JSON file", "vega20", Reach::Everywhere,
        Shape::Value,
        "the GPU to simulate: a built-in platform or its product name (mi50 for vega20, "
-       "radeon-vii, vega64; vgpu-sim platforms lists them) or a JSON file",
+       "radeon-vii, vega64; vgpu-sim platforms lists them) or a JSON file; from a fat bundle "
+       "run takes the code object for the platform's processor",
        [](Options& o, const std::string& v, const std::string& what) { o.platform = v; }},
       {"mode", 0, "timing|functional", "keyword", "timing", Reach::Everywhere, Shape::Value,
        "functional runs the same instructions with unit latencies: the same results, cycles not "
@@ -834,7 +840,10 @@ const char* kArgSpecs = R"(Kernel arguments (--arg SPEC), one per explicit argum
   an integer kind for an integer type, a float kind for a float type.
 )";
 
-const char* kExitCodes = "Exit codes: 0 success, 2 bad input, 3 the kernel faulted.\n";
+const char* kExitCodes =
+    "Exit codes: 0 success, 2 bad input, 3 the kernel faulted. Launch mistakes that still run (a "
+    "grid smaller than a workgroup, LDS accessed but not given, printf) are warned about on "
+    "stderr.\n";
 
 }  // namespace
 
@@ -856,7 +865,7 @@ std::string usage() {
   s += "\nOptions of run (vgpu-sim help run describes each, with its unit and default):\n";
   s += wrapWords(options, 2);
   s += "\n" + wrap(kSources, 0);
-  s += "\n" + std::string(kArgSpecs) + "\n" + kExitCodes;
+  s += "\n" + std::string(kArgSpecs) + "\n" + wrap(kExitCodes, 0);
   return s;
 }
 
@@ -878,7 +887,7 @@ std::string help(const std::string& command) {
     if (r.reach == Reach::CommandLine) facts += "; command line only";
     s += wrap(facts, 6);
   }
-  s += "\n" + wrap(kSources, 0) + "\n" + kArgSpecs + "\n" + kExitCodes;
+  s += "\n" + wrap(kSources, 0) + "\n" + kArgSpecs + "\n" + wrap(kExitCodes, 0);
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -20,6 +21,7 @@
 #include "common/Error.h"
 #include "gpu/Gpu.h"
 #include "isa/Isa.h"
+#include "isa/OpInfo.h"
 #include "loader/CodeObject.h"
 #include "loader/KernelListing.h"
 #include "platforms/Platform.h"
@@ -188,6 +190,71 @@ std::vector<uint32_t> placeLocalArgs(const loader::KernelInfo& k,
   return offsets;
 }
 
+void warn(const std::string& message) {
+  std::fprintf(stderr, "vgpu-sim: warning: %s\n", message.c_str());
+}
+
+// The first instruction of kernel `k` that reads or writes LDS memory, or nullptr. Not LDS
+// memory: ds_swizzle/ds_permute/ds_bpermute (lanes only), ds_gws_* and ds_nop, and any DS
+// instruction with its GDS bit (bit 16 of the DS format, Vega ISA guide "DS") set.
+struct LdsAccess {
+  std::string mnemonic;
+  uint64_t offset = 0;  // in the code object, as vgpu-sim disasm prints it
+};
+std::optional<LdsAccess> firstLdsAccess(const loader::CodeObject& object,
+                                        const loader::KernelInfo& k) {
+  const auto& image = object.image();
+  const uint64_t from = std::min<uint64_t>(k.entryAddress, image.size());
+  const uint64_t to =
+      std::min<uint64_t>(k.codeSize ? k.entryAddress + k.codeSize : object.textEnd(), image.size());
+  if (to <= from) return std::nullopt;
+  const isa::Program program = isa::Program::decode(
+      std::vector<uint8_t>(image.begin() + static_cast<long>(from),
+                           image.begin() + static_cast<long>(to)),
+      from, object.processor() == "gfx900" ? isa::GfxTarget::Gfx900 : isa::GfxTarget::Gfx906);
+  for (const isa::Instruction& inst : program.instructions()) {
+    if (inst.op == nullptr || inst.op->enc != isa::Enc::Ds || (inst.words[0] >> 16) & 1) continue;
+    const std::string name = inst.op->name;
+    if (name.rfind("ds_swizzle", 0) == 0 || name.rfind("ds_permute", 0) == 0 ||
+        name.rfind("ds_bpermute", 0) == 0 || name.rfind("ds_gws", 0) == 0 || name == "ds_nop")
+      continue;
+    return LdsAccess{name, inst.pc};
+  }
+  return std::nullopt;
+}
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// Launch mistakes that run without error but not as meant: warned about on stderr.
+void warnAboutLaunch(const cli::Options& o, const loader::CodeObject& object,
+                     const loader::KernelInfo& k, uint32_t dynamicLds) {
+  static const char kAxis[] = "xyz";
+  for (int d = 0; d < 3; ++d)
+    if (o.grid[d] < o.block[d]) {
+      const uint64_t meant = uint64_t{o.grid[d]} * o.block[d];
+      warn("--grid " + std::to_string(o.grid[d]) + " is smaller than one workgroup (--block " +
+           std::to_string(o.block[d]) + ") in " + kAxis[d] +
+           ": grid is given in work-items, not workgroups, so this runs one partial workgroup; "
+           "for " +
+           std::to_string(o.grid[d]) + " workgroups of " + std::to_string(o.block[d]) +
+           " give --grid " + std::to_string(meant));
+    }
+  // A kernel that allocates no LDS of its own but accesses LDS takes all of it from the launch
+  // (HIP's extern __shared__, an OpenCL kernel's __local pointers): the metadata and kernel
+  // descriptor say nothing more (group_segment_fixed_size 0), the code does.
+  if (k.groupSegmentFixedSize == 0 && dynamicLds == 0)
+    if (const auto access = firstLdsAccess(object, k))
+      warn("kernel '" + k.name + "' accesses LDS (" + access->mnemonic + " at offset " +
+           hex(access->offset) +
+           ") but allocates none of its own and none was given: an extern __shared__ array "
+           "needs --dynamic-lds BYTES (accesses outside the allocation read zeros and write "
+           "nothing)");
+}
+
 struct RunOutcome {
   bool faulted = false;
   std::string fault;
@@ -308,7 +375,8 @@ int runCommand(const cli::Options& o) {
   platform.trace.vcd = {o.vcdStart, o.vcdEnd, o.vcdScope};
   platform.trace.timelinePath = o.timelinePath;
   platform.trace.timeline = {o.timelineStart, o.timelineEnd, o.timelineScope};
-  auto object = loader::CodeObject::loadFile(o.codeObject);
+  // From a fat bundle, the entry for the platform's processor.
+  auto object = loader::CodeObject::loadFile(o.codeObject, platform.processor);
   const loader::KernelInfo* info = object.findKernel(o.kernel);
   if (info == nullptr) {
     std::ostringstream os;
@@ -319,6 +387,7 @@ int runCommand(const cli::Options& o) {
   checkArgs(*info, o.args);
   uint32_t dynamicLds = o.dynamicLds;
   const std::vector<uint32_t> localOffsets = placeLocalArgs(*info, o.args, dynamicLds);
+  warnAboutLaunch(o, object, *info, dynamicLds);
   // Read input files up front: a missing file is bad input, found before simulating.
   std::vector<std::vector<uint8_t>> inputs(o.args.size());
   for (size_t i = 0; i < o.args.size(); ++i)

@@ -173,5 +173,76 @@ TEST(CliArgKinds, TypesCheckedAgainstTheMetadata) {
   EXPECT_EQ(r.exitCode, 0) << r.err;
 }
 
+// ---- warnings for launch mistakes, fat bundles -------------------------------------------------
+
+// HIP's habit of counting the grid in workgroups runs one partial workgroup: warned about.
+TEST(CliWarnings, GridSmallerThanAWorkgroup) {
+  ScratchDir dir;
+  const std::string args =
+      " --block 256 --platform tiny --quiet --arg zeros:65536 "
+      "--arg zeros:65536 --arg zeros:65536 --arg i32:4096";
+  const SimResult r = runVgpuSim(
+      "run " + shellQuote(kernelDir() + "/vector_add.co") + " vector_add --grid 16" + args, dir);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("vgpu-sim: warning: --grid 16 is smaller than one workgroup (--block 256)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("grid is given in work-items, not workgroups"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("give --grid 4096"), std::string::npos) << r.err;
+  const SimResult ok = runVgpuSim(
+      "run " + shellQuote(kernelDir() + "/vector_add.co") + " vector_add --grid 4096" + args, dir,
+      "ok");
+  EXPECT_EQ(ok.exitCode, 0) << ok.err;
+  EXPECT_EQ(ok.err, "");
+}
+
+// extern __shared__ without --dynamic-lds: the kernel has no LDS of its own but accesses it.
+TEST(CliWarnings, DynamicLdsNotGiven) {
+  ScratchDir dir;
+  std::vector<int32_t> in(128);
+  for (int i = 0; i < 128; ++i) in[i] = 7 * i + 3;
+  writeBytes(dir.file("in.bin"), in);
+  auto run = [&](const std::string& options, const std::string& tag) {
+    return runVgpuSim("run " + shellQuote(kernelDir() + "/arg_kinds_hip.co") +
+                          " dyn_shared --grid 128 --block 64 --platform tiny --quiet " + options +
+                          " --arg " + shellQuote("file:" + dir.file("in.bin")) + " --arg " +
+                          shellQuote("zeros:512,out=" + dir.file(tag + ".bin")),
+                      dir, tag);
+  };
+  const SimResult without = run("", "without");
+  EXPECT_EQ(without.exitCode, 0) << without.err;
+  EXPECT_NE(without.err.find("vgpu-sim: warning: kernel 'dyn_shared' accesses LDS (ds_write_b32"),
+            std::string::npos)
+      << without.err;
+  EXPECT_NE(without.err.find("needs --dynamic-lds BYTES"), std::string::npos) << without.err;
+  const SimResult with = run("--dynamic-lds 256", "with");
+  EXPECT_EQ(with.exitCode, 0) << with.err;
+  EXPECT_EQ(with.err, "");
+  const std::string out = slurp(dir.file("with.bin"));
+  ASSERT_EQ(out.size(), 512u);
+  for (int i = 0; i < 128; ++i) {
+    int32_t v;
+    std::memcpy(&v, out.data() + 4 * i, 4);
+    EXPECT_EQ(v, in[i / 64 * 64 + 63 - i % 64]) << i;
+  }
+  // A kernel without LDS accesses gets no such warning (vector_add above), nor does one whose
+  // LDS is its own: transpose_tiled declares its tile __shared__.
+}
+
+// A bundle holding gfx900 and gfx906 code runs on either platform: run takes the entry for the
+// platform's processor.
+TEST(CliWarnings, FatBundleRunsOnEitherProcessor) {
+  ScratchDir dir;
+  for (const char* platform : {"vega10", "tiny"}) {
+    const SimResult r = runVgpuSim("run " + shellQuote(kernelDir() + "/vector_add_fat.co") +
+                                       " vector_add --grid 64 --block 64 --platform " + platform +
+                                       " --arg zeros:256 --arg zeros:256 --arg zeros:256 "
+                                       "--arg i32:64",
+                                   dir, platform);
+    EXPECT_EQ(r.exitCode, 0) << platform << ": " << r.err;
+    EXPECT_NE(r.out.find(std::string("on ") + platform + ":"), std::string::npos) << r.out;
+  }
+}
+
 }  // namespace
 }  // namespace vgpu::test
