@@ -255,6 +255,24 @@ void warnAboutLaunch(const cli::Options& o, const loader::CodeObject& object,
            "nothing)");
 }
 
+// The hidden argument through which kernel `k` calls the host (printf), or "": OpenCL's printf
+// writes to hidden_printf_buffer, HIP's printf (and other host calls) use
+// hidden_hostcall_buffer (AMDGPUUsage, code object metadata). vgpu-sim passes neither (null).
+std::string hostCallArgument(const loader::KernelInfo& k) {
+  for (const loader::KernelArg& a : k.args)
+    if (a.valueKind == "hidden_printf_buffer" || a.valueKind == "hidden_hostcall_buffer")
+      return a.valueKind;
+  return "";
+}
+
+std::string printfNote(const loader::KernelInfo& k, const std::string& argument) {
+  return "kernel '" + k.name + "' calls printf (or another host service): its metadata has " +
+         argument +
+         ", a buffer the host runtime must provide and serve while the kernel runs; vgpu-sim run "
+         "provides none, so the kernel faults when it reaches the call (remove the printf, or "
+         "write what it would print to a buffer of its own)";
+}
+
 struct RunOutcome {
   bool faulted = false;
   std::string fault;
@@ -388,6 +406,9 @@ int runCommand(const cli::Options& o) {
   uint32_t dynamicLds = o.dynamicLds;
   const std::vector<uint32_t> localOffsets = placeLocalArgs(*info, o.args, dynamicLds);
   warnAboutLaunch(o, object, *info, dynamicLds);
+  const std::string hostCall = hostCallArgument(*info);
+  const std::string printfHint = hostCall.empty() ? "" : printfNote(*info, hostCall);
+  if (!printfHint.empty()) warn(printfHint);
   // Read input files up front: a missing file is bad input, found before simulating.
   std::vector<std::vector<uint8_t>> inputs(o.args.size());
   for (size_t i = 0; i < o.args.size(); ++i)
@@ -463,6 +484,8 @@ int runCommand(const cli::Options& o) {
   } catch (const KernelFault& f) {
     outcome.faulted = true;
     outcome.fault = f.what();
+    // A fault at a small address is the call writing through the null buffer: say so.
+    if (!printfHint.empty()) outcome.fault += "\n  note: probably printf: " + printfHint;
   }
   const double hostSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -244,5 +244,23 @@ TEST(CliWarnings, FatBundleRunsOnEitherProcessor) {
   }
 }
 
+// ---- printf ------------------------------------------------------------------------------------
+
+// HIP printf needs the hostcall buffer, which vgpu-sim does not provide: named before the run
+// and in the fault report, instead of a bare memory violation.
+TEST(CliPrintf, NamedWhenTheKernelCallsIt) {
+  ScratchDir dir;
+  const SimResult r = runVgpuSim("run " + shellQuote(kernelDir() + "/printf_hip.co") +
+                                     " hip_printf --grid 64 --block 64 --platform tiny --quiet" +
+                                     " --arg zeros:256",
+                                 dir);
+  EXPECT_EQ(r.exitCode, 3) << r.err;
+  EXPECT_NE(r.err.find("vgpu-sim: warning: kernel 'hip_printf' calls printf"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("hidden_hostcall_buffer"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("note: probably printf"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace vgpu::test
