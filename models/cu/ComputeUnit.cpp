@@ -1004,8 +1004,9 @@ std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
                        w.state == Wave::State::Gws;
   const uint64_t pc = blocked ? w.blockedPc : w.s->pc;
   const isa::Instruction* inst = w.group->dispatch->program->at(pc);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "PC 0x%llx", static_cast<unsigned long long>(pc));
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "PC 0x%llx (offset 0x%llx)", static_cast<unsigned long long>(pc),
+                static_cast<unsigned long long>(pc - w.group->dispatch->codeObjectBase));
   std::ostringstream os;
   os << describeWave(w) << ": " << buf << " "
      << (inst ? isa::disassemble(*inst, config_.target) : std::string("(outside the code)"))
@@ -1106,11 +1107,16 @@ void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::
      << describeWave(w) << ", cycle " << now_;
   char buf[128];
   const isa::Instruction* shown = inst ? inst : w.group->dispatch->program->at(w.s->pc);
-  std::snprintf(buf, sizeof buf, "\n  PC 0x%llx", static_cast<unsigned long long>(w.s->pc));
+  // Device addresses, and the offsets in the code object that `vgpu-sim disasm` prints.
+  const uint64_t base = w.group->dispatch->codeObjectBase;
+  std::snprintf(buf, sizeof buf, "\n  PC 0x%llx (code object offset 0x%llx)",
+                static_cast<unsigned long long>(w.s->pc),
+                static_cast<unsigned long long>(w.s->pc - base));
   os << buf;
   if (inst) {
-    std::snprintf(buf, sizeof buf, " (instruction at 0x%llx)",
-                  static_cast<unsigned long long>(inst->pc));
+    std::snprintf(buf, sizeof buf, " (instruction at 0x%llx, offset 0x%llx)",
+                  static_cast<unsigned long long>(inst->pc),
+                  static_cast<unsigned long long>(inst->pc - base));
     os << buf;
   }
   if (shown) {

@@ -16,6 +16,9 @@ struct KernelDispatch {
   std::string kernelName;
   const isa::Program* program = nullptr;  // decoded code of the code object holding the kernel
   uint64_t entryPc = 0;
+  // Where the code object holding the kernel was loaded: a PC minus this is the offset in the
+  // code object that `vgpu-sim disasm` and llvm-objdump print.
+  uint64_t codeObjectBase = 0;
 
   // From the AQL kernel-dispatch packet.
   uint64_t packetAddress = 0;

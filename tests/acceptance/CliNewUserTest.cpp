@@ -262,5 +262,38 @@ TEST(CliPrintf, NamedWhenTheKernelCallsIt) {
   EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
 }
 
+// ---- fault reports in code-object offsets ------------------------------------------------------
+
+// The faulting instruction's offset is where `vgpu-sim disasm` shows that instruction.
+TEST(CliFaults, OffsetsMatchDisasm) {
+  ScratchDir dir;
+  const std::string co = shellQuote(kernelDir() + "/vector_add.co");
+  const SimResult r =
+      runVgpuSim("run " + co +
+                     " vector_add --grid 1048576 --block 256 --platform tiny --quiet"
+                     " --arg zeros:256 --arg zeros:256 --arg zeros:256 --arg i32:1048576",
+                 dir);
+  ASSERT_EQ(r.exitCode, 3) << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      r.err, m,
+      std::regex("instruction at 0x[0-9a-f]+, offset 0x([0-9a-f]+)\\), encoding[^:]*: "
+                 "([a-z_0-9]+)")))
+      << r.err;
+  const uint64_t offset = std::stoull(m[1].str(), nullptr, 16);
+  const std::string mnemonic = m[2].str();
+  EXPECT_NE(r.err.find("\n  PC 0x"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(code object offset 0x"), std::string::npos) << r.err;
+  const SimResult d = runVgpuSim("disasm " + co + " vector_add", dir, "disasm");
+  ASSERT_EQ(d.exitCode, 0) << d.err;
+  char address[32];
+  std::snprintf(address, sizeof address, "// %012llX:", static_cast<unsigned long long>(offset));
+  const size_t at = d.out.find(address);
+  ASSERT_NE(at, std::string::npos) << address << " not in:\n" << d.out;
+  const size_t lineStart = d.out.rfind('\n', at) + 1;
+  EXPECT_EQ(d.out.compare(lineStart + 1, mnemonic.size(), mnemonic), 0)
+      << d.out.substr(lineStart, at - lineStart);
+}
+
 }  // namespace
 }  // namespace vgpu::test
