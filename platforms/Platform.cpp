@@ -1,5 +1,6 @@
 #include "platforms/Platform.h"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -7,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -213,11 +215,36 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
   return p;
 }
 
+namespace {
+
+// Product names of the built-in platforms: {alias, platform}.
+const std::vector<std::pair<std::string, std::string>>& platformAliases() {
+  static const std::vector<std::pair<std::string, std::string>> aliases = {
+      {"mi50", "vega20"},        {"radeon-instinct-mi50", "vega20"}, {"radeon-vii", "radeon_vii"},
+      {"radeon7", "radeon_vii"}, {"radeon-instinct-mi60", "mi60"},   {"vega64", "vega10"},
+      {"rx-vega-64", "vega10"},
+  };
+  return aliases;
+}
+
+}  // namespace
+
+std::string resolvePlatformAlias(const std::string& name) {
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const auto& [alias, platform] : platformAliases())
+    if (lower == alias) return platform;
+  return name;
+}
+
 std::vector<PlatformSummary> builtinPlatforms() {
   std::vector<PlatformSummary> out;
   for (const auto& [name, text] : builtinPlatformJson()) {
     const PlatformConfig p = parsePlatform(text, "built-in platform " + name);
-    out.push_back({name, p.description});
+    PlatformSummary summary{name, p.description, {}};
+    for (const auto& [alias, platform] : platformAliases())
+      if (platform == name) summary.aliases.push_back(alias);
+    out.push_back(summary);
   }
   return out;
 }
@@ -228,11 +255,13 @@ PlatformConfig loadPlatform(const std::string& nameOrPath) {
       (nameOrPath.size() > 5 && nameOrPath.compare(nameOrPath.size() - 5, 5, ".json") == 0);
   if (!isFile) {
     const auto& builtins = builtinPlatformJson();
-    auto it = builtins.find(nameOrPath);
+    auto it = builtins.find(resolvePlatformAlias(nameOrPath));
     if (it == builtins.end()) {
       std::ostringstream os;
       os << "unknown platform '" << nameOrPath << "'; built-in platforms are:";
       for (const auto& [name, _] : builtins) os << " " << name;
+      os << "; aliases:";
+      for (const auto& [alias, _] : platformAliases()) os << " " << alias;
       os << " (or give a path to a platform .json file)";
       throw InputError(os.str());
     }

@@ -13,7 +13,12 @@ namespace vgpu {
 struct PlatformSummary {
   std::string name;
   std::string description;
+  std::vector<std::string> aliases;  // other names --platform accepts for it ("mi50")
 };
+
+// The built-in platform an alias names ("mi50" -> "vega20"), or `name` itself when it is not an
+// alias. Aliases are the product names the platforms model, as users and README write them.
+std::string resolvePlatformAlias(const std::string& name);
 
 // Built-in platform names with descriptions, sorted by name.
 std::vector<PlatformSummary> builtinPlatforms();

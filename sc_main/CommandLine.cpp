@@ -22,15 +22,92 @@ namespace po = boost::program_options;
 
 uint32_t ArgSpec::sizeBytes() const {
   switch (kind) {
+    case Kind::I8:
+    case Kind::U8:
+    case Kind::Bool:
+      return 1;
+    case Kind::I16:
+    case Kind::U16:
+    case Kind::F16:
+      return 2;
     case Kind::I32:
     case Kind::U32:
     case Kind::F32:
+    case Kind::Local:  // a 32-bit group-segment offset (AMDGPUUsage: dynamic_shared_pointer)
       return 4;
     case Kind::Bytes:
       return static_cast<uint32_t>(data.size());
     default:
       return 8;
   }
+}
+
+const char* ArgSpec::kindName() const {
+  switch (kind) {
+    case Kind::File:
+      return "file";
+    case Kind::Zeros:
+      return "zeros";
+    case Kind::I8:
+      return "i8";
+    case Kind::U8:
+      return "u8";
+    case Kind::I16:
+      return "i16";
+    case Kind::U16:
+      return "u16";
+    case Kind::I32:
+      return "i32";
+    case Kind::U32:
+      return "u32";
+    case Kind::I64:
+      return "i64";
+    case Kind::U64:
+      return "u64";
+    case Kind::F16:
+      return "f16";
+    case Kind::F32:
+      return "f32";
+    case Kind::F64:
+      return "f64";
+    case Kind::Bool:
+      return "bool";
+    case Kind::Bytes:
+      return "bytes";
+    case Kind::Local:
+      return "local";
+  }
+  return "?";
+}
+
+uint16_t halfBits(double value) {
+  // From the binary64 bits straight to binary16, rounded to nearest, ties to even, as IEEE 754
+  // converts (no detour through binary32, which could round twice).
+  uint64_t x;
+  std::memcpy(&x, &value, 8);
+  const uint16_t sign = static_cast<uint16_t>((x >> 48) & 0x8000);
+  const int64_t exponent = static_cast<int64_t>((x >> 52) & 0x7ff);
+  uint64_t mantissa = x & ((uint64_t{1} << 52) - 1);
+  if (exponent == 0x7ff)  // infinity, or a quiet NaN
+    return static_cast<uint16_t>(sign | 0x7c00 | (mantissa ? 0x200 : 0));
+  const int64_t e = exponent - 1023 + 15;                      // the binary16 biased exponent
+  if (e >= 0x1f) return static_cast<uint16_t>(sign | 0x7c00);  // overflow: infinity
+  uint64_t bits;
+  int64_t shift;  // mantissa bits dropped
+  if (e <= 0) {   // a binary16 subnormal (or zero): the implicit bit joins the mantissa
+    if (e < -11) return sign;
+    mantissa |= uint64_t{1} << 52;
+    shift = 42 + 1 - e;
+    bits = 0;
+  } else {
+    shift = 42;
+    bits = static_cast<uint64_t>(e) << 10;
+  }
+  const uint64_t kept = mantissa >> shift;
+  const uint64_t rest = mantissa & ((uint64_t{1} << shift) - 1), half = uint64_t{1} << (shift - 1);
+  bits += kept;
+  if (rest > half || (rest == half && (kept & 1))) ++bits;  // may carry into the exponent
+  return static_cast<uint16_t>(sign | bits);
 }
 
 std::vector<uint8_t> ArgSpec::valueBytes() const {
@@ -159,7 +236,8 @@ ArgSpec parseArg(const std::string& spec) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos)
     bad("--arg '" + spec +
-        "': expected KIND:VALUE (file:, zeros:, i32:, u32:, i64:, u64:, f32:, f64:, bytes:)");
+        "': expected KIND:VALUE (file:, zeros:, local:, i8:, u8:, i16:, u16:, i32:, u32:, i64:, "
+        "u64:, f16:, f32:, f64:, bool:, bytes:)");
   const std::string kind = spec.substr(0, colon);
   std::string value = spec.substr(colon + 1);
   if (kind == "file" || kind == "zeros") {
@@ -182,6 +260,25 @@ ArgSpec parseArg(const std::string& spec) {
   }
   a.text = value;
   const std::string where = "--arg '" + spec + "'";
+  if (kind == "local") {
+    // An OpenCL __local pointer argument: BYTES of LDS per workgroup for it to point to.
+    a.kind = ArgSpec::Kind::Local;
+    a.bytes = parseUnsigned(value, where, 65536);
+    if (a.bytes == 0) bad(where + ": a __local argument needs at least 1 byte");
+    return a;
+  }
+  if (kind == "bool") {
+    std::string v = value;
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v == "true" || v == "1")
+      a.bits = 1;
+    else if (v == "false" || v == "0")
+      a.bits = 0;
+    else
+      bad(where + ": '" + value + "' is not a bool (true, false, 1 or 0)");
+    a.kind = ArgSpec::Kind::Bool;
+    return a;
+  }
   if (kind == "bytes") {
     a.kind = ArgSpec::Kind::Bytes;
     a.data = parseHexBytes(value, where);
@@ -197,30 +294,47 @@ ArgSpec parseArg(const std::string& spec) {
       value.size() > 2 && (value.compare(0, 2, "0x") == 0 || value.compare(0, 2, "0X") == 0 ||
                            value.compare(0, 3, "-0x") == 0 || value.compare(0, 3, "-0X") == 0);
   const int base = hex ? 16 : 10;
-  if (kind == "i32" || kind == "i64") {
+  // Integers: the kind's width and signedness.
+  struct IntegerKind {
+    const char* name;
+    ArgSpec::Kind kind;
+    unsigned bits;
+    bool isSigned;
+  };
+  static const IntegerKind kIntegers[] = {
+      {"i8", ArgSpec::Kind::I8, 8, true},    {"u8", ArgSpec::Kind::U8, 8, false},
+      {"i16", ArgSpec::Kind::I16, 16, true}, {"u16", ArgSpec::Kind::U16, 16, false},
+      {"i32", ArgSpec::Kind::I32, 32, true}, {"u32", ArgSpec::Kind::U32, 32, false},
+      {"i64", ArgSpec::Kind::I64, 64, true}, {"u64", ArgSpec::Kind::U64, 64, false},
+  };
+  const IntegerKind* integer = nullptr;
+  for (const IntegerKind& k : kIntegers)
+    if (kind == k.name) integer = &k;
+  if (integer != nullptr && integer->isSigned) {
     const long long v = std::strtoll(value.c_str(), &end, base);
     if (*end || errno == ERANGE) bad(where + ": '" + value + "' is not an integer");
-    if (kind == "i32") {
-      if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
-        bad(where + ": " + value + " does not fit in 32 bits");
-      a.kind = ArgSpec::Kind::I32;
-      a.bits = bitsOf(static_cast<int32_t>(v));
-    } else {
-      a.kind = ArgSpec::Kind::I64;
-      a.bits = bitsOf(static_cast<int64_t>(v));
-    }
-  } else if (kind == "u32" || kind == "u64") {
+    const long long max = integer->bits == 64 ? std::numeric_limits<long long>::max()
+                                              : (1ll << (integer->bits - 1)) - 1;
+    if (v < -max - 1 || v > max)
+      bad(where + ": " + value + " does not fit in " + std::to_string(integer->bits) + " bits");
+    a.kind = integer->kind;
+    a.bits = static_cast<uint64_t>(v);
+    if (integer->bits < 64) a.bits &= (uint64_t{1} << integer->bits) - 1;
+  } else if (integer != nullptr) {
     if (value[0] == '-') bad(where + ": '" + value + "' is negative");
     const unsigned long long v = std::strtoull(value.c_str(), &end, base);
     if (*end || errno == ERANGE) bad(where + ": '" + value + "' is not an unsigned integer");
-    if (kind == "u32") {
-      if (v > 0xffffffffull) bad(where + ": " + value + " does not fit in 32 bits");
-      a.kind = ArgSpec::Kind::U32;
-      a.bits = static_cast<uint32_t>(v);
-    } else {
-      a.kind = ArgSpec::Kind::U64;
-      a.bits = v;
-    }
+    if (integer->bits < 64 && v >> integer->bits)
+      bad(where + ": " + value + " does not fit in " + std::to_string(integer->bits) + " bits");
+    a.kind = integer->kind;
+    a.bits = v;
+  } else if (kind == "f16") {
+    const double v = std::strtod(value.c_str(), &end);
+    if (*end) bad(where + ": '" + value + "' is not a number");
+    if (std::isfinite(v) && std::fabs(v) >= 65520.0)  // rounds to infinity in binary16
+      bad(where + ": " + value + " is out of range for f16 (largest 65504)");
+    a.kind = ArgSpec::Kind::F16;
+    a.bits = halfBits(v);
   } else if (kind == "f32" || kind == "f64") {
     const double v = std::strtod(value.c_str(), &end);
     if (*end) bad(where + ": '" + value + "' is not a number");
@@ -236,7 +350,8 @@ ArgSpec parseArg(const std::string& spec) {
     }
   } else {
     bad("--arg '" + spec + "': unknown kind '" + kind +
-        "' (file, zeros, i32, u32, i64, u64, f32, f64, bytes)");
+        "' (file, zeros, local, i8, u8, i16, u16, i32, u32, i64, u64, f16, f32, f64, bool, "
+        "bytes)");
   }
   return a;
 }
@@ -279,7 +394,9 @@ const std::vector<Row>& table() {
   static const std::vector<Row> rows = {
       {"grid", 0, "X[,Y[,Z]]", "work-items", "required by run; a missing dimension is 1",
        Reach::File, Shape::Value,
-       "the total number of work-items per dimension (the AQL/OpenCL convention)",
+       "the total number of work-items per dimension (the AQL/OpenCL convention), not "
+       "workgroups: HIP's <<<16, 256>>> is --grid 4096 --block 256 (a grid smaller than one "
+       "workgroup in a dimension is warned about)",
        [](Options& o, const std::string& v, const std::string& what) {
          parseDims(v, what, o.grid);
          o.gridGiven = true;
@@ -296,17 +413,23 @@ const std::vector<Row>& table() {
        "in by the runtime",
        [](Options& o, const std::string& v, const std::string&) { o.args.push_back(parseArg(v)); }},
       {"dynamic-lds", 0, "BYTES", "bytes", "0", Reach::File, Shape::Value,
-       "LDS allocated per workgroup on top of the kernel's own (at most 65536)",
+       "LDS allocated per workgroup on top of the kernel's own (at most 65536): the memory of a "
+       "HIP extern __shared__ array (hipLaunchKernelGGL's sharedMemBytes); a kernel that "
+       "accesses LDS but has none of its own is warned about when this is not given",
        [](Options& o, const std::string& v, const std::string& what) {
          o.dynamicLds = static_cast<uint32_t>(parseUnsigned(v, what, 65536));
        }},
       {"global-offset", 0, "X[,Y[,Z]]", "work-items", "0,0,0", Reach::File, Shape::Value,
-       "the OpenCL global work offset",
+       "the OpenCL global work offset (clEnqueueNDRangeKernel's global_work_offset): "
+       "get_global_id() counts from it",
        [](Options& o, const std::string& v, const std::string& what) {
          parseOffsets(v, what, o.globalOffset);
        }},
       {"platform", 0, "NAME|FILE.json", "platform name or JSON file", "vega20", Reach::Everywhere,
-       Shape::Value, "the GPU to simulate: a built-in platform (vgpu-sim platforms) or a JSON file",
+       Shape::Value,
+       "the GPU to simulate: a built-in platform or its product name (mi50 for vega20, "
+       "radeon-vii, vega64; vgpu-sim platforms lists them) or a JSON file; from a fat bundle "
+       "run takes the code object for the platform's processor",
        [](Options& o, const std::string& v, const std::string& what) { o.platform = v; }},
       {"mode", 0, "timing|functional", "keyword", "timing", Reach::Everywhere, Shape::Value,
        "functional runs the same instructions with unit latencies: the same results, cycles not "
@@ -654,7 +777,8 @@ const std::vector<Command>& commands() {
        2, 2, "runs a kernel"},
       {"list", "CODE_OBJECT", 1, 1, "kernels, with each argument's name, kind and size"},
       {"disasm", "CODE_OBJECT [KERNEL]", 1, 2, "disassembly, as llvm-objdump prints it"},
-      {"platforms", "", 0, 0, "built-in platforms"},
+      {"platforms", "", 0, 0, "built-in platforms, with the other names each is known by"},
+      {"version", "", 0, 0, "vgpu-sim's version (also --version)"},
       {"help", "[COMMAND]", 0, 1, "this text, or one command's options"},
   };
   return all;
@@ -703,13 +827,23 @@ const char* kSources =
 const char* kArgSpecs = R"(Kernel arguments (--arg SPEC), one per explicit argument, in order:
   file:PATH[,out=PATH]   a global buffer holding the file's bytes (written back to out=)
   zeros:BYTES[,out=PATH] a zeroed global buffer
-  i32:V u32:V i64:V u64:V f32:V f64:V   scalars (integers decimal or 0x hexadecimal)
+  i8:V u8:V i16:V u16:V i32:V u32:V i64:V u64:V   integers (decimal or 0x hexadecimal)
+  f16:V f32:V f64:V      floating point (f16: _Float16 / OpenCL half)
+  bool:V                 true, false, 1 or 0 (one byte)
+  local:BYTES            an OpenCL __local pointer: BYTES of LDS per workgroup, placed after
+                         the kernel's own LDS (each aligned as its metadata says); the
+                         kernel argument holds the offset
   bytes:HEX              a by-value argument of any size (a struct), its bytes in memory
                          order, two hexadecimal digits each ('_' may separate them); its size
                          must be the kernel's for that argument (vgpu-sim list shows them)
+  Where the metadata gives an argument's type (OpenCL's type_name), the kind must fit it:
+  an integer kind for an integer type, a float kind for a float type.
 )";
 
-const char* kExitCodes = "Exit codes: 0 success, 2 bad input, 3 the kernel faulted.\n";
+const char* kExitCodes =
+    "Exit codes: 0 success, 2 bad input, 3 the kernel faulted. Launch mistakes that still run (a "
+    "grid smaller than a workgroup, LDS accessed but not given, printf) are warned about on "
+    "stderr.\n";
 
 }  // namespace
 
@@ -731,7 +865,7 @@ std::string usage() {
   s += "\nOptions of run (vgpu-sim help run describes each, with its unit and default):\n";
   s += wrapWords(options, 2);
   s += "\n" + wrap(kSources, 0);
-  s += "\n" + std::string(kArgSpecs) + "\n" + kExitCodes;
+  s += "\n" + std::string(kArgSpecs) + "\n" + wrap(kExitCodes, 0);
   return s;
 }
 
@@ -753,7 +887,7 @@ std::string help(const std::string& command) {
     if (r.reach == Reach::CommandLine) facts += "; command line only";
     s += wrap(facts, 6);
   }
-  s += "\n" + wrap(kSources, 0) + "\n" + kArgSpecs + "\n" + kExitCodes;
+  s += "\n" + wrap(kSources, 0) + "\n" + kArgSpecs + "\n" + wrap(kExitCodes, 0);
   return s;
 }
 
@@ -761,6 +895,7 @@ Options parse(const std::vector<std::string>& argv, Environment environment) {
   Options o;
   if (argv.empty()) bad("no command given\n" + usage());
   o.command = argv[0];
+  if (o.command == "--version") o.command = "version";
   if (o.command == "help" || o.command == "--help" || o.command == "-h") {
     o.command = "help";
     if (argv.size() > 2) bad("usage: vgpu-sim help [COMMAND]");

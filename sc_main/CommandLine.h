@@ -13,14 +13,35 @@
 namespace vgpu::cli {
 
 struct ArgSpec {
-  enum class Kind { File, Zeros, I32, U32, I64, U64, F32, F64, Bytes } kind = Kind::I32;
+  enum class Kind {
+    File,
+    Zeros,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F16,
+    F32,
+    F64,
+    Bool,
+    Bytes,
+    Local,  // local:BYTES, an OpenCL __local pointer: the kernarg holds its LDS offset
+  } kind = Kind::I32;
   std::string path;           // File: input file
-  uint64_t bytes = 0;         // Zeros: size
+  uint64_t bytes = 0;         // Zeros: size; Local: the LDS bytes it points to
   std::string outPath;        // File/Zeros: write the buffer back here after the run
   std::string text;           // the value as written
   uint64_t bits = 0;          // scalar value, bit pattern in the low sizeBytes() bytes
   std::vector<uint8_t> data;  // Bytes: the by-value argument's bytes, in memory order
   bool isBuffer() const { return kind == Kind::File || kind == Kind::Zeros; }
+  bool isLocal() const { return kind == Kind::Local; }
+  bool isFloat() const { return kind == Kind::F16 || kind == Kind::F32 || kind == Kind::F64; }
+  // The kind as written before the colon: "file", "i32", "local", ...
+  const char* kindName() const;
   uint32_t sizeBytes() const;
   // The by-value argument as it lies in the kernarg segment (scalars and bytes:).
   std::vector<uint8_t> valueBytes() const;
@@ -81,7 +102,8 @@ Options fromEnvironment();
 // naming it in messages.
 Options parseOptionText(const std::string& text, const std::string& fileName);
 
-// One --arg specification: file:PATH, zeros:BYTES (either with ,out=PATH), a scalar or bytes:HEX.
+// One --arg specification: file:PATH, zeros:BYTES (either with ,out=PATH), a scalar, bytes:HEX
+// or local:BYTES.
 ArgSpec parseArg(const std::string& spec);
 
 // `vgpu-sim help`: the commands and every option in brief.
@@ -89,5 +111,8 @@ std::string usage();
 // `vgpu-sim help COMMAND`: one command's operands and options, each with its unit, default and
 // environment variable. Throws vgpu::InputError for an unknown command.
 std::string help(const std::string& command);
+
+// IEEE 754 binary16 bits of `v`, rounded to nearest even (f16: arguments).
+uint16_t halfBits(double v);
 
 }  // namespace vgpu::cli

@@ -325,7 +325,8 @@ window.addEventListener('error', function (e) {
   const cards = [
     [num(run.cycles), 'cycles'],
     [num(run.simulated_seconds * 1e6, 3) + ' us', 'at ' + num(run.clock_mhz) + ' MHz'],
-    [num(summary.ipc, 2), 'IPC (wave-instructions / cycle)'],
+    run.mode === 'functional' ? ['n/a', 'IPC (functional mode: unit latencies)']
+                              : [num(summary.ipc, 2), 'IPC (wave-instructions / cycle)'],
     [num(100 * summary.average_waves_per_cu / (summary.wave_slots_per_cu || 1), 1) + ' %',
      'average occupancy'],
     [num(run.wave_instructions), 'wave-instructions'],

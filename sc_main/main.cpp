@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -20,6 +21,7 @@
 #include "common/Error.h"
 #include "gpu/Gpu.h"
 #include "isa/Isa.h"
+#include "isa/OpInfo.h"
 #include "loader/CodeObject.h"
 #include "loader/KernelListing.h"
 #include "platforms/Platform.h"
@@ -58,27 +60,27 @@ std::vector<uint8_t> readFile(const std::string& path, const std::string& what) 
 }
 
 std::string argKindName(const cli::ArgSpec& a) {
-  switch (a.kind) {
-    case cli::ArgSpec::Kind::File:
-      return "file";
-    case cli::ArgSpec::Kind::Zeros:
-      return "zeros";
-    case cli::ArgSpec::Kind::I32:
-      return "i32";
-    case cli::ArgSpec::Kind::U32:
-      return "u32";
-    case cli::ArgSpec::Kind::I64:
-      return "i64";
-    case cli::ArgSpec::Kind::U64:
-      return "u64";
-    case cli::ArgSpec::Kind::F32:
-      return "f32";
-    case cli::ArgSpec::Kind::F64:
-      return "f64";
-    case cli::ArgSpec::Kind::Bytes:
-      return "bytes";
-  }
-  return "?";
+  return a.kindName();
+}
+
+// What an argument's metadata type (OpenCL's .type_name; HIP gives none) takes: integer types
+// an integer kind (either signedness), float types a float kind, bool bool:. Unknown and
+// aggregate types take anything of the right size (bytes: always fits).
+enum class TypeClass { Unknown, Integer, Float, Bool };
+
+TypeClass typeClass(const std::string& typeName) {
+  static const char* const kIntegers[] = {
+      "char",           "signed char",   "uchar",    "unsigned char", "short",
+      "unsigned short", "ushort",        "int",      "unsigned int",  "uint",
+      "long",           "unsigned long", "ulong",    "size_t",        "ptrdiff_t",
+      "intptr_t",       "uintptr_t",     "int8_t",   "uint8_t",       "int16_t",
+      "uint16_t",       "int32_t",       "uint32_t", "int64_t",       "uint64_t"};
+  for (const char* t : kIntegers)
+    if (typeName == t) return TypeClass::Integer;
+  if (typeName == "half" || typeName == "float" || typeName == "double" || typeName == "_Float16")
+    return TypeClass::Float;
+  if (typeName == "bool" || typeName == "_Bool") return TypeClass::Bool;
+  return TypeClass::Unknown;
 }
 
 // Checks --arg against the kernel's metadata before anything is simulated.
@@ -92,29 +94,183 @@ void checkArgs(const loader::KernelInfo& k, const std::vector<cli::ArgSpec>& arg
     throw InputError(os.str());
   }
   for (size_t i = 0; i < args.size(); ++i) {
-    const bool pointer = meta[i].takesPointer();
-    const std::string name = meta[i].name.empty() ? "" : " (" + meta[i].name + ")";
-    if (pointer && !args[i].isBuffer())
-      throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
-                       name + " is a " +
+    const cli::ArgSpec& a = args[i];
+    const bool local = meta[i].valueKind == "dynamic_shared_pointer";
+    const bool pointer = meta[i].takesPointer() && !local;
+    std::string label = meta[i].name;
+    if (!meta[i].typeName.empty())
+      label += (label.empty() ? "type " : ", type ") + meta[i].typeName;
+    const std::string name = label.empty() ? "" : " (" + label + ")";
+    const std::string which =
+        "--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) + name;
+    // AMDGPUUsage, code object metadata: a dynamic_shared_pointer (an OpenCL __local pointer)
+    // is passed as the 32-bit offset of its memory in the group segment, which the runtime
+    // allocates: the user gives the size.
+    if (local && !a.isLocal())
+      throw InputError(which +
+                       " is a __local pointer (dynamic group segment): give local:BYTES, the LDS "
+                       "bytes per workgroup it points to, not " +
+                       argKindName(a));
+    if (!local && a.isLocal())
+      throw InputError(
+          which + " is a " +
+          (pointer ? meta[i].valueKind + " pointer"
+                   : std::to_string(meta[i].size) + "-byte " + meta[i].valueKind + " value") +
+          "; local:BYTES is only for __local pointer arguments");
+    if (local) continue;
+    if (pointer && !a.isBuffer())
+      throw InputError(which + " is a " +
                        (meta[i].valueKind == "global_buffer" ? std::string("global buffer")
                                                              : meta[i].valueKind + " pointer") +
-                       "; give file:PATH or zeros:BYTES, not " + argKindName(args[i]));
-    if (!pointer && args[i].isBuffer())
-      throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
-                       name + " is a " + std::to_string(meta[i].size) + "-byte " +
+                       "; give file:PATH or zeros:BYTES, not " + argKindName(a));
+    if (!pointer && a.isBuffer())
+      throw InputError(which + " is a " + std::to_string(meta[i].size) + "-byte " +
                        meta[i].valueKind +
-                       " value; give a scalar (i32:, u32:, f32:, i64:, u64:, f64:) or bytes:HEX, "
-                       "not " +
-                       argKindName(args[i]));
+                       " value; give a scalar (i8:, u8:, i16:, u16:, i32:, u32:, i64:, u64:, "
+                       "f16:, f32:, f64:, bool:) or bytes:HEX, not " +
+                       argKindName(a));
+    if (pointer) continue;
+    // The kind against the type the metadata names (a float's bits are not the int it means).
+    const TypeClass t = typeClass(meta[i].typeName);
+    const bool integerKind =
+        !a.isFloat() && a.kind != cli::ArgSpec::Kind::Bool && a.kind != cli::ArgSpec::Kind::Bytes;
+    if ((t == TypeClass::Integer && (a.isFloat() || a.kind == cli::ArgSpec::Kind::Bool)) ||
+        (t == TypeClass::Float && (integerKind || a.kind == cli::ArgSpec::Kind::Bool)) ||
+        (t == TypeClass::Bool && (a.isFloat() || integerKind)))
+      throw InputError(which + " takes " +
+                       (t == TypeClass::Integer ? "an integer"
+                        : t == TypeClass::Float ? "a floating-point value"
+                                                : "a bool") +
+                       ", not " + argKindName(a) + ":" + a.text + " (" +
+                       (a.isFloat()                          ? "a floating-point value"
+                        : a.kind == cli::ArgSpec::Kind::Bool ? "a bool"
+                                                             : "an integer") +
+                       "); give " +
+                       (t == TypeClass::Integer ? "i8: u8: i16: u16: i32: u32: i64: or u64:"
+                        : t == TypeClass::Float ? "f16: f32: or f64:"
+                                                : "bool:") +
+                       " of its " + std::to_string(meta[i].size) +
+                       " bytes, or bytes:HEX for raw bits");
     // bytes: takes any size, so its size is checked here, against what the kernel expects.
-    if (!pointer && args[i].sizeBytes() != meta[i].size)
-      throw InputError("--arg " + std::to_string(i + 1) + ": kernel argument " + std::to_string(i) +
-                       name + " is " + std::to_string(meta[i].size) + " bytes, but " +
-                       argKindName(args[i]) +
-                       (args[i].kind == cli::ArgSpec::Kind::Bytes ? ": gives " : " is ") +
-                       std::to_string(args[i].sizeBytes()));
+    if (a.sizeBytes() != meta[i].size)
+      throw InputError(which + " is " + std::to_string(meta[i].size) + " bytes, but " +
+                       argKindName(a) +
+                       (a.kind == cli::ArgSpec::Kind::Bytes ? ": gives " : " is ") +
+                       std::to_string(a.sizeBytes()));
   }
+}
+
+// local:BYTES arguments are placed in the group segment after the kernel's own LDS, each at
+// the alignment its metadata gives (.pointee_align; AMDGPUUsage, code object metadata), in
+// argument order. Returns each argument's offset (0 for the others) and adds the bytes used to
+// `dynamicLds`.
+std::vector<uint32_t> placeLocalArgs(const loader::KernelInfo& k,
+                                     const std::vector<cli::ArgSpec>& args, uint32_t& dynamicLds) {
+  const auto meta = k.explicitArgs();
+  std::vector<uint32_t> offsets(args.size(), 0);
+  uint64_t end = k.groupSegmentFixedSize;
+  bool any = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].isLocal()) continue;
+    // Without .pointee_align, 16 bytes: the largest scalar or 4-vector of 32-bit elements.
+    const uint64_t align = meta[i].pointeeAlign ? meta[i].pointeeAlign : 16;
+    end = (end + align - 1) / align * align;
+    offsets[i] = static_cast<uint32_t>(end);
+    end += args[i].bytes;
+    any = true;
+  }
+  if (any) {
+    const uint64_t total = end - k.groupSegmentFixedSize + dynamicLds;
+    if (total > 65536)
+      throw InputError("the local: arguments and --dynamic-lds need " + std::to_string(total) +
+                       " bytes of LDS on top of the kernel's " +
+                       std::to_string(k.groupSegmentFixedSize) + "; a workgroup has at most 65536");
+    dynamicLds = static_cast<uint32_t>(total);
+  }
+  return offsets;
+}
+
+void warn(const std::string& message) {
+  std::fprintf(stderr, "vgpu-sim: warning: %s\n", message.c_str());
+}
+
+// The first instruction of kernel `k` that reads or writes LDS memory, or nullptr. Not LDS
+// memory: ds_swizzle/ds_permute/ds_bpermute (lanes only), ds_gws_* and ds_nop, and any DS
+// instruction with its GDS bit (bit 16 of the DS format, Vega ISA guide "DS") set.
+struct LdsAccess {
+  std::string mnemonic;
+  uint64_t offset = 0;  // in the code object, as vgpu-sim disasm prints it
+};
+std::optional<LdsAccess> firstLdsAccess(const loader::CodeObject& object,
+                                        const loader::KernelInfo& k) {
+  const auto& image = object.image();
+  const uint64_t from = std::min<uint64_t>(k.entryAddress, image.size());
+  const uint64_t to =
+      std::min<uint64_t>(k.codeSize ? k.entryAddress + k.codeSize : object.textEnd(), image.size());
+  if (to <= from) return std::nullopt;
+  const isa::Program program = isa::Program::decode(
+      std::vector<uint8_t>(image.begin() + static_cast<long>(from),
+                           image.begin() + static_cast<long>(to)),
+      from, object.processor() == "gfx900" ? isa::GfxTarget::Gfx900 : isa::GfxTarget::Gfx906);
+  for (const isa::Instruction& inst : program.instructions()) {
+    if (inst.op == nullptr || inst.op->enc != isa::Enc::Ds || (inst.words[0] >> 16) & 1) continue;
+    const std::string name = inst.op->name;
+    if (name.rfind("ds_swizzle", 0) == 0 || name.rfind("ds_permute", 0) == 0 ||
+        name.rfind("ds_bpermute", 0) == 0 || name.rfind("ds_gws", 0) == 0 || name == "ds_nop")
+      continue;
+    return LdsAccess{name, inst.pc};
+  }
+  return std::nullopt;
+}
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// Launch mistakes that run without error but not as meant: warned about on stderr.
+void warnAboutLaunch(const cli::Options& o, const loader::CodeObject& object,
+                     const loader::KernelInfo& k, uint32_t dynamicLds) {
+  static const char kAxis[] = "xyz";
+  for (int d = 0; d < 3; ++d)
+    if (o.grid[d] < o.block[d]) {
+      const uint64_t meant = uint64_t{o.grid[d]} * o.block[d];
+      warn("--grid " + std::to_string(o.grid[d]) + " is smaller than one workgroup (--block " +
+           std::to_string(o.block[d]) + ") in " + kAxis[d] +
+           ": grid is given in work-items, not workgroups, so this runs one partial workgroup; "
+           "for " +
+           std::to_string(o.grid[d]) + " workgroups of " + std::to_string(o.block[d]) +
+           " give --grid " + std::to_string(meant));
+    }
+  // A kernel that allocates no LDS of its own but accesses LDS takes all of it from the launch
+  // (HIP's extern __shared__, an OpenCL kernel's __local pointers): the metadata and kernel
+  // descriptor say nothing more (group_segment_fixed_size 0), the code does.
+  if (k.groupSegmentFixedSize == 0 && dynamicLds == 0)
+    if (const auto access = firstLdsAccess(object, k))
+      warn("kernel '" + k.name + "' accesses LDS (" + access->mnemonic + " at offset " +
+           hex(access->offset) +
+           ") but allocates none of its own and none was given: an extern __shared__ array "
+           "needs --dynamic-lds BYTES (accesses outside the allocation read zeros and write "
+           "nothing)");
+}
+
+// The hidden argument through which kernel `k` calls the host (printf), or "": OpenCL's printf
+// writes to hidden_printf_buffer, HIP's printf (and other host calls) use
+// hidden_hostcall_buffer (AMDGPUUsage, code object metadata). vgpu-sim passes neither (null).
+std::string hostCallArgument(const loader::KernelInfo& k) {
+  for (const loader::KernelArg& a : k.args)
+    if (a.valueKind == "hidden_printf_buffer" || a.valueKind == "hidden_hostcall_buffer")
+      return a.valueKind;
+  return "";
+}
+
+std::string printfNote(const loader::KernelInfo& k, const std::string& argument) {
+  return "kernel '" + k.name + "' calls printf (or another host service): its metadata has " +
+         argument +
+         ", a buffer the host runtime must provide and serve while the kernel runs; vgpu-sim run "
+         "provides none, so the kernel faults when it reaches the call (remove the printf, or "
+         "write what it would print to a buffer of its own)";
 }
 
 struct RunOutcome {
@@ -155,6 +311,7 @@ nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platf
   j["kernel"] = o.kernel;
   j["code_object"] = o.codeObject;
   j["platform"] = platform.name;
+  j["mode"] = platform.functionalMode ? "functional" : "timing";
   j["clock_mhz"] = platform.clockMHz;
   j["compute_units"] = platform.computeUnits;
   j["wave_slots_per_cu"] = platform.cu.simdsPerCu * platform.cu.waveSlotsPerSimd;
@@ -195,12 +352,18 @@ void printSummary(const nlohmann::json& s) {
   const uint64_t cycles = s["cycles"];
   const uint64_t insts = s["wave_instructions"];
   const double clock = s["clock_mhz"];
+  char perCycle[64];
+  if (s["mode"] == "functional")  // unit latencies: an instruction rate would mislead
+    std::snprintf(perCycle, sizeof perCycle, "functional mode: no IPC");
+  else
+    std::snprintf(perCycle, sizeof perCycle, "%.2f per cycle",
+                  cycles ? double(insts) / cycles : 0.0);
   std::printf(
       "kernel %s on %s: %llu cycles (%.3f us at %.0f MHz), %llu wave instructions "
-      "(%.2f per cycle), %llu workgroups, %llu waves, %.3f s host time\n",
+      "(%s), %llu workgroups, %llu waves, %.3f s host time\n",
       s["kernel"].get<std::string>().c_str(), s["platform"].get<std::string>().c_str(),
       static_cast<unsigned long long>(cycles), cycles / clock, clock,
-      static_cast<unsigned long long>(insts), cycles ? double(insts) / cycles : 0.0,
+      static_cast<unsigned long long>(insts), perCycle,
       static_cast<unsigned long long>(s["workgroups"].get<uint64_t>()),
       static_cast<unsigned long long>(s["waves"].get<uint64_t>()), s["host_seconds"].get<double>());
 }
@@ -230,7 +393,8 @@ int runCommand(const cli::Options& o) {
   platform.trace.vcd = {o.vcdStart, o.vcdEnd, o.vcdScope};
   platform.trace.timelinePath = o.timelinePath;
   platform.trace.timeline = {o.timelineStart, o.timelineEnd, o.timelineScope};
-  auto object = loader::CodeObject::loadFile(o.codeObject);
+  // From a fat bundle, the entry for the platform's processor.
+  auto object = loader::CodeObject::loadFile(o.codeObject, platform.processor);
   const loader::KernelInfo* info = object.findKernel(o.kernel);
   if (info == nullptr) {
     std::ostringstream os;
@@ -239,6 +403,12 @@ int runCommand(const cli::Options& o) {
     throw InputError(os.str());
   }
   checkArgs(*info, o.args);
+  uint32_t dynamicLds = o.dynamicLds;
+  const std::vector<uint32_t> localOffsets = placeLocalArgs(*info, o.args, dynamicLds);
+  warnAboutLaunch(o, object, *info, dynamicLds);
+  const std::string hostCall = hostCallArgument(*info);
+  const std::string printfHint = hostCall.empty() ? "" : printfNote(*info, hostCall);
+  if (!printfHint.empty()) warn(printfHint);
   // Read input files up front: a missing file is bad input, found before simulating.
   std::vector<std::vector<uint8_t>> inputs(o.args.size());
   for (size_t i = 0; i < o.args.size(); ++i)
@@ -285,6 +455,11 @@ int runCommand(const cli::Options& o) {
           buffers[i] = rt.malloc(a.bytes);
           rt.memset(buffers[i], 0, a.bytes);
           args.push_back(KernelArg::pointer(buffers[i]));
+        } else if (a.isLocal()) {
+          // The kernarg holds the 32-bit group-segment offset of the argument's LDS.
+          KernelArg arg = KernelArg::value(localOffsets[i]);
+          arg.kind = KernelArg::Kind::Pointer;
+          args.push_back(arg);
         } else {
           KernelArg arg;
           arg.bytes = a.valueBytes();
@@ -294,7 +469,7 @@ int runCommand(const cli::Options& o) {
       LaunchConfig c;
       c.grid = {o.grid[0], o.grid[1], o.grid[2]};
       c.block = {o.block[0], o.block[1], o.block[2]};
-      c.dynamicLdsBytes = o.dynamicLds;
+      c.dynamicLdsBytes = dynamicLds;
       c.globalOffset = {o.globalOffset[0], o.globalOffset[1], o.globalOffset[2]};
       rt.launch(k, c, args);
       rt.synchronize();
@@ -309,6 +484,8 @@ int runCommand(const cli::Options& o) {
   } catch (const KernelFault& f) {
     outcome.faulted = true;
     outcome.fault = f.what();
+    // A fault at a small address is the call writing through the null buffer: say so.
+    if (!printfHint.empty()) outcome.fault += "\n  note: probably printf: " + printfHint;
   }
   const double hostSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -412,8 +589,12 @@ int disasmCommand(const cli::Options& o) {
 }
 
 int platformsCommand() {
-  for (const auto& p : builtinPlatforms())
-    std::printf("%-8s %s\n", p.name.c_str(), p.description.c_str());
+  for (const auto& p : builtinPlatforms()) {
+    std::string aliases;
+    for (const std::string& a : p.aliases) aliases += (aliases.empty() ? "" : ", ") + a;
+    std::printf("%-10s %s%s\n", p.name.c_str(), p.description.c_str(),
+                aliases.empty() ? "" : (" (also: " + aliases + ")").c_str());
+  }
   return 0;
 }
 
@@ -432,6 +613,10 @@ int sc_main(int argc, char* argv[]) {
     if (o.command == "list") return listCommand(o);
     if (o.command == "disasm") return disasmCommand(o);
     if (o.command == "platforms") return platformsCommand();
+    if (o.command == "version") {
+      std::printf("vgpu-sim %s\n", VGPU_VERSION);
+      return 0;
+    }
   } catch (const InputError& e) {
     std::fprintf(stderr, "vgpu-sim: %s\n", e.what());
     return 2;

@@ -100,6 +100,7 @@ RunSummary summarizeRun(const nlohmann::json& stats) {
   s.workgroups = get<uint64_t>(stats, "workgroups", 0);
   s.waves = get<uint64_t>(stats, "waves", 0);
   s.ipc = s.cycles ? double(s.waveInstructions) / double(s.cycles) : 0;
+  s.functionalMode = get<std::string>(stats, "mode", "timing") == "functional";
 
   const Counters c = readCounters(stats);
   if (s.cycles && s.computeUnits)
@@ -172,8 +173,15 @@ std::string formatRunSummary(const RunSummary& s) {
            " M wave-instructions/s";
   out += "\n";
 
-  out += "  issue      IPC " + fixed(s.ipc, 2) + " wave-instructions per cycle";
-  if (s.computeUnits > 1) out += " (" + fixed(s.ipc / double(s.computeUnits), 3) + " per CU)";
+  if (s.functionalMode) {
+    // Unit latencies: the cycle count is the model's bookkeeping, not the GPU's time.
+    out +=
+        "  issue      IPC not meaningful in functional mode (every latency is one cycle; "
+        "use --mode timing for cycles, IPC and bandwidth)";
+  } else {
+    out += "  issue      IPC " + fixed(s.ipc, 2) + " wave-instructions per cycle";
+    if (s.computeUnits > 1) out += " (" + fixed(s.ipc / double(s.computeUnits), 3) + " per CU)";
+  }
   out += "; occupancy " + fixed(s.averageWavesPerCu, 1);
   if (s.waveSlotsPerCu)
     out += " of " + std::to_string(s.waveSlotsPerCu) + " wave slots per CU (" +

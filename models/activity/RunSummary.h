@@ -21,7 +21,10 @@ struct RunSummary {
   uint64_t cycles = 0;  // summed over dispatches
   double simulatedSeconds = 0, hostSeconds = 0;
   uint64_t waveInstructions = 0, workgroups = 0, waves = 0;
-  double ipc = 0;                // wave-instructions per cycle, whole GPU
+  double ipc = 0;  // wave-instructions per cycle, whole GPU
+  // --mode functional: every latency is one cycle, so cycles, IPC and bandwidths say nothing
+  // about the hardware (stats "mode": "functional").
+  bool functionalMode = false;
   double averageWavesPerCu = 0;  // resident waves per CU, averaged over the cycles
 
   struct Stall {

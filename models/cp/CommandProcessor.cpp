@@ -483,6 +483,7 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
 
   auto d = std::make_shared<KernelDispatch>();
   d->kernelName = name;
+  d->codeObjectBase = symbols_.codeObjectBase(pk.kernelObject);
   d->entryPc = pk.kernelObject + load<int64_t>(kd + kKdEntryOffset);
   d->packetAddress = queue.packetAddress;
   d->queueAddress = queue.base;

@@ -1000,8 +1000,13 @@ std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
                        w.state == Wave::State::Gws;
   const uint64_t pc = blocked ? w.blockedPc : w.s->pc;
   const isa::Instruction* inst = code_->at(pc);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "PC 0x%llx", static_cast<unsigned long long>(pc));
+  const uint64_t base = w.group->dispatch->codeObjectBase;  // 0: no code object known
+  char buf[96];
+  if (base != 0)
+    std::snprintf(buf, sizeof buf, "PC 0x%llx (offset 0x%llx)", static_cast<unsigned long long>(pc),
+                  static_cast<unsigned long long>(pc - base));
+  else
+    std::snprintf(buf, sizeof buf, "PC 0x%llx", static_cast<unsigned long long>(pc));
   std::ostringstream os;
   os << describeWave(w) << ": " << buf << " "
      << (inst ? isa::disassemble(*inst, config_.target) : std::string("(outside device memory)"))
@@ -1102,11 +1107,24 @@ void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::
      << describeWave(w) << ", cycle " << now_;
   char buf[128];
   const isa::Instruction* shown = inst ? inst : code_->at(w.s->pc);
-  std::snprintf(buf, sizeof buf, "\n  PC 0x%llx", static_cast<unsigned long long>(w.s->pc));
+  // Device addresses, and the offsets in the code object that `vgpu-sim disasm` prints when
+  // host software told the GPU where the code object lies (Gpu::debugCodeObjectLoaded).
+  const uint64_t base = w.group->dispatch->codeObjectBase;
+  if (base != 0)
+    std::snprintf(buf, sizeof buf, "\n  PC 0x%llx (code object offset 0x%llx)",
+                  static_cast<unsigned long long>(w.s->pc),
+                  static_cast<unsigned long long>(w.s->pc - base));
+  else
+    std::snprintf(buf, sizeof buf, "\n  PC 0x%llx", static_cast<unsigned long long>(w.s->pc));
   os << buf;
   if (inst) {
-    std::snprintf(buf, sizeof buf, " (instruction at 0x%llx)",
-                  static_cast<unsigned long long>(inst->pc));
+    if (base != 0)
+      std::snprintf(buf, sizeof buf, " (instruction at 0x%llx, offset 0x%llx)",
+                    static_cast<unsigned long long>(inst->pc),
+                    static_cast<unsigned long long>(inst->pc - base));
+    else
+      std::snprintf(buf, sizeof buf, " (instruction at 0x%llx)",
+                    static_cast<unsigned long long>(inst->pc));
     os << buf;
   }
   if (shown) {

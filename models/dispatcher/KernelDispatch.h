@@ -15,6 +15,10 @@ namespace vgpu {
 struct KernelDispatch {
   std::string kernelName;
   uint64_t entryPc = 0;  // the first instruction (the code is read from memory as waves run)
+  // Where the code object holding the kernel was loaded, as host software told the GPU's debug
+  // interface (0: unknown): a PC minus this is the offset in the code object that
+  // `vgpu-sim disasm` and llvm-objdump print.
+  uint64_t codeObjectBase = 0;
 
   // From the AQL kernel-dispatch packet.
   uint64_t packetAddress = 0;

@@ -19,6 +19,8 @@ struct KernelArg {
   std::string addressSpace;  // global, constant, local, ... (may be empty)
   uint32_t offset = 0;
   uint32_t size = 0;
+  // .pointee_align: the alignment of what a dynamic_shared_pointer points to (0: not given)
+  uint32_t pointeeAlign = 0;
   bool isHidden() const { return valueKind.rfind("hidden_", 0) == 0; }
   // The caller passes an address (a buffer, image, sampler, pipe or queue), not a value.
   bool takesPointer() const {

@@ -70,6 +70,7 @@ KernelArg readArg(const Value& value, const std::string& where, const std::strin
   fields.readString(".address_space", arg.addressSpace);
   fields.readU32(".offset", arg.offset, true);
   fields.readU32(".size", arg.size, true);
+  fields.readU32(".pointee_align", arg.pointeeAlign);
   return arg;
 }
 

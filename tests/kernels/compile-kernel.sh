@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles one test kernel with the real AMD toolchain.
 #   compile-kernel.sh MODE ARCH SOURCE OUTPUT DEVICE_LIB_DIR
-# MODE: hip     hipcc --genco (clang offload bundle around a code object v4 ELF)
+# MODE: hip     hipcc --genco (clang offload bundle around a code object v4 ELF); ARCH may list
+#               several processors (gfx900,gfx906: one bundle entry each)
 #       hip-v5  code object v5 from the same HIP source (bare ELF)
 #       cl      clang-15 OpenCL C (bare ELF, code object v4)
 #       cl-v5   clang-15 OpenCL C, code object v5
@@ -26,7 +27,10 @@ link_v5() {
 }
 
 case $mode in
-  hip) quiet hipcc --offload-arch="$arch" --genco -O2 "$src" -o "$out" ;;
+  hip)
+    archs=()
+    for a in ${arch//,/ }; do archs+=(--offload-arch="$a"); done
+    quiet hipcc "${archs[@]}" --genco -O2 "$src" -o "$out" ;;
   hip-v5)
     quiet hipcc --offload-arch="$arch" --cuda-device-only -fgpu-rdc -c -O2 -mcode-object-version=5 \
       "$src" -o "$tmp/k.bc"

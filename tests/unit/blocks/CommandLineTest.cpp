@@ -110,8 +110,47 @@ TEST(CommandLine, SpecialFloats) {
   EXPECT_EQ(parseArg("f64:0x1p-2").bits, 0x3fd0000000000000ull);  // hex float: 0.25
 }
 
+// The small kinds of issue 20: width, sign and range, each value's bytes as the GPU reads them.
+TEST(CommandLine, SmallIntegerBoolAndLocalArgs) {
+  EXPECT_EQ(parseArg("i8:-1").valueBytes(), std::vector<uint8_t>({0xff}));
+  EXPECT_EQ(parseArg("u8:0x80").valueBytes(), std::vector<uint8_t>({0x80}));
+  EXPECT_EQ(parseArg("i16:-2").valueBytes(), std::vector<uint8_t>({0xfe, 0xff}));
+  EXPECT_EQ(parseArg("u16:65535").valueBytes(), std::vector<uint8_t>({0xff, 0xff}));
+  EXPECT_EQ(parseArg("bool:true").valueBytes(), std::vector<uint8_t>({1}));
+  EXPECT_EQ(parseArg("bool:0").valueBytes(), std::vector<uint8_t>({0}));
+  expectInputError([] { parseArg("i8:128"); }, {"does not fit in 8 bits"});
+  expectInputError([] { parseArg("i8:-129"); }, {"does not fit in 8 bits"});
+  expectInputError([] { parseArg("u16:65536"); }, {"does not fit in 16 bits"});
+  expectInputError([] { parseArg("u8:-1"); }, {"negative"});
+  expectInputError([] { parseArg("bool:yes"); }, {"not a bool"});
+  const ArgSpec local = parseArg("local:1024");
+  EXPECT_EQ(local.kind, ArgSpec::Kind::Local);
+  EXPECT_EQ(local.bytes, 1024u);
+  EXPECT_EQ(local.sizeBytes(), 4u);
+  expectInputError([] { parseArg("local:0"); }, {"at least 1 byte"});
+  expectInputError([] { parseArg("local:65537"); }, {"too large"});
+}
+
+// binary16 patterns from the IEEE 754 tables; ties go to the even neighbour.
+TEST(CommandLine, HalfArgs) {
+  EXPECT_EQ(parseArg("f16:1").bits, 0x3c00u);
+  EXPECT_EQ(parseArg("f16:-2.5").bits, 0xc100u);
+  EXPECT_EQ(parseArg("f16:0.1").bits, 0x2e66u);
+  EXPECT_EQ(parseArg("f16:65504").bits, 0x7bffu);      // largest finite
+  EXPECT_EQ(parseArg("f16:0x1p-14").bits, 0x0400u);    // smallest normal
+  EXPECT_EQ(parseArg("f16:0x1p-24").bits, 0x0001u);    // smallest subnormal
+  EXPECT_EQ(parseArg("f16:0x1p-25").bits, 0x0000u);    // tie with 0: even
+  EXPECT_EQ(parseArg("f16:0x1.002p0").bits, 0x3c00u);  // 1 + 2^-11: tie, even is 0x3c00
+  EXPECT_EQ(parseArg("f16:0x1.006p0").bits, 0x3c02u);  // 1 + 3 * 2^-11: tie, even is 0x3c02
+  EXPECT_EQ(parseArg("f16:-0").bits, 0x8000u);
+  EXPECT_EQ(parseArg("f16:inf").bits, 0x7c00u);
+  EXPECT_EQ(parseArg("f16:0.333333333333").bits, 0x3555u);
+  EXPECT_EQ(parseArg("f16:0").sizeBytes(), 2u);
+  expectInputError([] { parseArg("f16:65520"); }, {"out of range for f16"});
+}
+
 TEST(CommandLine, UnknownKindAndMissingColon) {
-  expectInputError([] { parseArg("i16:4"); }, {"unknown kind", "i16"});
+  expectInputError([] { parseArg("i24:4"); }, {"unknown kind", "i24"});
   expectInputError([] { parseArg("1234"); }, {"KIND:VALUE"});
 }
 

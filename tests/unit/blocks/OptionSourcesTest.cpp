@@ -177,8 +177,8 @@ TEST(OptionSources, OptionFileErrorsNameTheFile) {
                    {"my.cfg", "did you mean grid"});
   expectInputError([] { parseOptionText("max-cycles = 1e6\n", "my.cfg"); },
                    {"my.cfg", "--max-cycles", "1e6"});
-  expectInputError([] { parseOptionText("arg = i16:1\n", "my.cfg"); },
-                   {"my.cfg", "unknown kind", "i16"});
+  expectInputError([] { parseOptionText("arg = i24:1\n", "my.cfg"); },
+                   {"my.cfg", "unknown kind", "i24"});
   // Files do not name further files: one level, nothing to loop.
   expectInputError([] { parseOptionText("options = other.cfg\n", "my.cfg"); },
                    {"my.cfg", "unknown option 'options'"});
