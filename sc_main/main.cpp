@@ -19,6 +19,7 @@
 #include "activity/RunSummary.h"
 #include "common/AtomicFile.h"
 #include "common/Error.h"
+#include "common/Hex.h"
 #include "gpu/Gpu.h"
 #include "isa/Isa.h"
 #include "isa/OpInfo.h"
@@ -221,12 +222,6 @@ std::optional<LdsAccess> firstLdsAccess(const loader::CodeObject& object,
     return LdsAccess{name, inst.pc};
   }
   return std::nullopt;
-}
-
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
 }
 
 // Launch mistakes that run without error but not as meant: warned about on stderr.

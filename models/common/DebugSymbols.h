@@ -7,9 +7,10 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <map>
 #include <string>
+
+#include "common/Hex.h"
 
 namespace vgpu {
 
@@ -23,10 +24,7 @@ class DebugSymbols {
   std::string kernelName(uint64_t descriptor) const {
     auto it = names_.find(descriptor);
     if (it != names_.end()) return it->second;
-    char text[64];
-    std::snprintf(text, sizeof text, "<kernel descriptor at 0x%llx>",
-                  static_cast<unsigned long long>(descriptor));
-    return text;
+    return "<kernel descriptor at " + hex(descriptor) + ">";
   }
   // Where the code object holding `address` was loaded, or 0 if none is known.
   uint64_t codeObjectBase(uint64_t address) const {

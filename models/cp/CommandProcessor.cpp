@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "common/Hex.h"
 #include "trace/Probes.h"
 
 namespace vgpu {
@@ -32,11 +33,6 @@ T load(const uint8_t* p) {
   return v;
 }
 
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
 }  // namespace
 
 CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& config,

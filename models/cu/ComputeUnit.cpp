@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/Apertures.h"
+#include "common/Hex.h"
 #include "common/MemoryExtensions.h"
 #include "isa/Gws.h"
 #include "isa/OpInfo.h"
@@ -746,12 +747,10 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   }
 
   if (p.is_response_error() || req->faulted) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(req->faultAddress));
     fault(w, &inst,
           std::string("memory violation: ") +
-              (req->space == isa::MemSpace::Scalar ? "scalar " : "") + "access to " + buf +
-              ", which is outside every device allocation");
+              (req->space == isa::MemSpace::Scalar ? "scalar " : "") + "access to " +
+              hex(req->faultAddress) + ", which is outside every device allocation");
     return;
   }
 
@@ -1001,14 +1000,9 @@ std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
   const uint64_t pc = blocked ? w.blockedPc : w.s->pc;
   const isa::Instruction* inst = code_->at(pc);
   const uint64_t base = w.group->dispatch->codeObjectBase;  // 0: no code object known
-  char buf[96];
-  if (base != 0)
-    std::snprintf(buf, sizeof buf, "PC 0x%llx (offset 0x%llx)", static_cast<unsigned long long>(pc),
-                  static_cast<unsigned long long>(pc - base));
-  else
-    std::snprintf(buf, sizeof buf, "PC 0x%llx", static_cast<unsigned long long>(pc));
   std::ostringstream os;
-  os << describeWave(w) << ": " << buf << " "
+  os << describeWave(w) << ": PC " << hex(pc) << (base ? " (offset " + hex(pc - base) + ")" : "")
+     << " "
      << (inst ? isa::disassemble(*inst, config_.target) : std::string("(outside device memory)"))
      << ": ";
   switch (w.state) {
@@ -1110,22 +1104,12 @@ void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::
   // Device addresses, and the offsets in the code object that `vgpu-sim disasm` prints when
   // host software told the GPU where the code object lies (Gpu::debugCodeObjectLoaded).
   const uint64_t base = w.group->dispatch->codeObjectBase;
-  if (base != 0)
-    std::snprintf(buf, sizeof buf, "\n  PC 0x%llx (code object offset 0x%llx)",
-                  static_cast<unsigned long long>(w.s->pc),
-                  static_cast<unsigned long long>(w.s->pc - base));
-  else
-    std::snprintf(buf, sizeof buf, "\n  PC 0x%llx", static_cast<unsigned long long>(w.s->pc));
-  os << buf;
+  os << "\n  PC " << hex(w.s->pc);
+  if (base != 0) os << " (code object offset " << hex(w.s->pc - base) << ")";
   if (inst) {
-    if (base != 0)
-      std::snprintf(buf, sizeof buf, " (instruction at 0x%llx, offset 0x%llx)",
-                    static_cast<unsigned long long>(inst->pc),
-                    static_cast<unsigned long long>(inst->pc - base));
-    else
-      std::snprintf(buf, sizeof buf, " (instruction at 0x%llx)",
-                    static_cast<unsigned long long>(inst->pc));
-    os << buf;
+    os << " (instruction at " << hex(inst->pc);
+    if (base != 0) os << ", offset " << hex(inst->pc - base);
+    os << ")";
   }
   if (shown) {
     os << ", encoding";

@@ -4,16 +4,12 @@
 #include <cstdio>
 #include <string>
 
+#include "common/Hex.h"
 #include "isa/Salu.h"
 
 namespace vgpu::isa {
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 std::string dec(int64_t v) {
   return std::to_string(v);
 }

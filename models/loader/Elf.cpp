@@ -5,14 +5,13 @@
 #include <cstring>
 
 #include "common/Error.h"
+#include "common/Hex.h"
 #include "loader/ByteOrder.h"
 
 namespace vgpu::loader::elf {
 
 std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
+  return vgpu::hex(value);
 }
 
 namespace {

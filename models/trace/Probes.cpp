@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/Hex.h"
+
 namespace vgpu::trace {
 
 namespace {
 
 constexpr uint32_t kOff = TraceRecorder::kOff;
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 std::string twoDigits(size_t n) {
   char buf[16];
