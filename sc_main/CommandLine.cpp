@@ -465,7 +465,8 @@ const std::vector<Row>& table() {
        }},
       {"check-hazards", 0, nullptr, "switch", "off", Reach::Everywhere, Shape::Switch,
        "reports every place a wave issued two instructions with fewer wait states between them "
-       "than the ISA requires (seed 004 table 8; the hardware does not check these): PC, both "
+       "than the ISA requires (Vega ISA guide 4.5, table 8; the hardware does not check these): "
+       "PC, both "
        "instructions, wait states required and present, on stderr and in --stats \"hazards\"",
        [](Options& o, const std::string& v, const std::string& what) {
          o.checkHazards = parseSwitch(v, what);

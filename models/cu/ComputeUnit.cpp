@@ -892,7 +892,7 @@ void ComputeUnit::arriveAtBarrier(Wave& w) {
 }
 
 void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
-  // Waves that have ended count as arrived (seed 004).
+  // Waves that have ended count as arrived (Vega ISA guide 4.3 "Workgroups").
   if (g.wavesAtBarrier == 0 || g.wavesAtBarrier + g.wavesEnded < g.wavesTotal) return;
   g.wavesAtBarrier = 0;
   for (const uint32_t slot : g.slots) {  // a slot whose wave ended may hold another group's

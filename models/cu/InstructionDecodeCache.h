@@ -1,5 +1,5 @@
-// Decoded instructions by address, shared by every compute unit of the GPU (DESIGN.md,
-// principle 3: decode once). When a wave first reaches a PC, the instruction's bytes are read
+// Decoded instructions by address, shared by every compute unit of the GPU (decode once
+// per address). When a wave first reaches a PC, the instruction's bytes are read
 // from device memory through `memory` and decoded; from then on every wave of every CU that
 // reaches that PC runs the same decoded Instruction. Nothing is loaded ahead: code that any
 // host software wrote into device memory runs, wherever it is.

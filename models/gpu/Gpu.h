@@ -1,6 +1,6 @@
 // The whole GPU as one SystemC module: command processor, dispatcher, compute units with their
 // LDS and texture paths, scalar/instruction caches per group of CUs, L2 and DRAM, wired with
-// TLM-2.0 sockets as DESIGN.md draws them.
+// TLM-2.0 sockets.
 //
 // Integration points for a platform:
 //   mmioSocket()        target: the register map (cp/MmioRegisters.h)

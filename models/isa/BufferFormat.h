@@ -1,4 +1,4 @@
-// Buffer data-format conversion (Vega ISA guide ch. 8.1 "Buffer Data", seed 001 "D16"): one
+// Buffer data-format conversion (Vega ISA guide ch. 8.1 "Buffer Data", 8.1.4 "D16"): one
 // element of a BUF_DATA_FORMAT_* x BUF_NUM_FORMAT_* pair in memory <-> four shader values.
 // Pure functions, no wave state: MUBUF *_format and MTBUF loads and stores use them, and so
 // does the unit test of every format.

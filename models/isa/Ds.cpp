@@ -1,4 +1,4 @@
-// Local data share instructions (Vega ISA guide ch. 9 "Data Share Operations", seed 002;
+// Local data share instructions (Vega ISA guide ch. 9 "Data Share Operations";
 // opcodes 12.13). Addresses are byte offsets in the workgroup's LDS allocation; the LDS block
 // checks bounds and performs atomics (applyAtomic).
 //
@@ -137,7 +137,7 @@ OpInfo atomic(int op, const char* n, AtomicOp a, int bytes, bool rtn, bool two =
   return dsOp(op, n, rtn ? t : NoT, B32, t, two ? t : NoT,
               desc(MemOp::Atomic, bytes, 1, false, LoadExt::None, a, rtn));
 }
-// src2 forms: both operands are in LDS (seed 002 "SRC2 operations").
+// src2 forms: both operands are in LDS (Vega ISA guide 9.3).
 OpInfo src2(int op, const char* n, AtomicOp a, int bytes) {
   return dsOp(
       op, n, NoT, B32, NoT, NoT,
@@ -932,10 +932,10 @@ void execDsCrossLane(ExecArgs& x) {
   w.pc += in.sizeBytes;
 }
 
-// src2 forms (seed 002): the data term is read from LDS at issue (ExecContext::ldsData) and
-// the operation is applied at the second address. offset1[7] = 0: data at
-// ADDR + sext({offset1[6:0], offset0}) * 4, destination ADDR; offset1[7] = 1: data at
-// ADDR[16:0] + sext(ADDR[31:17]) * 4, destination ADDR[16:0].
+// src2 forms (Vega ISA guide ch. 9): the data term is read from LDS at issue (ExecContext::ldsData)
+// and the operation is applied at the second address. offset1[7] = 0: data at ADDR +
+// sext({offset1[6:0], offset0}) * 4, destination ADDR; offset1[7] = 1: data at ADDR[16:0] +
+// sext(ADDR[31:17]) * 4, destination ADDR[16:0].
 void execDsSrc2(ExecArgs& x) {
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;

@@ -1,4 +1,4 @@
-// Program flow control: SOPP (Vega ISA guide ch. 4 "Program Flow Control", seed 004;
+// Program flow control: SOPP (Vega ISA guide ch. 4 "Program Flow Control";
 // opcodes 12.6). Branches, s_waitcnt, s_barrier, s_endpgm, s_sleep/s_nop, messages, traps.
 #include "isa/Operands.h"
 
@@ -22,7 +22,7 @@ void branchIf(ExecArgs& x, bool taken) {
   }
 }
 
-// gfx9 s_waitcnt fields (seed 004; 12.6): vmcnt = simm16[3:0] | simm16[15:14] << 4,
+// gfx9 s_waitcnt fields (Vega ISA guide 4.4, 12.6): vmcnt = simm16[3:0] | simm16[15:14] << 4,
 // expcnt = simm16[6:4], lgkmcnt = simm16[11:8].
 void waitcnt(ExecArgs& x) {
   const uint32_t s = x.in.f[fld::kExt0];

@@ -11,8 +11,8 @@ namespace vgpu::isa {
 
 namespace {
 
-// The rows of table 8, "Required Software-inserted Wait States" (seed 004 section 4.5; the same
-// table is in the Vega 7nm ISA guide, section 4.5 "Manually Inserted Wait States (NOPs)").
+// The rows of table 8, "Required Software-inserted Wait States" (Vega ISA guide section 4.5; the
+// same table is in the Vega 7nm ISA guide, section 4.5 "Manually Inserted Wait States (NOPs)").
 // "row N" below is the N-th row of the seed's table.
 const HazardRuleInfo kRules[kHazardRules] = {
     {HazardRule::SetregThenGetreg, "setreg_then_getreg",  // row 1
@@ -116,7 +116,7 @@ void valuEffects(const Instruction& in, const OpInfo& op, Effects& e) {
   e.divFmas = startsWith(op.name, "v_div_fmas");
   e.laneAccess = (op.flags & kSrc1Sgpr) != 0;
   const bool interp = op.enc == Enc::Vintrp || (op.flags & kInterp);
-  // Row 15: the interpolation instructions read M0 (the LDS parameter offset, seed 002).
+  // Row 15: the interpolation instructions read M0 (the LDS parameter offset).
   if (interp) e.readsM0Lds = true;
 
   // Destinations.

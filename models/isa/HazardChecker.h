@@ -1,7 +1,7 @@
 // Co-verification of the software-inserted wait states of gfx9: the dependencies the hardware
 // does not check, which the program must cover with independent instructions or s_nop
-// (seed 004, section 4.5 "Manually Inserted Wait States (NOPs)", table 8; the same table in the
-// Vega 7nm ISA guide, section 4.5). Fed with the instructions each wave issues, in program
+// (Vega ISA guide section 4.5 "Manually Inserted Wait States (NOPs)", table 8; the same table in
+// the Vega 7nm ISA guide, section 4.5). Fed with the instructions each wave issues, in program
 // order, it counts wait states as the hardware does (every instruction in between is one,
 // s_nop N is N+1) and records every pair that has fewer than its row of the table requires.
 //
@@ -23,7 +23,7 @@
 
 namespace vgpu::isa {
 
-// One row of table 8 each (seed 004 / Vega ISA guide 4.5), in the table's order.
+// One row of table 8 each (Vega ISA guide 4.5), in the table's order.
 enum class HazardRule : uint8_t {
   SetregThenGetreg,          // S_SETREG <reg> -> S_GETREG <same reg>: 2
   SetregThenSetreg,          // S_SETREG <reg> -> S_SETREG <same reg>: 2

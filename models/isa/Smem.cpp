@@ -145,7 +145,8 @@ void execSmem(ExecArgs& x) {
     for (int k = 0; k < 4; ++k) words[k] = readScalarDword(w, x.ctx, sbase + k);
     const BufferResource vs = decodeResource(words);
     base = vs.base;
-    // Scalar buffer range check (seed 001): out of range if offset >= stride * num_records.
+    // Scalar buffer range check (Vega ISA guide 8.1): out of range if offset >= stride *
+    // num_records.
     const uint64_t limit = static_cast<uint64_t>(vs.stride == 0 ? 1 : vs.stride) * vs.numRecords;
     inRange = static_cast<uint64_t>(offset) < limit;
   } else if (op.mem.segment == 1) {

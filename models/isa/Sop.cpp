@@ -147,7 +147,7 @@ void setreg(S& s, uint32_t value) {
   s.write = false;
 }
 
-// Fork/join (seed 004, 4.6): a 6-deep stack of {PC, EXEC} entries in SGPR[CSP*4 .. CSP*4+3]
+// Fork/join (Vega ISA guide 4.6): a 6-deep stack of {PC, EXEC} entries in SGPR[CSP*4 .. CSP*4+3]
 // (EXEC in the low pair, PC in the high pair), CSP kept per wave (WaveState::cspDepth; the
 // entries are mirrored in WaveState::csp for inspection).
 void forkPush(S& s, uint64_t pc, uint64_t mask) {

@@ -1,4 +1,4 @@
-// Vector memory: MUBUF/MTBUF buffer instructions (Vega ISA guide ch. 8, seed 001) and
+// Vector memory: MUBUF/MTBUF buffer instructions (Vega ISA guide ch. 8) and
 // FLAT/GLOBAL/SCRATCH (ch. 10). execute() computes per-lane addresses and store data; the
 // texture path (or the LDS for flat accesses in the shared aperture) moves the bytes.
 #include <algorithm>
@@ -269,7 +269,7 @@ bool finishVector(ExecArgs& x, int dataReg, uint64_t sent, uint64_t written, int
 }
 
 // ---------------------------------------------------------------------------------------------
-// MUBUF / MTBUF (Vega ISA guide ch. 8.1, seed 001).
+// MUBUF / MTBUF (Vega ISA guide ch. 8.1).
 
 void faultWith(ExecArgs& x, std::string why) {
   x.r.kind = StepKind::Fault;
@@ -289,9 +289,9 @@ constexpr uint32_t kNull = 1u << 25;       // null resource: every component rea
 constexpr uint32_t kIsFormat = 1u << 26;   // (LDS loads) buffer_load_format_x
 }  // namespace wbfmt
 
-// Which number-format-converted value lands in result component `c` (seed 001 "Buffer Data"):
-// MUBUF *_format ops take DST_SEL from the resource; MTBUF and the other ops use the identity
-// select, X000 / XY00 / XYZ0 / XYZW by the number of components of the data format.
+// Which number-format-converted value lands in result component `c` (Vega ISA guide 8.1.4 "Buffer
+// Data"): MUBUF *_format ops take DST_SEL from the resource; MTBUF and the other ops use the
+// identity select, X000 / XY00 / XYZ0 / XYZW by the number of components of the data format.
 uint32_t selectComponent(uint32_t params, int c, const uint32_t fetched[4], uint32_t one,
                          int formatComponents) {
   if (!(params & wbfmt::kUseDstSel)) return c < formatComponents ? fetched[c] : 0u;
@@ -312,7 +312,7 @@ void formatLoadValues(const MemRequest& mem, int l, uint32_t params, uint32_t ou
   if ((params & wbfmt::kNull) || !layout) return;  // null resource: zeros, whatever DST_SEL
   uint32_t fetched[4];
   if (!((mem.laneMask >> l) & 1)) {
-    // Out of range: zeros, except components whose DST_SEL is SEL_1 (seed 001 note 1).
+    // Out of range: zeros, except components whose DST_SEL is SEL_1 (Vega ISA guide 8.1.4, note 1).
     fetched[0] = fetched[1] = fetched[2] = fetched[3] = 0;
     for (int c = 0; c < 4; ++c)
       out[c] =
@@ -365,9 +365,9 @@ const char* alignmentModeName(int mode) {
   return kNames[mode & 3];
 }
 
-// Alignment (seed 001), for buffer and flat/global/scratch accesses alike (both go through the
-// texture addresser): atomics to their data size and format ops to their component size,
-// always (MEMVIOL); other ops by SH_MEM_CONFIG.alignment_mode.
+// Alignment (Vega ISA guide 8.1), for buffer and flat/global/scratch accesses alike (both go
+// through the texture addresser): atomics to their data size and format ops to their component
+// size, always (MEMVIOL); other ops by SH_MEM_CONFIG.alignment_mode.
 struct AlignmentRule {
   int required = 1;        // bytes; 1: anything goes
   bool autoAlign = false;  // DWORD mode: the hardware drops the low address bits instead
@@ -403,8 +403,8 @@ void misalignedFault(ExecArgs& x, const char* kind, int lane, uint64_t address,
                    "; SH_MEM_CONFIG.alignment_mode " + alignmentModeName(mode) + ")");
 }
 
-// One lane of a buffer access (seed 001; Vega ISA guide 8.1.5 address, 8.1.6 range checks):
-// what the instruction gives every lane alike, and what becomes of one lane.
+// One lane of a buffer access (Vega ISA guide 8.1; Vega ISA guide 8.1.5 address, 8.1.6 range
+// checks): what the instruction gives every lane alike, and what becomes of one lane.
 struct BufferAddressing {
   BufferResource vs;
   uint64_t soffset = 0;
@@ -1048,7 +1048,8 @@ bool bufferAtIssue(ExecArgs& x) {
   return bufferDirect(x, b, offen, idxen, vaddr, vdata);
 }
 
-// Address = base + soffset + buffer_offset (seed 001): buffer_offset from the index (idxen VGPR,
+// Address = base + soffset + buffer_offset (Vega ISA guide 8.1): buffer_offset from the index
+// (idxen VGPR,
 // + lane id with ADD_TID_ENABLE) and the offset (offen VGPR + instruction offset), linear or
 // swizzled. Range checks by buffer kind, alignment by SH_MEM_CONFIG.alignment_mode, data format
 // conversion, D16, TFE and loads into the LDS.
@@ -1081,12 +1082,12 @@ void execBuffer(ExecArgs& x) {
     return fault(x, "buffer address VGPR out of range");
 
   // Data and number format: MTBUF from the instruction, MUBUF *_format from the V#, every other
-  // op from its opcode (seed 001 "Buffer Data").
+  // op from its opcode (Vega ISA guide 8.1.4 "Buffer Data").
   uint32_t dfmt = 0, nfmt = 0;
   int bytes = m.bytes;
   const uint32_t instDfmt = in.f[fld::kFmt] & 0xf;
-  // Null resource (seed 001): DATA_FORMAT 0 (invalid) without ADD_TID_ENABLE makes loads return
-  // 0 and drops stores and atomics; MTBUF takes its data format from the instruction.
+  // Null resource (Vega ISA guide 8.1): DATA_FORMAT 0 (invalid) without ADD_TID_ENABLE makes loads
+  // return 0 and drops stores and atomics; MTBUF takes its data format from the instruction.
   const bool nullResource =
       mtbuf ? instDfmt == kDfmtInvalid : (!vs.addTid && vs.dataFormat == kDfmtInvalid);
   if (m.format) {
@@ -1132,8 +1133,8 @@ void execBuffer(ExecArgs& x) {
   mem.atomicReturnsData = m.op == MemOp::Atomic && glc;
   mem.elementBytes = static_cast<uint8_t>(bytes);
 
-  // Resource/instruction mismatch (seed 001): an image resource (TYPE != 0) makes the buffer
-  // instruction a no-op: nothing is read or written, registers keep their values.
+  // Resource/instruction mismatch (Vega ISA guide 8.1): an image resource (TYPE != 0) makes the
+  // buffer instruction a no-op: nothing is read or written, registers keep their values.
   if (vs.type != 0) {
     x.r.kind = StepKind::Memory;
     w.pc += in.sizeBytes;
@@ -1144,7 +1145,7 @@ void execBuffer(ExecArgs& x) {
   uint64_t sent = 0;
   if (!nullResource) {
     if (swizzleTooWide)
-      return fault(x, "swizzled buffer access wider than the element size (seed 001)");
+      return fault(x, "swizzled buffer access wider than the element size (Vega ISA guide 8.1)");
     uint64_t stride = 0;
     BufferLane lane0;
     const bool uniform = uniformLaneStride(b, offen, idxen, stride) &&
@@ -1183,7 +1184,7 @@ void execBuffer(ExecArgs& x) {
         if (r.problem == BufferLane::kCrossesElement)
           return fault(x,
                        "swizzled buffer access crosses an element boundary (swizzled addressing "
-                       "needs dword-aligned accesses, seed 001)");
+                       "needs dword-aligned accesses)");
         mem.addr[l][0] = r.address;
         if (r.inBytes == 0) continue;
         sent |= 1ull << l;
@@ -1335,7 +1336,7 @@ void completeFormatLoad(WaveState& wave, const MemRequest& mem) {
         wave.v(static_cast<uint32_t>(wb.reg + c))[l] = values[c];
         continue;
       }
-      // D16: two results per VGPR, X in the low half (seed 001); d16_hi: the high half.
+      // D16: two results per VGPR, X in the low half (Vega ISA guide 8.1); d16_hi: the high half.
       uint32_t& r = wave.v(static_cast<uint32_t>(wb.reg + c / 2))[l];
       const int shift = hi ? 16 : 16 * (c & 1);
       r = (r & ~(0xffffu << shift)) | ((values[c] & 0xffff) << shift);

@@ -36,12 +36,12 @@ struct WaveState {
 
   // Fixed at dispatch, read by s_getreg HW_ID and friends.
   uint32_t hwId = 0;
-  // SH_MEM_CONFIG.alignment_mode for this dispatch (seed 001 "alignment"): 0 DWORD, 1
+  // SH_MEM_CONFIG.alignment_mode for this dispatch (Vega ISA guide 8.1.9 "Alignment"): 0 DWORD, 1
   // DWORD_STRICT, 2 STRICT, 3 UNALIGNED. amdkfd programs UNALIGNED on gfx9
   // (kfd_device_queue_manager_v9.c: SH_MEM_ALIGNMENT_MODE_UNALIGNED).
   uint8_t alignmentMode = 3;
 
-  // Fork/join control stack (s_cbranch_*_fork / s_cbranch_join): 6 entries, seed 004.
+  // Fork/join control stack (s_cbranch_*_fork / s_cbranch_join): 6 entries (Vega ISA guide 4.6).
   std::array<uint64_t, 6> csp{};  // not architectural SGPRs: kept per wave by the sequencer
   uint32_t cspDepth = 0;
 

@@ -2,9 +2,9 @@
 // serves in each cycle. An interface, so the Verilated RTL arbiter (rtl_cosim/) can stand in
 // for the C++ one.
 //
-// Rules: 32 banks of 4 bytes, bank = dword address mod 32 (seed 002); each cycle the banks take
-// up to 32 dword requests from one group of lanes; lanes reading the same dword are served
-// together (broadcast); distinct dwords in one bank are served one per cycle, the lowest
+// Rules: 32 banks of 4 bytes, bank = dword address mod 32 (Vega ISA guide ch. 9); each cycle the
+// banks take up to 32 dword requests from one group of lanes; lanes reading the same dword are
+// served together (broadcast); distinct dwords in one bank are served one per cycle, the lowest
 // request first (AMD OpenCL optimization guide, "LDS optimizations").
 //
 // Lane groups. A lane's request is all the dwords it accesses: dwordsPerElement x

@@ -144,9 +144,9 @@ class Runtime {
   void waitSignal(Signal signal, int64_t atMost = 0);
 
   // Co-verification: from now on, every instruction a wave issues is checked for missing
-  // software-inserted wait states (seed 004 table 8; isa/HazardChecker.h). Off by default; call
-  // before launching. hazardFindings() lists what was found so far (PCs and code-object
-  // offsets, both instructions, wait states required and present, how often).
+  // software-inserted wait states (Vega ISA guide 4.5, table 8; isa/HazardChecker.h). Off by
+  // default; call before launching. hazardFindings() lists what was found so far (PCs and
+  // code-object offsets, both instructions, wait states required and present, how often).
   void enableHazardChecks();
   std::vector<isa::HazardFinding> hazardFindings() const;
 

@@ -221,7 +221,8 @@ TEST(Cli, PerturbedLatencyChangesCyclesNotResults) {
   EXPECT_EQ(seed7, seed7Again);
 }
 
-// ---- --check-hazards: software-inserted wait states (seed 004 table 8) -----------------------
+// ---- --check-hazards: software-inserted wait states (Vega ISA guide 4.5, table 8)
+// -----------------------
 
 // The "hazards" object of a --stats file (brace-matched; the disassembly holds no braces).
 std::string hazardsJson(const std::string& stats) {

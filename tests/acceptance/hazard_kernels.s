@@ -1,6 +1,6 @@
 // Hand-written kernels for `vgpu-sim run --check-hazards` (tests/acceptance/CliTest.cpp): the
 // same work (out[i] = i for the work-items of the grid) with and without the wait states that
-// seed 004 table 8 requires. Silicon would store through a stale s[4:5] in the first; the model
+// Vega ISA guide 4.5, table 8 requires. Silicon would store through a stale s[4:5] in the first; the model
 // executes each instruction to completion, so both produce the right result and only the hazard
 // checker tells them apart.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx906"

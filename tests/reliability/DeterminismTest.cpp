@@ -1,8 +1,8 @@
-// Determinism (DESIGN.md principle 6) for every acceptance kernel (tests/acceptance/KernelCases):
-// the same vgpu-sim run twice gives byte-identical output buffers and statistics (host time
-// aside), and a run with a different temporal-decoupling quantum gives byte-identical outputs
-// (its cycles may differ: the quantum is a timing approximation). Four compute units, so
-// workgroups run on several CUs at once and their memory traffic interleaves.
+// Determinism (same inputs, same outputs, same cycles) for every acceptance kernel
+// (tests/acceptance/KernelCases): the same vgpu-sim run twice gives byte-identical output buffers
+// and statistics (host time aside), and a run with a different temporal-decoupling quantum gives
+// byte-identical outputs (its cycles may differ: the quantum is a timing approximation). Four
+// compute units, so workgroups run on several CUs at once and their memory traffic interleaves.
 #include <gtest/gtest.h>
 
 #include <algorithm>

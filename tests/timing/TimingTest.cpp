@@ -122,7 +122,7 @@ TEST(Timing, WaitcntBlocksUntilTheDataArrives) {
   EXPECT_GT(wait.counters["cu0.stall_waitcnt_vm_cycles"], 64u);
 }
 
-// LDS bank conflicts (seed 002): 8 ds_read_b32 per wave, two half-waves each.
+// LDS bank conflicts (Vega ISA guide ch. 9): 8 ds_read_b32 per wave, two half-waves each.
 //   stride 1 dword: 32 distinct banks per half-wave: 1 cycle per half, no conflict.
 //   stride 0: all lanes read one dword: broadcast, 1 cycle per half, no conflict.
 //   stride 2: 16 banks used twice per half-wave: 2 cycles per half, 1 conflict cycle.

@@ -1,4 +1,4 @@
-// MUBUF/MTBUF buffer instructions (Vega ISA guide ch. 8.1, seed 001): the data-format
+// MUBUF/MTBUF buffer instructions (Vega ISA guide ch. 8.1): the data-format
 // conversions on their own, then hand-encoded instructions on the test wave runner: range checks
 // per buffer kind, swizzled addressing, the null resource, resource/instruction mismatch,
 // alignment modes with MEMVIOL, D16/D16_HI, DST_SEL, TFE, loads into the LDS and every atomic.
@@ -152,7 +152,7 @@ TEST(BufferFormat, UnpackEveryDataFormat) {
 }
 
 TEST(BufferFormat, D16TruncatesFloat32AndRoundsTheRest) {
-  // 32-bit FLOAT -> f16 truncates (seed 001): 1 + 0.75 ulp stays 1.0, 1e6 saturates.
+  // 32-bit FLOAT -> f16 truncates (Vega ISA guide 8.1): 1 + 0.75 ulp stays 1.0, 1e6 saturates.
   EXPECT_EQ(unpackD16(kDfmt32, kNfmtFloat, {0x00, 0x18, 0x80, 0x3f}), 0x3c00u);
   EXPECT_EQ(unpackD16(kDfmt32, kNfmtFloat, {0x00, 0x24, 0x74, 0x49}), 0x7bffu);  // 1e6
   EXPECT_EQ(unpackD16(kDfmt32, kNfmtFloat, {0x00, 0x00, 0x80, 0xff}), 0xfc00u);  // -inf

@@ -1,6 +1,6 @@
 // The hazard checker on hand-written instruction sequences, assembled by llvm-mc-15: for every
-// row of table 8 (seed 004 section 4.5, "Required Software-inserted Wait States") the pair with
-// no wait state in between, with some but too few, and with enough (no report); then how wait
+// row of table 8 (Vega ISA guide section 4.5, "Required Software-inserted Wait States") the pair
+// with no wait state in between, with some but too few, and with enough (no report); then how wait
 // states are counted (s_nop N is N+1, any other instruction 1, per wave), which earlier
 // instruction is blamed, and how findings are merged and described.
 #include <gtest/gtest.h>
