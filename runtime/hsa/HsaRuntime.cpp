@@ -88,7 +88,7 @@ hsa_status_t Runtime::init() {
   if (gRefCount == UINT32_MAX) return HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
   if (gRefCount == 0) {
     try {
-      std::unique_ptr<GpuPort> port = gFactory ? gFactory() : openSimulatedGpu();
+      std::unique_ptr<GpuPort> port = gFactory ? gFactory() : defaultGpuPort();
       if (!port) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
       gRuntime = new Runtime(std::move(port));
     } catch (const std::exception& e) {

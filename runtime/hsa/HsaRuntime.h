@@ -28,9 +28,12 @@
 namespace vgpu::hsa {
 
 // How hsa_init() gets its GPU; tests install a fake port. An empty factory restores the
-// default, openSimulatedGpu(). Takes effect at the next first hsa_init().
+// default, defaultGpuPort(). Takes effect at the next first hsa_init().
 using GpuPortFactory = std::function<std::unique_ptr<GpuPort>()>;
 void setGpuPortFactory(GpuPortFactory factory);
+// The GPU of the shared library: openSimulatedGpu() (DefaultGpuPort.cpp, linked only into
+// libhsa-runtime64, so that vgpu_hsa_core does not depend on the model).
+std::unique_ptr<GpuPort> defaultGpuPort();
 
 // Prints "vgpu: NAME is not supported by the simulated GPU" once per NAME, returns `status`.
 hsa_status_t unsupported(const char* name, hsa_status_t status = HSA_STATUS_ERROR);
