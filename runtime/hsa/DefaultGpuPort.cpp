@@ -3,6 +3,8 @@
 
 namespace vgpu::hsa {
 
-std::unique_ptr<GpuPort> defaultGpuPort() { return openSimulatedGpu(); }
+std::unique_ptr<GpuPort> defaultGpuPort() {
+  return openSimulatedGpu();
+}
 
 }  // namespace vgpu::hsa
