@@ -1,5 +1,6 @@
 // Initialisation, system and agent queries, ISAs, caches, regions and memory pools (HSA Runtime
-// PRM 1.2, 2.1-2.3 and 2.8; hsa_ext_amd.h for the hsa_amd_* memory functions).
+// Programmer's Reference Manual 1.2, chapter 2; hsa.h, and hsa_ext_amd.h for the hsa_amd_*
+// memory functions).
 #include <sys/mman.h>
 
 #include <cstdlib>
@@ -31,7 +32,7 @@ hsa_agent_t handleOf(Agent& a) {
   return hsa_agent_t{reinterpret_cast<uint64_t>(&a)};
 }
 
-// The single wavefront size of the ISA (HSA Runtime PRM 1.2, 2.3.2).
+// The single wavefront size of the ISA (hsa.h, hsa_isa_iterate_wavefronts).
 struct Wavefront {
   uint32_t size = 64;
 } gWavefront;
@@ -549,7 +550,7 @@ hsa_status_t HSA_API hsa_memory_assign_agent(void* ptr, hsa_agent_t agent,
   Allocation a;
   if (!rt->findAllocation(reinterpret_cast<uint64_t>(ptr), base, a))
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
-  // Ownership of coarse-grained memory (HSA Runtime PRM 1.2, 2.8.2) needs no cache maintenance
+  // Ownership of coarse-grained memory (hsa.h, hsa_memory_assign_agent) needs no cache maintenance
   // in the model: the host reaches device memory only through the GPU's host port.
   return HSA_STATUS_SUCCESS;
 }

@@ -1,4 +1,4 @@
-// Code object readers, executables and their symbols (HSA Runtime PRM 1.2, 2.9), and the AMD
+// Code object readers, executables and their symbols (hsa.h, hsa_executable_*), and the AMD
 // loader extension (hsa_ven_amd_loader.h) that debuggers and profilers use to find them.
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
-// Signals, signal groups and AQL queue indices (HSA Runtime PRM 1.2, 2.4 "Signals" and 2.5
-// "Queues"). A signal handle is the address of its amd_signal_t (amd_hsa_signal.h); the value
-// is changed with atomics in the memory order the function's name gives, and host-side changes
-// wake the runtime's waiters.
+// Signals, signal groups and AQL queue indices (HSA Runtime Programmer's Reference
+// Manual 1.2, chapter 2; hsa.h). A signal handle is the address of its amd_signal_t
+// (amd_hsa_signal.h); the value is changed with atomics in the memory order the function's name
+// gives, and host-side changes wake the runtime's waiters.
 #include <cstring>
 #include <vector>
 
@@ -324,8 +324,8 @@ VGPU_LOAD_READ_INDEX(relaxed)
 VGPU_LOAD_READ_INDEX(acquire)
 VGPU_LOAD_READ_INDEX(scacquire)
 
-// Only the packet processor moves the read index (HSA Platform System Architecture Spec 1.2,
-// 2.8.3); the simulated GPU keeps its own.
+// Only the packet processor moves the read index (HSA Platform System Architecture
+// Specification 1.2, 2.8, user-mode queues); the simulated GPU keeps its own.
 #define VGPU_STORE_READ_INDEX(suffix)                                                      \
   void HSA_API hsa_queue_store_read_index_##suffix(const hsa_queue_t* q, uint64_t value) { \
     vgpu::hsa::unsupported("hsa_queue_store_read_index_" #suffix);                         \

@@ -1,4 +1,4 @@
-// Code objects and executables (HSA Runtime PRM 1.2, 2.9 "Code objects and executables") over
+// Code objects and executables (hsa.h, hsa_code_object_reader_* and hsa_executable_*) over
 // the project's loader (models/loader/CodeObject.h), placed in device memory as the C++ runtime
 // does (models/runtime/Runtime.cpp, Runtime::loadModule).
 #include <algorithm>

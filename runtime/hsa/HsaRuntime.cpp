@@ -23,9 +23,10 @@ GpuPortFactory gFactory;
 std::mutex gUnsupportedMutex;
 std::set<std::string> gUnsupportedSeen;
 
-// An upper bound on how long a waiter sleeps without being notified, so that queue errors the
-// GPU reports without writing system memory are still seen (and timeouts honoured).
-constexpr auto kMaxSleep = std::chrono::milliseconds(20);
+// How often the runtime's thread asks the GPU for queue errors, which it may report without
+// writing system memory. Waiters do not poll: they sleep until a host-side signal change or the
+// GPU's system-memory notification, so a missing notification shows as a hang, not as latency.
+constexpr auto kErrorPollInterval = std::chrono::milliseconds(50);
 
 template <typename T>
 void put(void* value, T v) {
@@ -144,6 +145,10 @@ Runtime::~Runtime() {
   for (Executable* e : executables) destroyExecutable(e);
   for (CodeObjectReader* r : readers) delete r;
   port_->setSystemMemoryWritten([] {});
+  for (void* page : signalPages_) {
+    port_->withdrawSystemMemory(page);
+    munmap(page, kPageBytes);
+  }
   for (auto& [base, a] : allocations_) {
     if (a.device) {
       port_->freeDevice(base);
@@ -185,7 +190,7 @@ hsa_status_t Runtime::agentInfo(const Agent& agent, int attribute, void* value) 
       put<hsa_machine_model_t>(value, HSA_MACHINE_MODEL_LARGE);
       return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_PROFILE:
-      // A dGPU is a base-profile agent (HSA Runtime PRM 1.2, 2.2.1): its device memory is not
+      // A dGPU is a base-profile agent (hsa.h, hsa_profile_t): its device memory is not
       // the host's.
       put<hsa_profile_t>(value, gpu ? HSA_PROFILE_BASE : HSA_PROFILE_FULL);
       return HSA_STATUS_SUCCESS;
@@ -211,7 +216,7 @@ hsa_status_t Runtime::agentInfo(const Agent& agent, int attribute, void* value) 
       put<uint32_t>(value, gpu ? p.cu.maxWavesPerWorkgroup * 64 : 0);
       return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_GRID_MAX_DIM: {
-      // AQL packets carry 32-bit grid sizes (HSA Platform System Architecture Spec 1.2, 2.9.6).
+      // AQL packets carry 32-bit grid sizes (hsa.h, hsa_kernel_dispatch_packet_t).
       uint32_t m = gpu ? UINT32_MAX : 0;
       hsa_dim3_t dims{m, m, m};
       put(value, dims);
@@ -553,6 +558,7 @@ amd_signal_t* Runtime::createSignal(hsa_signal_value_t initial, amd_signal_kind6
       void* page = allocateSystemPages(kPageBytes);
       if (page == nullptr) return nullptr;
       port_->exposeSystemMemory(page, kPageBytes);
+      signalPages_.push_back(page);
       auto* slab = static_cast<amd_signal_t*>(page);
       for (size_t i = kPageBytes / sizeof(amd_signal_t); i-- > 0;) freeSignals_.push_back(&slab[i]);
     }
@@ -581,8 +587,9 @@ bool Runtime::isSignal(hsa_signal_t s) {
 
 void Runtime::signalChanged(amd_signal_t* s) {
   if (s->kind == AMD_SIGNAL_KIND_DOORBELL) {
-    // The doorbell holds the id of the last packet written (HSA Platform System Architecture
-    // Spec 1.2, 2.8.3); the port wants the number of packets written.
+    // The application stores the id of a packet that is ready (hsa.h, hsa_queue_t::
+    // doorbell_signal); the port wants the number of packets written. On a MULTI queue
+    // producers ring in any order, so the port is only ever told a larger count.
     Queue* q = nullptr;
     {
       std::lock_guard<std::mutex> lock(signalMutex_);
@@ -591,7 +598,11 @@ void Runtime::signalChanged(amd_signal_t* s) {
     }
     if (q != nullptr) {
       const int64_t v = __atomic_load_n(const_cast<int64_t*>(&s->value), __ATOMIC_ACQUIRE);
-      port_->ringDoorbell(q->portQueue, uint64_t(v) + 1);
+      const uint64_t count = uint64_t(v) + 1;
+      uint64_t rung = q->rung.load();
+      while (count > rung && !q->rung.compare_exchange_weak(rung, count)) {
+      }
+      if (count > rung) port_->ringDoorbell(q->portQueue, count);
     }
     return;
   }
@@ -608,7 +619,8 @@ void Runtime::wakeAll() {
 
 bool Runtime::waitUntil(const std::function<bool()>& check, uint64_t timeoutTicks) {
   using Clock = std::chrono::steady_clock;
-  // The timeout is in HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY ticks (HSA Runtime PRM 1.2, 2.6.2);
+  // The timeout is in HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY ticks (hsa.h,
+  // hsa_signal_wait_scacquire);
   // it is measured on the host's clock, so a wait lasts at least that long in real time however
   // fast the simulation runs.
   const uint64_t freq = std::max<uint64_t>(1, port_->timestampFrequency());
@@ -626,8 +638,12 @@ bool Runtime::waitUntil(const std::function<bool()>& check, uint64_t timeoutTick
     const Clock::time_point now = Clock::now();
     if (now >= deadline) return false;
     const uint64_t seen = generation_;
-    const Clock::time_point until = std::min(deadline, now + kMaxSleep);
-    changed_.wait_until(lock, until, [&] { return generation_ != seen; });
+    auto notified = [&] { return generation_ != seen; };
+    if (deadline == Clock::time_point::max()) {
+      changed_.wait(lock, notified);
+    } else {
+      changed_.wait_until(lock, deadline, notified);
+    }
   }
 }
 
@@ -677,7 +693,8 @@ void Runtime::eventLoop() {
       }
       if (ready.empty()) {
         const uint64_t seen = generation_;
-        changed_.wait_for(lock, kMaxSleep, [&] { return generation_ != seen || stopping_; });
+        changed_.wait_for(lock, kErrorPollInterval,
+                          [&] { return generation_ != seen || stopping_; });
         continue;
       }
     }
@@ -710,8 +727,8 @@ hsa_status_t Runtime::createQueue(uint32_t size, hsa_queue_type32_t type,
   }
   port_->exposeSystemMemory(q->ring, q->ringBytes);
   port_->exposeSystemMemory(header, kPageBytes);
-  // Invalid packets until the producer writes them (HSA Platform System Architecture Spec 1.2,
-  // 2.8.1: the packet processor stops at a packet whose type is INVALID).
+  // Every packet starts INVALID (hsa.h, hsa_queue_create), so the packet processor does not
+  // take a slot the producer has reserved but not yet written.
   auto* packets = static_cast<uint16_t*>(q->ring);
   for (uint32_t i = 0; i < size; ++i) packets[i * 32] = HSA_PACKET_TYPE_INVALID;
   std::optional<uint32_t> index = port_->createQueue(q->ring, size);

@@ -79,6 +79,7 @@ struct Queue {
   void (*callback)(hsa_status_t, hsa_queue_t*, void*) = nullptr;
   void* callbackData = nullptr;
   bool errorReported = false;
+  std::atomic<uint64_t> rung{0};  // the largest packet count given to ringDoorbell()
   bool profiling = false;
 };
 
@@ -210,6 +211,7 @@ class Runtime {
 
   std::mutex signalMutex_;  // the signal slabs and free list
   std::vector<amd_signal_t*> freeSignals_;
+  std::vector<void*> signalPages_;
   std::set<amd_signal_t*> liveSignals_;
   std::map<amd_signal_t*, Queue*> doorbells_;
 

@@ -2,7 +2,7 @@
 // texture units), the finalizer (HSAIL), IPC, graphics interop, SVM, CU masking and queue
 // priorities, deprecated code-object serialisation, soft queues, rectangular copies, and
 // executable-level variable definitions. Each prints one line on stderr the first time it is
-// called and returns an error status (HSA Runtime PRM 1.2, 2.1: HSA_STATUS_ERROR).
+// called and returns an error status (hsa.h: HSA_STATUS_ERROR, or a more specific one).
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_ext_finalize.h>

@@ -189,10 +189,12 @@ TEST_F(Executables, ReaderFromFile) {
   hsa_executable_destroy(exec);
 }
 
-TEST_F(Executables, Gfx906AgentAcceptsGfx900CodeAndRefusesOtherTargets) {
+TEST_F(Executables, Gfx906AgentAcceptsItsFeatureVariantsAndGfx900CodeRefusesOthers) {
   hsa_executable_t exec;
-  EXPECT_EQ(load("globals_gfx900.co", &exec), HSA_STATUS_SUCCESS);
-  hsa_executable_destroy(exec);
+  for (const char* file : {"globals_gfx900.co", "globals_xnack_off.co", "globals_mi50.co"}) {
+    EXPECT_EQ(load(file, &exec), HSA_STATUS_SUCCESS) << file;
+    hsa_executable_destroy(exec);
+  }
   testing::internal::CaptureStderr();
   EXPECT_EQ(load("globals_gfx90a.co", &exec), HSA_STATUS_ERROR_INVALID_ISA);
   hsa_executable_destroy(exec);

@@ -93,6 +93,8 @@ TEST_F(Queues, DoorbellStoreRingsWithThePacketCount) {
   hsa_signal_store_screlease(q->doorbell_signal, int64_t(id));
   const uint64_t id2 = hsa_queue_add_write_index_screlease(q, 2);
   hsa_signal_store_relaxed(q->doorbell_signal, int64_t(id2 + 1));
+  // A producer of a MULTI queue that rings late with an older id tells the GPU nothing new.
+  hsa_signal_store_screlease(q->doorbell_signal, int64_t(id));
   EXPECT_EQ(port_->queue(0).doorbells, (std::vector<uint64_t>{1, 3}));
   hsa_queue_destroy(q);
 }

@@ -85,13 +85,17 @@ TEST_F(Signals, WaitWakesWhenTheGpuWritesTheSignal) {
   hsa_signal_t s;
   ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &s), HSA_STATUS_SUCCESS);
   auto* amd = reinterpret_cast<amd_signal_t*>(s.handle);
+  const auto before = Clock::now();
   std::thread gpu([this, amd] {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     __atomic_fetch_sub(const_cast<int64_t*>(&amd->value), 1, __ATOMIC_RELEASE);  // as the GPU does
     port_->gpuWroteSystemMemory();
   });
-  EXPECT_EQ(
-      hsa_signal_wait_relaxed(s, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_ACTIVE), 0);
+  // Bounded (5 s), so that a missing wake-up fails instead of hanging.
+  EXPECT_EQ(hsa_signal_wait_relaxed(s, HSA_SIGNAL_CONDITION_EQ, 0, 5 * FakeGpuPort::kFrequency,
+                                    HSA_WAIT_STATE_ACTIVE),
+            0);
+  EXPECT_LT(Clock::now() - before, std::chrono::seconds(4)) << "woken by the notification";
   gpu.join();
   hsa_signal_destroy(s);
 }
