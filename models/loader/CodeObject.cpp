@@ -218,7 +218,8 @@ class CodeObjectParser {
             continue;
           }
           if (!seen.insert(entry.name).second) continue;
-          result_.symbols_.push_back(Symbol{entry.name, entry.value, entry.size, entry.type()});
+          result_.symbols_.push_back(
+              Symbol{entry.name, entry.value, entry.size, entry.type(), entry.binding()});
         }
       }
     }

@@ -93,6 +93,9 @@ struct Symbol {
   uint64_t value = 0;
   uint64_t size = 0;
   uint8_t type = 0;  // STT_*
+  // STB_*: the HSA runtime offers only global (1) and weak (2) symbols of an executable, as the
+  // ELF specification's dynamic linking rules do; local (0) ones stay private to the object.
+  uint8_t binding = 0;
 };
 
 class CodeObject {

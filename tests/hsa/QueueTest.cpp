@@ -1,0 +1,122 @@
+// AQL queues: creation, write and read indices, doorbells and error reports.
+#include <hsa/amd_hsa_queue.h>
+#include <hsa/amd_hsa_signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "HsaFixture.h"
+
+namespace vgpu::hsa::test {
+namespace {
+
+using Queues = HsaFixture;
+
+struct ErrorLog {
+  std::atomic<int> calls{0};
+  std::atomic<hsa_status_t> status{HSA_STATUS_SUCCESS};
+  std::atomic<hsa_queue_t*> queue{nullptr};
+};
+
+void onError(hsa_status_t status, hsa_queue_t* queue, void* data) {
+  auto* log = static_cast<ErrorLog*>(data);
+  log->status = status;
+  log->queue = queue;
+  ++log->calls;
+}
+
+TEST_F(Queues, CreateGivesTheGpuARingInExposedMemory) {
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpu_, 4096, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, UINT32_MAX,
+                             UINT32_MAX, &q),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(q->size, 4096u);
+  EXPECT_TRUE(port_->isExposed(q->base_address, 4096 * 64));
+  EXPECT_TRUE(port_->isExposed(q, sizeof(amd_queue_t)));
+  ASSERT_EQ(port_->queueCount(), 1u);
+  EXPECT_EQ(port_->queue(0).ring, q->base_address);
+  EXPECT_EQ(port_->queue(0).packets, 4096u);
+  const auto* doorbell = reinterpret_cast<const amd_signal_t*>(q->doorbell_signal.handle);
+  EXPECT_EQ(doorbell->kind, AMD_SIGNAL_KIND_DOORBELL);
+  // Every packet starts INVALID so the packet processor stops at it.
+  const auto* header = static_cast<const uint16_t*>(q->base_address);
+  EXPECT_EQ(header[0] & 0xff, HSA_PACKET_TYPE_INVALID);
+  EXPECT_EQ(header[4095 * 32] & 0xff, HSA_PACKET_TYPE_INVALID);
+  hsa_queue_t* q2 = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_SINGLE, nullptr, nullptr, 0, 0, &q2),
+            HSA_STATUS_SUCCESS);
+  EXPECT_NE(q->id, q2->id);
+  ASSERT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(port_->queue(0).live);
+  ASSERT_EQ(hsa_queue_destroy(q2), HSA_STATUS_SUCCESS);
+}
+
+TEST_F(Queues, RejectsSizesThatAreNotPowersOfTwoOrTooLarge) {
+  hsa_queue_t* q = nullptr;
+  EXPECT_NE(hsa_queue_create(gpu_, 1000, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
+            HSA_STATUS_SUCCESS);
+  EXPECT_NE(hsa_queue_create(gpu_, 262144, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_queue_create(cpu_, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_AGENT);
+  EXPECT_EQ(port_->queueCount(), 0u);
+}
+
+TEST_F(Queues, WriteIndexFunctions) {
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
+            HSA_STATUS_SUCCESS);
+  const auto* amd = reinterpret_cast<const amd_queue_t*>(q);
+  EXPECT_EQ(hsa_queue_load_write_index_relaxed(q), 0u);
+  EXPECT_EQ(hsa_queue_add_write_index_screlease(q, 1), 0u);
+  EXPECT_EQ(hsa_queue_add_write_index_relaxed(q, 3), 1u);
+  EXPECT_EQ(hsa_queue_load_write_index_scacquire(q), 4u);
+  EXPECT_EQ(amd->write_dispatch_id, 4u) << "the index lives in the amd_queue_t the GPU reads";
+  EXPECT_EQ(hsa_queue_cas_write_index_scacq_screl(q, 3, 10), 4u) << "failed CAS";
+  EXPECT_EQ(hsa_queue_cas_write_index_acquire(q, 4, 10), 4u);
+  EXPECT_EQ(hsa_queue_load_write_index_acquire(q), 10u);
+  hsa_queue_store_write_index_release(q, 20);
+  EXPECT_EQ(hsa_queue_load_write_index_relaxed(q), 20u);
+  port_->setReadIndex(0, 7);
+  EXPECT_EQ(hsa_queue_load_read_index_scacquire(q), 7u);
+  EXPECT_EQ(hsa_queue_load_read_index_relaxed(q), 7u);
+  hsa_queue_destroy(q);
+}
+
+TEST_F(Queues, DoorbellStoreRingsWithThePacketCount) {
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
+            HSA_STATUS_SUCCESS);
+  // ROCclr writes packet 0, then stores its id into the doorbell.
+  const uint64_t id = hsa_queue_add_write_index_screlease(q, 1);
+  hsa_signal_store_screlease(q->doorbell_signal, int64_t(id));
+  const uint64_t id2 = hsa_queue_add_write_index_screlease(q, 2);
+  hsa_signal_store_relaxed(q->doorbell_signal, int64_t(id2 + 1));
+  // A producer of a MULTI queue that rings late with an older id tells the GPU nothing new.
+  hsa_signal_store_screlease(q->doorbell_signal, int64_t(id));
+  EXPECT_EQ(port_->queue(0).doorbells, (std::vector<uint64_t>{1, 3}));
+  hsa_queue_destroy(q);
+}
+
+TEST_F(Queues, GpuErrorIsReportedOnceThroughTheCallback) {
+  ErrorLog log;
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, onError, &log, 0, 0, &q),
+            HSA_STATUS_SUCCESS);
+  testing::internal::CaptureStderr();
+  port_->setQueueError(0, "wave 3 at pc 0x100: memory violation");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (log.calls == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(log.calls, 1);
+  EXPECT_EQ(log.status, HSA_STATUS_ERROR_EXCEPTION);
+  EXPECT_EQ(log.queue, q);
+  EXPECT_NE(err.find("memory violation"), std::string::npos) << err;
+  hsa_queue_destroy(q);
+}
+
+}  // namespace
+}  // namespace vgpu::hsa::test
