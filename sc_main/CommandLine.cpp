@@ -778,6 +778,9 @@ const std::vector<Command>& commands() {
        2, 2, "runs a kernel"},
       {"list", "CODE_OBJECT", 1, 1, "kernels, with each argument's name, kind and size"},
       {"disasm", "CODE_OBJECT [KERNEL]", 1, 2, "disassembly, as llvm-objdump prints it"},
+      {"exec", "[OPTION]... -- PROGRAM [ARGUMENT]...", 0, 0,
+       "runs an unmodified HIP program on the model (vgpu's libhsa-runtime64 under Debian's "
+       "HIP runtime); the options marked \"environment\" apply"},
       {"platforms", "", 0, 0, "built-in platforms, with the other names each is known by"},
       {"version", "", 0, 0, "vgpu-sim's version (also --version)"},
       {"help", "[COMMAND]", 0, 1, "this text, or one command's options"},
@@ -876,6 +879,21 @@ std::string help(const std::string& command) {
   std::string s = std::string("usage: vgpu-sim ") + c->name + (*c->operands ? " " : "") +
                   c->operands + "\n" + wrap(std::string(c->summary) + ".", 2);
   if (command == "help") return s + "\n" + usage();
+  if (command == "exec") {
+    s += "\nThe program loads vgpu's libhsa-runtime64.so.1 instead of the system's (through\n"
+         "LD_LIBRARY_PATH), so Debian's HIP runtime and ROCm libraries run on the simulated GPU\n"
+         "unchanged. The options below travel to it as the VGPU_* variables named; set by hand,\n"
+         "those variables work without vgpu-sim exec too. At exit the program prints a summary\n"
+         "(kernels, simulated GPU time, host time) unless --quiet; --stats writes one record\n"
+         "per kernel dispatch and per DMA copy.\n\nOptions:\n";
+    for (const Row& r : table())
+      if (r.reach == Reach::Everywhere) {
+        std::string head = std::string("  --") + r.name;
+        if (r.value) head += std::string(" ") + r.value;
+        s += head + "\n" + wrap(r.help, 6) + wrap("environment: " + environmentName(r.name), 6);
+      }
+    return s;
+  }
   if (command != "run") return s;
   s += "\nOptions:\n";
   for (const Row& r : table()) {
@@ -952,6 +970,27 @@ Options parse(const std::vector<std::string>& argv, Environment environment) {
     if (operands.size() == 2) o.kernel = operands[1];
   }
   return o;
+}
+
+std::vector<std::pair<std::string, std::string>> execEnvironment(
+    const std::vector<std::string>& options) {
+  const po::parsed_options parsed = parseCommandLine(options);
+  std::vector<std::pair<std::string, std::string>> variables;
+  for (const auto& opt : parsed.options) {
+    if (opt.unregistered || opt.position_key >= 0)
+      bad("exec: '" + (opt.original_tokens.empty() ? opt.string_key : opt.original_tokens[0]) +
+          "' is not an option; the program and its arguments follow --");
+    const Row* row = findRow(opt.string_key);
+    if (row == nullptr || row->reach != Reach::Everywhere)
+      bad("exec: --" + opt.string_key +
+          " describes one `vgpu-sim run` launch; the program makes its own launches");
+    const std::string value = opt.value.empty() ? "1" : opt.value.back();
+    // Checked now, with the option's own message, rather than in the program.
+    Options ignored;
+    row->apply(ignored, value, "--" + opt.string_key);
+    variables.emplace_back(environmentName(opt.string_key), value);
+  }
+  return variables;
 }
 
 Options fromEnvironment() {

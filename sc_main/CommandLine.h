@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vgpu::cli {
@@ -97,6 +98,12 @@ Options parse(const std::vector<std::string>& argv, Environment environment = En
 // vgpu-sim. Variables named VGPU_* that are not options are ignored (build and test scripts use
 // some). Throws vgpu::InputError naming the variable on a bad value.
 Options fromEnvironment();
+
+// `vgpu-sim exec OPTION... -- PROGRAM`: the VGPU_* variables (name, value) that carry the
+// options to the program's HSA runtime. Only options that reach the environment are allowed;
+// each value is checked. Throws vgpu::InputError naming the problem.
+std::vector<std::pair<std::string, std::string>> execEnvironment(
+    const std::vector<std::string>& options);
 
 // The options of one option file's text alone (the format of --options FILE), `fileName`
 // naming it in messages.

@@ -1,8 +1,10 @@
 // vgpu-sim: run, list and disassemble AMD gfx906/gfx900 kernels on the SystemC GPU model.
 // The command-line contract is documented in README.md and `vgpu-sim help`.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -10,6 +12,7 @@
 #include <sstream>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +24,7 @@
 #include "common/Error.h"
 #include "common/Hex.h"
 #include "gpu/Gpu.h"
+#include "gpu/StatisticsJson.h"
 #include "isa/Isa.h"
 #include "isa/OpInfo.h"
 #include "loader/CodeObject.h"
@@ -321,18 +325,8 @@ nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platf
   j["simulated_seconds"] = cycles / (platform.clockMHz * 1e6);
   j["faulted"] = outcome.faulted;
   if (outcome.faulted) j["fault"] = outcome.fault;
-  nlohmann::json counters = nlohmann::json::object();
-  for (const auto& [name, value] : gpu.statistics().counters()) counters[name] = *value;
-  j["counters"] = counters;
-  nlohmann::json dispatches = nlohmann::json::array();
-  for (const auto& d : gpu.dispatches())
-    dispatches.push_back({{"kernel", d.kernel},
-                          {"start_cycle", d.startCycle},
-                          {"end_cycle", d.endCycle},
-                          {"workgroups", d.workgroups},
-                          {"waves", d.waves},
-                          {"faulted", d.faulted}});
-  j["dispatches"] = dispatches;
+  j["counters"] = countersJson(gpu);
+  j["dispatches"] = dispatchesJson(gpu);
   // The time series, when they were recorded (--report).
   if (gpu.activity()) j["activity"] = activityJson(*gpu.activity());
   if (gpu.hazardChecker()) j["hazards"] = hazardsJson(gpu);
@@ -593,11 +587,66 @@ int platformsCommand() {
   return 0;
 }
 
+// `vgpu-sim exec [OPTION]... -- PROGRAM [ARGUMENT]...`: runs the program with vgpu's
+// libhsa-runtime64.so.1 ahead of the system's on the library path, so that Debian's HIP runtime
+// (libamdhip64) loads it; the options go to it as VGPU_* variables. Returns the program's exit
+// status (128 + signal when a signal ended it).
+int execCommand(const std::vector<std::string>& args) {
+  const auto dash = std::find(args.begin(), args.end(), "--");
+  if (dash == args.end() || dash + 1 == args.end())
+    throw InputError("usage: vgpu-sim exec [OPTION]... -- PROGRAM [ARGUMENT]...");
+  const std::vector<std::string> options(args.begin() + 1, dash);
+  const std::vector<std::string> program(dash + 1, args.end());
+  if (std::find(options.begin(), options.end(), "--help") != options.end()) {
+    std::fputs(cli::help("exec").c_str(), stdout);
+    return 0;
+  }
+  const auto variables = cli::execEnvironment(options);
+  // The library sits in ../lib beside bin/vgpu-sim, in the build tree and when installed.
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  const std::filesystem::path lib = self.parent_path().parent_path() / "lib";
+  if (!std::filesystem::exists(lib / "libhsa-runtime64.so.1"))
+    throw InputError("vgpu-sim exec needs vgpu's libhsa-runtime64.so.1 in " + lib.string() +
+                     " (the vgpu_hsa_runtime target; scripts/build builds it)");
+  const char* old = std::getenv("LD_LIBRARY_PATH");
+  const std::string path = lib.string() + (old && *old ? ":" + std::string(old) : "");
+  setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+  bool quiet = false;
+  for (const auto& [name, value] : variables) {
+    setenv(name.c_str(), value.c_str(), 1);
+    if (name == "VGPU_QUIET") quiet = value != "0" && value != "false" && value != "off";
+  }
+  if (!quiet) setenv("VGPU_SUMMARY", "1", 1);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    std::vector<char*> argv;
+    for (const std::string& a : program) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "vgpu-sim: exec: cannot run '%s': %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0)
+    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  if (WIFSIGNALED(status)) {
+    std::fprintf(stderr, "vgpu-sim: exec: '%s' was ended by signal %d (%s)\n", program[0].c_str(),
+                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+    return 128 + WTERMSIG(status);
+  }
+  return WEXITSTATUS(status);
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
+    // exec's own syntax: the program after -- is not for the option table.
+    if (!args.empty() && args[0] == "exec") return execCommand(args);
     // The command line over its --options file over the VGPU_* environment.
     const cli::Options o = cli::parse(args, cli::Environment::Read);
     if (o.command == "help") {

@@ -3,7 +3,8 @@
 // The simulated GPU runs SystemC on a thread of its own and never goes through SystemC's main().
 #include <cstdio>
 
-int sc_main(int, char*[]) {
+// C linkage, as SystemC declares it (sysc/kernel/sc_externs.h).
+extern "C" int sc_main(int, char*[]) {
   std::fprintf(stderr, "vgpu: libhsa-runtime64 has no SystemC main program\n");
   return 1;
 }

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +39,7 @@
 #include "cp/Aql.h"
 #include "cp/MmioRegisters.h"
 #include "gpu/Gpu.h"
+#include "gpu/StatisticsJson.h"
 #include "platforms/Platform.h"
 #include "runtime/DeviceMemoryAllocator.h"
 #include "runtime/hsa/GpuPort.h"
@@ -218,6 +220,14 @@ class GpuSystem : public sc_module {
     std::vector<uint64_t> dependencies;
     uint64_t completion;
   };
+  // What the DMA engine did, for the statistics.
+  struct CopyRecord {
+    uint64_t bytes;
+    bool fromDevice, toDevice;
+    uint64_t startNs, endNs;
+    bool failed;
+  };
+  std::vector<CopyRecord> copies;
 
   SC_HAS_PROCESS(GpuSystem);
   GpuSystem(sc_module_name name, const PlatformConfig& config)
@@ -324,9 +334,15 @@ class GpuSystem : public sc_module {
 
   void serve() {
     write32(mmio::kIrqEnable, mmio::kIrqPacketDone | mmio::kIrqError);
+    // The queue is the truth: a notification that came while this thread was busy (in a
+    // request's wait) is not lost, because the queue is looked at before every wait.
     while (true) {
-      wait(requests.posted());
-      for (auto& work : requests.take()) work();
+      std::deque<std::function<void()>> work = requests.take();
+      if (work.empty()) {
+        wait(requests.posted());
+        continue;
+      }
+      for (auto& w : work) w();
     }
   }
 
@@ -442,6 +458,8 @@ class GpuSystem : public sc_module {
       const double ns = ((dstDevice && srcDevice) ? 0.0 : config_.systemLink.latencyNs) +
                         static_cast<double>(job.bytes) / gbs;
       wait(sc_time(ns, SC_NS));
+      copies.push_back({job.bytes, srcDevice, dstDevice, start, CommandProcessor::timestampNow(),
+                        !problem.empty()});
       if (job.completion != 0) {
         const uint64_t times[2] = {start, CommandProcessor::timestampNow()};
         std::memcpy(reinterpret_cast<void*>(job.completion + aql::kSignalStartTimestampOffset),
@@ -463,9 +481,8 @@ class GpuSystem : public sc_module {
   sc_event dmaPosted_;
 };
 
-// The platform a program runs on, from the VGPU_* environment (the same options as vgpu-sim).
-PlatformConfig platformFromEnvironment() {
-  const cli::Options o = cli::fromEnvironment();
+// The platform a program runs on, from the VGPU_* options (the same as vgpu-sim's).
+PlatformConfig platformFor(const cli::Options& o) {
   PlatformConfig platform = loadPlatform(o.platform);
   if (o.maxCycles) platform.maxCycles = o.maxCycles;
   if (o.perturbLatencySeed) platform.perturbLatencySeed = o.perturbLatencySeed;
@@ -481,9 +498,20 @@ PlatformConfig platformFromEnvironment() {
   return platform;
 }
 
+class SimulatedGpu;
+SimulatedGpu* gLive = nullptr;  // the one simulated GPU of the process
+void stopAtExit();
+
 class SimulatedGpu final : public GpuPort {
  public:
-  SimulatedGpu() : config_(platformFromEnvironment()) {
+  SimulatedGpu()
+      : options_(started() ? throw InputError(
+                                 "hsa_init after hsa_shut_down: SystemC runs one simulation per "
+                                 "process, so the simulated GPU cannot start again")
+                           : cli::fromEnvironment()),
+        config_(platformFor(options_)),
+        hostStart_(std::chrono::steady_clock::now()) {
+    if (!options_.statsPath.empty()) checkWritable(options_.statsPath, "VGPU_STATS");
     // SystemC prints its banner when the first module is made, unless told not to: the
     // program's own output stays its own.
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -493,6 +521,8 @@ class SimulatedGpu final : public GpuPort {
       try {
         sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);
         system_ = std::make_unique<GpuSystem>("vgpu", config_);
+        if (options_.checkHazards) system_->gpu.enableHazardChecks();
+        if (!options_.reportPath.empty()) system_->gpu.enableActivitySampling();
         if (!system_->requests.suspending())
           throw std::runtime_error("this SystemC cannot suspend for asynchronous requests");
         built.set_value();
@@ -506,7 +536,7 @@ class SimulatedGpu final : public GpuPort {
         std::fprintf(stderr, "vgpu: the simulation stopped: %s\n", e.what());
       }
       system_->gpu.finishTraces();
-      system_.reset();  // SystemC objects go on the thread that made them
+      report();
     });
     try {
       ready.get();
@@ -514,16 +544,32 @@ class SimulatedGpu final : public GpuPort {
       thread_.join();
       throw;
     }
+    // ROCclr never calls hsa_shut_down: at exit the statistics and traces are written and the
+    // simulation thread ends before the C++ runtime tears down what it uses.
+    gLive = this;
+    static const bool registered = std::atexit(stopAtExit) == 0;
+    (void)registered;
   }
 
   ~SimulatedGpu() override {
-    post([] { sc_stop(); });
+    stop();
+    gLive = nullptr;
+    // The model stays until the process ends: ROCclr's own exit handlers still free memory
+    // and executables after ours ran, and SystemC runs one simulation per process anyway.
+    (void)system_.release();
+  }
+
+  // Ends the simulation (once): later requests are ignored.
+  void stop() {
+    if (stopped_.exchange(true)) return;
+    system_->requests.post([] { sc_stop(); });
     thread_.join();
   }
 
   const PlatformConfig& platform() const override { return config_; }
 
   std::optional<uint64_t> allocateDevice(uint64_t bytes, uint64_t align) override {
+    if (stopped_) return std::nullopt;
     std::optional<uint64_t> base;
     uint64_t size = 0;
     {
@@ -552,6 +598,7 @@ class SimulatedGpu final : public GpuPort {
     return system_->allocator().bytesAllocated();
   }
   void writeDevice(uint64_t address, const void* data, uint64_t bytes) override {
+    if (stopped_) return;  // the program is exiting
     bool ok = false;
     call([&] {
       ok = system_->deviceAccess(tlm::TLM_WRITE_COMMAND, address,
@@ -560,6 +607,7 @@ class SimulatedGpu final : public GpuPort {
     if (!ok) throw std::out_of_range("device write outside mapped device memory");
   }
   void readDevice(uint64_t address, void* data, uint64_t bytes) override {
+    if (stopped_) return;
     bool ok = false;
     call([&] {
       ok =
@@ -655,9 +703,12 @@ class SimulatedGpu final : public GpuPort {
   }
 
  private:
-  void post(std::function<void()> work) { system_->requests.post(std::move(work)); }
-  // Runs `work` on the simulation thread and waits for it.
+  void post(std::function<void()> work) {
+    if (!stopped_) system_->requests.post(std::move(work));
+  }
+  // Runs `work` on the simulation thread and waits for it (not at all once stopped).
   void call(const std::function<void()>& work) {
+    if (stopped_) return;
     std::mutex m;
     std::condition_variable cv;
     bool done = false;
@@ -671,10 +722,88 @@ class SimulatedGpu final : public GpuPort {
     cv.wait(lock, [&] { return done; });
   }
 
+  static bool started() {
+    static std::atomic<bool> once{false};
+    return once.exchange(true);
+  }
+  static void checkWritable(const std::string& path, const char* what) {
+    std::FILE* f = std::fopen(path.c_str(), "a");
+    if (f == nullptr) throw InputError(std::string(what) + ": cannot write '" + path + "'");
+    std::fclose(f);
+  }
+
+  // At the end (simulation thread, after sc_start returned): the statistics file and the
+  // summary that vgpu-sim exec shows (VGPU_SUMMARY=1; vgpu-sim exec sets it unless --quiet).
+  void report() {
+    const Gpu& gpu = system_->gpu;
+    const double hostSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - hostStart_).count();
+    uint64_t kernelCycles = 0;
+    std::map<std::string, uint64_t> launches;
+    for (const auto& d : gpu.dispatches()) {
+      kernelCycles += d.endCycle - d.startCycle;
+      ++launches[d.kernel];
+    }
+    uint64_t copyNs = 0, copyBytes = 0;
+    for (const auto& c : system_->copies) copyNs += c.endNs - c.startNs, copyBytes += c.bytes;
+    const double simulatedSeconds = sc_time_stamp().to_seconds();
+    if (!options_.statsPath.empty()) {
+      nlohmann::json j;
+      j["platform"] = config_.name;
+      j["mode"] = config_.functionalMode ? "functional" : "timing";
+      j["clock_mhz"] = config_.clockMHz;
+      j["compute_units"] = config_.computeUnits;
+      j["kernel_cycles"] = kernelCycles;
+      j["simulated_seconds"] = simulatedSeconds;
+      j["host_seconds"] = hostSeconds;
+      j["dispatches"] = dispatchesJson(gpu);
+      nlohmann::json copies = nlohmann::json::array();
+      for (const auto& c : system_->copies)
+        copies.push_back({{"bytes", c.bytes},
+                          {"from", c.fromDevice ? "device" : "system"},
+                          {"to", c.toDevice ? "device" : "system"},
+                          {"start_ns", c.startNs},
+                          {"end_ns", c.endNs},
+                          {"failed", c.failed}});
+      j["copies"] = copies;
+      j["counters"] = countersJson(gpu);
+      if (std::FILE* f = std::fopen(options_.statsPath.c_str(), "w")) {
+        const std::string text = j.dump(2) + "\n";
+        std::fwrite(text.data(), 1, text.size(), f);
+        std::fclose(f);
+      } else {
+        std::fprintf(stderr, "vgpu: cannot write the statistics to '%s'\n",
+                     options_.statsPath.c_str());
+      }
+    }
+    const char* summary = std::getenv("VGPU_SUMMARY");
+    if (summary == nullptr || std::string(summary) != "1") return;
+    std::string names;
+    for (const auto& [name, count] : launches)
+      names += (names.empty() ? "" : ", ") + name + (count > 1 ? " x" + std::to_string(count) : "");
+    std::fprintf(
+        stderr,
+        "vgpu: %zu kernel launch%s on %s (%s mode)%s%s\n"
+        "vgpu: %llu DMA cop%s, %llu bytes; simulated GPU time %.3f us (kernels %.3f us, "
+        "copies %.3f us); host time %.3f s\n",
+        gpu.dispatches().size(), gpu.dispatches().size() == 1 ? "" : "es", config_.name.c_str(),
+        config_.functionalMode ? "functional" : "timing", names.empty() ? "" : ": ", names.c_str(),
+        static_cast<unsigned long long>(system_->copies.size()),
+        system_->copies.size() == 1 ? "y" : "ies", static_cast<unsigned long long>(copyBytes),
+        simulatedSeconds * 1e6, kernelCycles / config_.clockMHz, copyNs / 1e3, hostSeconds);
+  }
+
+  cli::Options options_;
   PlatformConfig config_;
+  std::chrono::steady_clock::time_point hostStart_;
   std::unique_ptr<GpuSystem> system_;
   std::thread thread_;
+  std::atomic<bool> stopped_{false};
 };
+
+void stopAtExit() {
+  if (gLive != nullptr) gLive->stop();
+}
 
 }  // namespace
 

@@ -1,0 +1,17 @@
+// The GPU's counters and dispatch records as JSON: the common part of the --stats files of
+// `vgpu-sim run` (sc_main/main.cpp) and of programs run on vgpu's HSA runtime
+// (runtime/hsa/SimulatedGpu.cpp).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "gpu/Gpu.h"
+
+namespace vgpu {
+
+// Every registered counter by name (Statistics: cuN.*, l2.*, dram.*, system_link.*, ...).
+nlohmann::json countersJson(const Gpu& gpu);
+// One record per dispatch: kernel, queue, start_cycle, end_cycle, workgroups, waves, faulted.
+nlohmann::json dispatchesJson(const Gpu& gpu);
+
+}  // namespace vgpu
