@@ -793,8 +793,14 @@ hsa_status_t HSA_API hsa_amd_profiling_set_profiler_enabled(hsa_queue_t* queue, 
   VGPU_RUNTIME(rt);
   vgpu::hsa::Queue* q = rt->findQueue(queue);
   if (q == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;
-  // The GPU writes start and end times into every completion signal, profiled or not.
+  // The GPU writes start and end times into every completion signal, profiled or not; the
+  // queue's properties say so for whoever reads them (amd_hsa_queue.h).
   q->profiling = enable != 0;
+  if (q->profiling) {
+    q->amd->queue_properties |= AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
+  } else {
+    q->amd->queue_properties &= ~uint32_t(AMD_QUEUE_PROPERTIES_ENABLE_PROFILING);
+  }
   return HSA_STATUS_SUCCESS;
 }
 

@@ -752,6 +752,12 @@ hsa_status_t Runtime::createQueue(uint32_t size, hsa_queue_type32_t type,
   hq.size = size;
   hq.reserved1 = 0;
   q->doorbell->queue_ptr = q->amd;
+  // The AMD fields device code and tools may read (amd_hsa_queue.h): 64-bit pointers, and the
+  // largest compute-unit and wave-slot ids.
+  const PlatformConfig& p = platform();
+  q->amd->queue_properties = AMD_QUEUE_PROPERTIES_IS_PTR64;
+  q->amd->max_cu_id = p.computeUnits - 1;
+  q->amd->max_wave_id = p.cu.simdsPerCu * p.cu.waveSlotsPerSimd - 1;
   Queue* raw = q.get();
   {
     std::lock_guard<std::mutex> lock(signalMutex_);
