@@ -173,6 +173,10 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
     s.number("tCCD", p.dram.tCCDns);
     s.number("controller_latency", p.dram.controllerLatencyNs);
   });
+  r.section("system_link", [&](Reader& s) {
+    s.number("latency", p.systemLink.latencyNs);
+    s.number("bandwidth", p.systemLink.bandwidthGBs);
+  });
   r.finish();
 
   if (p.processor == "gfx906")
@@ -210,6 +214,8 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
   check(p.dram.channels >= 1 && p.dram.banksPerChannel >= 1 && p.dram.interleaveBytes >= 1 &&
             p.dram.rowBytes >= p.dram.interleaveBytes && p.dram.peakBandwidthGBs > 0,
         origin, "dram channels/banks/row/interleave/peak_bandwidth invalid");
+  check(p.systemLink.latencyNs >= 0 && p.systemLink.bandwidthGBs > 0, origin,
+        "system_link latency must be at least 0 and bandwidth positive");
   check(p.l2.channels >= 1 && p.l2.interleaveBytes >= 1 && p.l2.mshrsPerChannel >= 1, origin,
         "l2 channels/interleave/mshrs invalid");
   return p;

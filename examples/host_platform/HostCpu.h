@@ -1,21 +1,16 @@
 // The host CPU: an SC_THREAD running host C++ code (the "driver and application") that reaches
-// memory and the GPU's registers only through its one TLM initiator socket on the system bus.
-// The vgpu runtime API drives the GPU through a vgpu::HostPort (two initiator sockets: register
-// offsets and device addresses); the CPU's load/store unit puts both on the bus, the register
-// offsets at the GPU's MMIO base. Interrupts arrive on `irq`; the runtime sleeps on them.
+// memory and the GPU's registers only through its one TLM initiator socket on the system bus,
+// with plain loads and stores. Interrupts arrive on `irq`; the program may sleep on them.
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <stdexcept>
 #include <string>
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-
-#include "gpu/Gpu.h"
-#include "runtime/Runtime.h"
 
 class HostCpu : public sc_core::sc_module {
  public:
@@ -23,25 +18,11 @@ class HostCpu : public sc_core::sc_module {
   sc_core::sc_in<bool> irq;
   uint64_t interrupts = 0;  // rising edges seen on irq
 
-  using Program = std::function<int(HostCpu&, vgpu::Runtime&)>;
+  using Program = std::function<int(HostCpu&)>;
 
   SC_HAS_PROCESS(HostCpu);
-  HostCpu(sc_core::sc_module_name name, vgpu::Gpu& gpu, uint64_t gpuMmioBase, Program program)
-      : sc_module(name),
-        bus("bus"),
-        irq("irq"),
-        gpu_(gpu),
-        mmioBase_(gpuMmioBase),
-        program_(std::move(program)),
-        port_("port"),
-        fromMmio_("from_mmio"),
-        fromMemory_("from_memory") {
-    port_.mmio.bind(fromMmio_);
-    port_.memory.bind(fromMemory_);
-    port_.irq.bind(irq);
-    fromMmio_.register_b_transport(this, &HostCpu::mmioAccess);
-    fromMemory_.register_b_transport(this, &HostCpu::memoryAccess);
-    fromMemory_.register_transport_dbg(this, &HostCpu::memoryDebug);
+  HostCpu(sc_core::sc_module_name name, Program program)
+      : sc_module(name), bus("bus"), irq("irq"), program_(std::move(program)) {
     SC_THREAD(run);
     SC_METHOD(countInterrupt);
     sensitive << irq.pos();
@@ -50,12 +31,27 @@ class HostCpu : public sc_core::sc_module {
 
   int exitCode() const { return exitCode_; }
 
-  // The host program's own loads and stores (system memory, or anything else on the bus).
+  // The host program's loads and stores (system memory, device memory through the GPU's BAR,
+  // the GPU's registers: whatever the bus maps at the address).
   void store(uint64_t address, const void* data, unsigned bytes) {
     access(tlm::TLM_WRITE_COMMAND, address, const_cast<void*>(data), bytes);
   }
   void load(uint64_t address, void* data, unsigned bytes) {
     access(tlm::TLM_READ_COMMAND, address, data, bytes);
+  }
+  template <typename T>
+  T load(uint64_t address) {
+    T v{};
+    load(address, &v, sizeof v);
+    return v;
+  }
+  template <typename T>
+  void store(uint64_t address, T value) {
+    store(address, &value, sizeof value);
+  }
+  // Sleeps until the interrupt line is high (returns at once if it is).
+  void waitForInterrupt() {
+    if (!irq.read()) wait(irq.value_changed_event());
   }
 
  private:
@@ -79,25 +75,11 @@ class HostCpu : public sc_core::sc_module {
     return buf;
   }
 
-  // The load/store unit: the runtime's register accesses go to the GPU's MMIO window, its
-  // device-memory accesses go out unchanged (device memory is mapped 1:1 on the bus).
-  void mmioAccess(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
-    const uint64_t offset = t.get_address();
-    t.set_address(mmioBase_ + offset);
-    bus->b_transport(t, delay);
-    t.set_address(offset);
-  }
-  void memoryAccess(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
-    bus->b_transport(t, delay);
-  }
-  unsigned int memoryDebug(tlm::tlm_generic_payload& t) { return bus->transport_dbg(t); }
-
   void countInterrupt() { ++interrupts; }
 
   void run() {
     try {
-      vgpu::Runtime runtime(port_, gpu_);
-      exitCode_ = program_(*this, runtime);
+      exitCode_ = program_(*this);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "host_platform: %s\n", e.what());
       exitCode_ = 2;
@@ -105,10 +87,6 @@ class HostCpu : public sc_core::sc_module {
     sc_core::sc_stop();
   }
 
-  vgpu::Gpu& gpu_;
-  uint64_t mmioBase_;
   Program program_;
-  vgpu::HostPort port_;
-  tlm_utils::simple_target_socket<HostCpu> fromMmio_, fromMemory_;
   int exitCode_ = 1;
 };

@@ -1,27 +1,28 @@
-// A TLM-2.0 address decoder: one initiator (the host CPU), any number of targets, each at a
-// base address with a size. Addresses are translated to target-local ones (address - base,
-// plus the target's offset) on the way in and back on DMI grants and invalidations; an access
-// no target claims (or one straddling two) gets TLM_ADDRESS_ERROR_RESPONSE.
+// A TLM-2.0 address decoder: any number of initiators (the host CPU, the GPU as a bus master),
+// any number of targets, each at a base address with a size. Addresses are translated to
+// target-local ones (address - base, plus the target's offset) on the way in and back on DMI grants
+// and invalidations; an access no target claims (or one straddling two) gets
+// TLM_ADDRESS_ERROR_RESPONSE.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
 class Router : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<Router> fromInitiator;
+  tlm_utils::multi_passthrough_target_socket<Router> fromInitiators;
   tlm_utils::multi_passthrough_initiator_socket<Router> toTargets;
 
   explicit Router(sc_core::sc_module_name name)
-      : sc_module(name), fromInitiator("from_initiator"), toTargets("to_targets") {
-    fromInitiator.register_b_transport(this, &Router::b_transport);
-    fromInitiator.register_transport_dbg(this, &Router::transport_dbg);
-    fromInitiator.register_get_direct_mem_ptr(this, &Router::get_direct_mem_ptr);
+      : sc_module(name), fromInitiators("from_initiators"), toTargets("to_targets") {
+    fromInitiators.register_b_transport(this, &Router::b_transport);
+    fromInitiators.register_transport_dbg(this, &Router::transport_dbg);
+    fromInitiators.register_get_direct_mem_ptr(this, &Router::get_direct_mem_ptr);
     toTargets.register_invalidate_direct_mem_ptr(this, &Router::invalidate_direct_mem_ptr);
   }
 
@@ -53,7 +54,7 @@ class Router : public sc_core::sc_module {
     return -1;
   }
 
-  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
+  void b_transport(int, tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     const uint64_t address = t.get_address();
     const int i = decode(t);
     if (i < 0) {
@@ -64,7 +65,7 @@ class Router : public sc_core::sc_module {
     t.set_address(address);  // the initiator gets its payload back as it sent it
   }
 
-  unsigned int transport_dbg(tlm::tlm_generic_payload& t) {
+  unsigned int transport_dbg(int, tlm::tlm_generic_payload& t) {
     const uint64_t address = t.get_address();
     const int i = decode(t);
     if (i < 0) return 0;
@@ -73,7 +74,7 @@ class Router : public sc_core::sc_module {
     return n;
   }
 
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi) {
+  bool get_direct_mem_ptr(int, tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi) {
     const uint64_t address = t.get_address();
     const int i = decode(t);
     if (i < 0) {
@@ -97,8 +98,9 @@ class Router : public sc_core::sc_module {
     const Range& r = ranges_[i];
     const uint64_t s = std::max<uint64_t>(start, r.offset);
     const uint64_t e = std::min<uint64_t>(end, r.offset + r.size - 1);
-    if (s <= e)
-      fromInitiator->invalidate_direct_mem_ptr(s - r.offset + r.base, e - r.offset + r.base);
+    if (s > e) return;
+    for (unsigned k = 0; k < fromInitiators.size(); ++k)
+      fromInitiators[k]->invalidate_direct_mem_ptr(s - r.offset + r.base, e - r.offset + r.base);
   }
 
   std::vector<Range> ranges_;

@@ -1,13 +1,18 @@
 // An example virtual platform around the vgpu GPU model, built against the installed package:
 //
-//   host CPU --bus--> router --+--> system memory      0x0000'0000 .. 64 MiB
-//      ^                       +--> GPU MMIO registers  0x4000'0000 .. 4 KiB (docs/register-map.md)
-//      |                       +--> GPU device memory   0x1'0000'0000 .. (1:1 device addresses)
-//      +------- irq -------------- GPU interrupt line
+//   host CPU --bus--+--> router --+--> system memory      0x0000'0000 .. 64 MiB
+//                   |             +--> GPU MMIO registers  0x4000'0000 .. 4 KiB
+//                   (docs/register-map.md)
+//   GPU (bus master)+             +--> GPU device memory   0x1'0000'0000 .. (1:1 device addresses)
+//      ^
+//      +------- irq -------------- host CPU
 //
-// The host program keeps its data in system memory, and runs vector_add and a tiled matrix
-// multiply on the GPU through the vgpu runtime API (MMIO, AQL packets in device memory,
-// completion signals, sleeping on the interrupt), then checks the results on the CPU.
+// The host program drives the GPU with loads and stores only (GpuDriver.h): no vgpu runtime
+// and no C++ reference into the GPU. It loads the code objects into device memory with plain
+// stores, keeps its AQL queue, kernel arguments and completion signals in system memory, which
+// the GPU reaches through the same router, and runs vector_add on arrays it leaves in system
+// memory and a tiled matrix multiply on arrays it copies to device memory; then it checks the
+// results on the CPU.
 //
 //   host_platform [--platform NAME|FILE.json] VECTOR_ADD.co MATMUL_TILED.co
 #include <cmath>
@@ -18,14 +23,13 @@
 
 #include <systemc>
 
+#include "GpuDriver.h"
 #include "HostCpu.h"
 #include "Router.h"
 #include "SystemMemory.h"
-#include "common/Error.h"
 #include "dram/DeviceMemoryMap.h"
 #include "gpu/Gpu.h"
 #include "platforms/Platform.h"
-#include "runtime/Runtime.h"
 
 namespace {
 
@@ -40,6 +44,8 @@ struct Options {
 
 // Where the host program keeps its arrays in system memory.
 constexpr uint64_t kA = 0x10'0000, kB = 0x20'0000, kC = 0x30'0000;
+// And where its GPU driver keeps the queue, kernel arguments and signals.
+constexpr uint64_t kDriverMemory = 0x100'0000, kDriverMemoryBytes = 16ull << 20;
 
 std::vector<float> randomFloats(size_t n, uint32_t seed) {
   std::vector<float> v(n);
@@ -50,66 +56,60 @@ std::vector<float> randomFloats(size_t n, uint32_t seed) {
   return v;
 }
 
-// Host-side helpers: arrays between system memory and device memory, through the CPU's bus.
+// The host's arrays as bytes, for kernel arguments.
+template <typename T>
+void append(std::vector<uint8_t>& bytes, T value) {
+  const auto* p = reinterpret_cast<const uint8_t*>(&value);
+  bytes.insert(bytes.end(), p, p + sizeof value);
+}
+
 std::vector<float> loadArray(HostCpu& cpu, uint64_t address, size_t n) {
   std::vector<float> v(n);
   cpu.load(address, v.data(), static_cast<unsigned>(n * 4));
   return v;
 }
-uint64_t toDevice(HostCpu& cpu, vgpu::Runtime& rt, uint64_t systemAddress, size_t n) {
-  const std::vector<float> staging = loadArray(cpu, systemAddress, n);
-  const uint64_t device = rt.malloc(n * 4);
-  rt.copyToDevice(device, staging.data(), n * 4);
-  return device;
-}
-void toSystem(HostCpu& cpu, vgpu::Runtime& rt, uint64_t device, uint64_t systemAddress, size_t n) {
-  std::vector<float> staging(n);
-  rt.copyFromDevice(staging.data(), device, n * 4);
-  cpu.store(systemAddress, staging.data(), static_cast<unsigned>(n * 4));
-}
 
-bool runVectorAdd(HostCpu& cpu, vgpu::Runtime& rt, const std::string& codeObject) {
+// vector_add straight on system memory: the kernel reads a and b and writes c where the host
+// keeps them (as HIP kernels read and write pinned host memory).
+bool runVectorAdd(HostCpu& cpu, GpuDriver& gpu, const std::string& codeObject) {
   const int n = 1000;
   cpu.store(kA, randomFloats(n, 1).data(), n * 4);
   cpu.store(kB, randomFloats(n, 2).data(), n * 4);
-  const vgpu::Module& m = rt.loadModule(codeObject);
-  const uint64_t a = toDevice(cpu, rt, kA, n), b = toDevice(cpu, rt, kB, n);
-  const uint64_t c = rt.malloc(n * 4);
-  rt.launch(rt.kernel(m, "vector_add"), {{1024, 1, 1}, {256, 1, 1}},
-            {vgpu::KernelArg::pointer(a), vgpu::KernelArg::pointer(b), vgpu::KernelArg::pointer(c),
-             vgpu::KernelArg::value<int32_t>(n)});
-  rt.synchronize();
-  toSystem(cpu, rt, c, kC, n);
+  const GpuDriver::Kernel k = gpu.load(codeObject, "vector_add");
+  std::vector<uint8_t> args;
+  append(args, kA), append(args, kB), append(args, kC), append<int32_t>(args, n);
+  gpu.run(k, 1024, 1, 256, 1, args);
   const auto x = loadArray(cpu, kA, n), y = loadArray(cpu, kB, n), z = loadArray(cpu, kC, n);
   for (int i = 0; i < n; ++i)
     if (z[i] != x[i] + y[i]) {
       std::printf("vector_add: element %d is %g, expected %g\n", i, z[i], x[i] + y[i]);
       return false;
     }
-  std::printf("vector_add: %d elements match the CPU\n", n);
+  std::printf("vector_add: %d elements in system memory match the CPU\n", n);
   return true;
 }
 
-bool runMatmul(HostCpu& cpu, vgpu::Runtime& rt, const std::string& codeObject) {
+// The tiled matmul on device memory: the host copies its arrays there through the GPU's BAR
+// and back.
+bool runMatmul(HostCpu& cpu, GpuDriver& gpu, const std::string& codeObject) {
   const int n = 64;
-  cpu.store(kA, randomFloats(n * n, 6).data(), n * n * 4);
-  cpu.store(kB, randomFloats(n * n, 7).data(), n * n * 4);
-  const vgpu::Module& m = rt.loadModule(codeObject);
-  const uint64_t a = toDevice(cpu, rt, kA, n * n), b = toDevice(cpu, rt, kB, n * n);
-  const uint64_t c = rt.malloc(n * n * 4);
-  rt.launch(rt.kernel(m, "matmul_tiled"), {{64, 64, 1}, {16, 16, 1}},
-            {vgpu::KernelArg::pointer(a), vgpu::KernelArg::pointer(b), vgpu::KernelArg::pointer(c),
-             vgpu::KernelArg::value<int32_t>(n)});
-  rt.synchronize();
-  toSystem(cpu, rt, c, kC, n * n);
-  const auto x = loadArray(cpu, kA, n * n), y = loadArray(cpu, kB, n * n);
-  const auto z = loadArray(cpu, kC, n * n);
+  const unsigned bytes = n * n * 4;
+  const std::vector<float> x = randomFloats(n * n, 6), y = randomFloats(n * n, 7);
+  const GpuDriver::Kernel k = gpu.load(codeObject, "matmul_tiled");
+  const uint64_t a = gpu.allocateDevice(bytes), b = gpu.allocateDevice(bytes);
+  const uint64_t c = gpu.allocateDevice(bytes);
+  cpu.store(a, x.data(), bytes);
+  cpu.store(b, y.data(), bytes);
+  std::vector<uint8_t> args;
+  append(args, a), append(args, b), append(args, c), append<int32_t>(args, n);
+  gpu.run(k, 64, 64, 16, 16, args);
+  const auto z = loadArray(cpu, c, n * n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       double s = 0, magnitude = 0;
-      for (int k = 0; k < n; ++k) {
-        s += double(x[i * n + k]) * y[k * n + j];
-        magnitude += std::fabs(double(x[i * n + k]) * y[k * n + j]);
+      for (int kk = 0; kk < n; ++kk) {
+        s += double(x[i * n + kk]) * y[kk * n + j];
+        magnitude += std::fabs(double(x[i * n + kk]) * y[kk * n + j]);
       }
       // Float accumulation in the kernel's order: within a few ulps of the sum's magnitude.
       if (std::fabs(z[i * n + j] - s) > 1e-6 * magnitude + 1e-6) {
@@ -117,7 +117,7 @@ bool runMatmul(HostCpu& cpu, vgpu::Runtime& rt, const std::string& codeObject) {
         return false;
       }
     }
-  std::printf("matmul_tiled: %dx%d matches the CPU\n", n, n);
+  std::printf("matmul_tiled: %dx%d in device memory matches the CPU\n", n, n);
   return true;
 }
 
@@ -134,9 +134,10 @@ struct Platform : sc_core::sc_module {
         gpu("gpu", config),
         memory("memory", kSystemMemoryBytes, sc_core::sc_time(50, sc_core::SC_NS)),
         router("router"),
-        cpu("cpu", gpu, kGpuMmioBase, std::move(program)),
+        cpu("cpu", std::move(program)),
         irq("irq") {
-    cpu.bus.bind(router.fromInitiator);
+    cpu.bus.bind(router.fromInitiators);
+    gpu.systemMemorySocket().bind(router.fromInitiators);  // the GPU as a bus master
     router.map(memory.socket, 0, kSystemMemoryBytes, 0, "system memory");
     router.map(gpu.mmioSocket(), kGpuMmioBase, kGpuMmioBytes, 0, "GPU registers");
     router.map(gpu.hostMemorySocket(), vgpu::DeviceMemoryMap::kBase, config.dram.sizeBytes,
@@ -179,8 +180,9 @@ int sc_main(int argc, char* argv[]) {
     return 2;
   }
   bool finished = false;
-  Platform platform("platform", config, [&](HostCpu& cpu, vgpu::Runtime& rt) {
-    const bool ok = runVectorAdd(cpu, rt, o.vectorAdd) && runMatmul(cpu, rt, o.matmul);
+  Platform platform("platform", config, [&](HostCpu& cpu) {
+    GpuDriver gpu(cpu, kGpuMmioBase, kDriverMemory, kDriverMemoryBytes);
+    const bool ok = runVectorAdd(cpu, gpu, o.vectorAdd) && runMatmul(cpu, gpu, o.matmul);
     finished = true;
     return ok ? 0 : 1;
   });

@@ -191,7 +191,9 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   const bool isWrite = trans.get_command() == tlm::TLM_WRITE_COMMAND;
   isWrite ? ++writes : ++reads;
 
-  if (isWrite && policy_ == WritePolicy::WriteThroughNoAllocate) {
+  const bool absorbsWrites =
+      policy_ == WritePolicy::WriteBackAllocate && addr - writeBackBase_ < writeBackBytes_;
+  if (isWrite && !absorbsWrites) {
     for (uint64_t l = first; l <= last; ++l) ch.tags.lookup(channelLocal(l * line), false);
     traceAccess(TraceAccess::Write);
     delay = downstream(portStart + transfer) - now;
@@ -199,7 +201,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   }
 
   bool allHit = true;
-  const bool writeBackWrite = isWrite && policy_ == WritePolicy::WriteBackAllocate;
+  const bool writeBackWrite = isWrite && absorbsWrites;
   size_t ways[4];  // an access touches at most a few lines (it never exceeds 4 x 64 bytes)
   size_t touched = 0;
   uint64_t fillsDone = 0;  // ps: the latest fill still in flight among the lines hit

@@ -60,6 +60,12 @@ class Cache : public sc_core::sc_module {
     bytesChannel_ = bytes;
     downstreamChannel_ = downstreamBytes;
   }
+  // A write-back cache absorbs stores only inside [base, base + bytes) (the GPU: device
+  // memory); elsewhere (system memory, which the host reads directly) stores go straight on.
+  void setWriteBackRange(uint64_t base, uint64_t bytes) {
+    writeBackBase_ = base;
+    writeBackBytes_ = bytes;
+  }
   // Cycles the busiest channel's port was occupied (bandwidth utilisation).
   uint64_t portBusyCycles() const;
   // Drops every tag (an acquire fence's invalidation, command processor): the next accesses
@@ -93,6 +99,7 @@ class Cache : public sc_core::sc_module {
 
   CacheConfig config_;
   WritePolicy policy_;
+  uint64_t writeBackBase_ = 0, writeBackBytes_ = ~uint64_t{0};
   sc_core::sc_time period_;
   sc_core::sc_time hitLatency_;
   Divisor lineSize_, interleave_, channelCount_, portBytes_;

@@ -82,6 +82,16 @@ struct DramConfig {
   bool timed = true;
 };
 
+// The link between the GPU and system memory (PCIe on every modelled board). The GPU's
+// bus-master accesses to addresses outside device memory cross it (fabric/DataFabric.h): each
+// transaction takes the link's latency, and its bytes occupy the link's direction for
+// bytes / bandwidth.
+struct SystemLinkConfig {
+  double latencyNs = 500;      // request to completion, one transaction
+  double bandwidthGBs = 31.5;  // per direction
+  bool timed = true;
+};
+
 struct PlatformConfig {
   std::string name = "tiny";
   std::string description;
@@ -98,6 +108,7 @@ struct PlatformConfig {
   CacheConfig instructionCache{32768, 64, 4, 4, 64};
   L2Config l2;
   DramConfig dram;
+  SystemLinkConfig systemLink;
   uint32_t mmioLatencyCycles = 10;
   uint64_t maxCycles = 0;  // 0: no limit
   // A wave that waits at one s_barrier or one s_waitcnt for more cycles than this is reported

@@ -52,5 +52,9 @@ static_assert(sizeof(BarrierPacket) == kPacketBytes, "AQL packets are 64 bytes")
 // A signal object: the 64-bit value sits at offset 8 (amd_signal_t: kind, value, ...).
 constexpr uint32_t kSignalBytes = 64;
 constexpr uint32_t kSignalValueOffset = 8;
+// start_ts and end_ts of amd_signal_t (ROCm's amd_hsa_signal.h): written by the packet
+// processor when it completes the signal, read by hsa_amd_profiling_get_dispatch_time.
+constexpr uint32_t kSignalStartTimestampOffset = 32;
+constexpr uint32_t kSignalEndTimestampOffset = 40;
 
 }  // namespace vgpu::aql

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/Hex.h"
+#include "common/MemoryExtensions.h"
 #include "trace/Probes.h"
 
 namespace vgpu {
@@ -15,7 +16,6 @@ namespace {
 // Kernel descriptor field offsets (AMDGPUUsage, "Kernel Descriptor").
 constexpr uint32_t kKdGroupSegment = 0;
 constexpr uint32_t kKdPrivateSegment = 4;
-constexpr uint32_t kKdKernargSize = 8;
 constexpr uint32_t kKdEntryOffset = 16;
 constexpr uint32_t kKdRsrc1 = 48;
 constexpr uint32_t kKdRsrc2 = 52;
@@ -37,7 +37,7 @@ T load(const uint8_t* p) {
 
 CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& config,
                                    Dispatcher& dispatcher, const DebugSymbols& symbols,
-                                   DeviceMemoryMap& memoryMap)
+                                   uint64_t deviceMemoryBase, uint64_t deviceMemoryBytes)
     : sc_module(name),
       mmio("mmio"),
       memory("memory"),
@@ -45,7 +45,8 @@ CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& co
       config_(config),
       dispatcher_(dispatcher),
       symbols_(symbols),
-      memoryMap_(memoryMap),
+      deviceMemoryBase_(deviceMemoryBase),
+      deviceMemoryBytes_(deviceMemoryBytes),
       period_(sc_time(config.clockPeriodNs(), SC_NS)) {
   mmio.register_b_transport(this, &CommandProcessor::b_transport);
   mmio.register_transport_dbg(this, &CommandProcessor::transport_dbg);
@@ -88,6 +89,14 @@ uint32_t CommandProcessor::readQueueRegister(const Queue& q, uint32_t offset) co
       return q.errorCode;
     case mmio::kQDispatches:
       return q.dispatches;
+    case mmio::kQScratchBaseLo:
+      return static_cast<uint32_t>(q.scratchBase);
+    case mmio::kQScratchBaseHi:
+      return static_cast<uint32_t>(q.scratchBase >> 32);
+    case mmio::kQScratchSizeLo:
+      return static_cast<uint32_t>(q.scratchBytes);
+    case mmio::kQScratchSizeHi:
+      return static_cast<uint32_t>(q.scratchBytes >> 32);
     default:
       return 0;
   }
@@ -126,7 +135,33 @@ uint32_t CommandProcessor::readRegister(uint32_t offset) const {
     }
     case mmio::kCapabilities:
       return mmio::kCapKernelDispatch | mmio::kCapBarrierAnd | mmio::kCapBarrierOr |
-             mmio::kCapFences | mmio::kCapConcurrentDispatch;
+             mmio::kCapFences | mmio::kCapConcurrentDispatch | mmio::kCapSystemMemory |
+             mmio::kCapHostMemoryMap;
+    case mmio::kMemMapBaseLo:
+      return static_cast<uint32_t>(memMapBase_);
+    case mmio::kMemMapBaseHi:
+      return static_cast<uint32_t>(memMapBase_ >> 32);
+    case mmio::kMemMapSizeLo:
+      return static_cast<uint32_t>(memMapSize_);
+    case mmio::kMemMapSizeHi:
+      return static_cast<uint32_t>(memMapSize_ >> 32);
+    case mmio::kMemMapStatus:
+      return memMapStatus_;
+    case mmio::kDeviceMemoryBaseLo:
+      return static_cast<uint32_t>(deviceMemoryBase_);
+    case mmio::kDeviceMemoryBaseHi:
+      return static_cast<uint32_t>(deviceMemoryBase_ >> 32);
+    case mmio::kDeviceMemorySizeLo:
+      return static_cast<uint32_t>(deviceMemoryBytes_);
+    case mmio::kDeviceMemorySizeHi:
+      return static_cast<uint32_t>(deviceMemoryBytes_ >> 32);
+    case mmio::kTimestampLo: {
+      const uint64_t now = timestampNow();
+      timestampHi_ = static_cast<uint32_t>(now >> 32);
+      return static_cast<uint32_t>(now);
+    }
+    case mmio::kTimestampHi:
+      return timestampHi_;
     default:
       return 0;
   }
@@ -159,6 +194,18 @@ void CommandProcessor::writeQueueRegister(Queue& q, uint32_t offset, uint32_t va
     case mmio::kQStatus:
       if (value & mmio::kQueueError) q.errorCode = mmio::kErrorNone;
       break;
+    case mmio::kQScratchBaseLo:
+      q.scratchBase = (q.scratchBase & ~0xffffffffull) | value;
+      break;
+    case mmio::kQScratchBaseHi:
+      q.scratchBase = (q.scratchBase & 0xffffffffull) | (uint64_t{value} << 32);
+      break;
+    case mmio::kQScratchSizeLo:
+      q.scratchBytes = (q.scratchBytes & ~0xffffffffull) | value;
+      break;
+    case mmio::kQScratchSizeHi:
+      q.scratchBytes = (q.scratchBytes & 0xffffffffull) | (uint64_t{value} << 32);
+      break;
     default:
       break;  // read-only or unused: writes are ignored
   }
@@ -180,6 +227,27 @@ void CommandProcessor::writeRegister(uint32_t offset, uint32_t value) {
       irqEnable_ = value;
       updateIrq();
       break;
+    case mmio::kMemMapBaseLo:
+      memMapBase_ = (memMapBase_ & ~0xffffffffull) | value;
+      break;
+    case mmio::kMemMapBaseHi:
+      memMapBase_ = (memMapBase_ & 0xffffffffull) | (uint64_t{value} << 32);
+      break;
+    case mmio::kMemMapSizeLo:
+      memMapSize_ = (memMapSize_ & ~0xffffffffull) | value;
+      break;
+    case mmio::kMemMapSizeHi:
+      memMapSize_ = (memMapSize_ & 0xffffffffull) | (uint64_t{value} << 32);
+      break;
+    case mmio::kMemMapCommand: {
+      bool done = false;
+      if (value == mmio::kMemMapMap && mapDeviceMemory)
+        done = mapDeviceMemory(memMapBase_, memMapSize_);
+      else if (value == mmio::kMemMapUnmap && unmapDeviceMemory)
+        done = unmapDeviceMemory(memMapBase_);
+      memMapStatus_ = done ? 0 : 1;
+      break;
+    }
     default:
       break;  // read-only or unused: writes are ignored
   }
@@ -333,6 +401,7 @@ void CommandProcessor::startPacket(uint32_t q) {
   Queue& queue = queues_[q];
   const uint64_t slot = queue.readIndex & (queue.size - 1);
   queue.packetAddress = queue.base + slot * aql::kPacketBytes;
+  queue.packetStart = sc_time_stamp();
   const std::string where = "queue " + std::to_string(q) + " packet " +
                             std::to_string(queue.readIndex) + " at " + hex(queue.packetAddress);
   uint8_t raw[aql::kPacketBytes];
@@ -415,18 +484,32 @@ bool CommandProcessor::pollBarrier(uint32_t q) {
 }
 
 void CommandProcessor::completeSignal(uint32_t q, uint64_t signal) {
-  if (signal != 0) {
-    int64_t value = 0;
-    if (!readMemory(signal + aql::kSignalValueOffset, &value, sizeof value)) {
-      raiseError(q, mmio::kErrorMemory, "cannot read the completion signal at " + hex(signal));
-      return;
-    }
-    --value;
-    if (!writeMemory(signal + aql::kSignalValueOffset, &value, sizeof value)) {
-      raiseError(q, mmio::kErrorMemory, "cannot write the completion signal at " + hex(signal));
-      return;
-    }
+  if (signal == 0) return;
+  // The packet's times first, so that a host woken by the new value finds them.
+  const uint64_t times[2] = {toTimestamp(queues_[q].packetStart), timestampNow()};
+  if (!writeMemory(signal + aql::kSignalStartTimestampOffset, times, sizeof times)) {
+    raiseError(q, mmio::kErrorMemory, "cannot write the completion signal at " + hex(signal));
+    return;
   }
+  // One atomic decrement at the memory: host threads may touch the signal at the same time.
+  tlm::tlm_generic_payload p;
+  AtomicExtension atomic;
+  atomic.op = isa::AtomicOp::Sub;
+  atomic.returnsData = false;
+  int64_t one = 1;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_address(signal + aql::kSignalValueOffset);
+  p.set_data_ptr(reinterpret_cast<uint8_t*>(&one));
+  p.set_data_length(sizeof one);
+  p.set_streaming_width(sizeof one);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  p.set_extension(&atomic);
+  sc_time delay = SC_ZERO_TIME;
+  memory->b_transport(p, delay);
+  p.clear_extension(&atomic);
+  wait(delay);
+  if (!p.is_response_ok())
+    raiseError(q, mmio::kErrorMemory, "cannot decrement the completion signal at " + hex(signal));
 }
 
 void CommandProcessor::retirePacket(uint32_t q, uint64_t completionSignal) {
@@ -470,13 +553,6 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
                   "kernel object " + hex(pk.kernelObject) +
                       ": cannot read its 64-byte kernel descriptor (outside device memory)");
   }
-  const uint32_t kernargBytes = load<uint32_t>(kd + kKdKernargSize);
-  if (kernargBytes > 0 && !memoryMap_.covers(pk.kernargAddress, kernargBytes)) {
-    return reject(mmio::kErrorMemory, "kernel '" + name + "': its " + std::to_string(kernargBytes) +
-                                          "-byte kernarg segment at " + hex(pk.kernargAddress) +
-                                          " is outside every allocation");
-  }
-
   auto d = std::make_shared<KernelDispatch>();
   d->kernelName = name;
   d->codeObjectBase = symbols_.codeObjectBase(pk.kernelObject);
@@ -512,8 +588,6 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
                   entry +
                       " is not a kernel's first instruction (not 256-byte aligned, or inside "
                       "the descriptor): kernel_object does not point at a kernel descriptor");
-  if (!memoryMap_.covers(d->entryPc, 4))
-    return reject(mmio::kErrorInvalidCodeObject, entry + " is outside device memory");
   if (d->groupSegmentBytes > config_.lds.sizeBytes ||
       d->vgprsPerWave > config_.cu.vgprsPerSimdLane) {
     return reject(mmio::kErrorResources,
@@ -522,17 +596,24 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
                       " VGPRs per wave: more than a compute unit has");
   }
 
-  // Scratch: one slice per wave slot of the GPU, as the SPI hands out per-wave offsets.
-  queue.scratch.reset();
+  // Scratch: one slice per wave slot of the GPU, as the SPI hands out per-wave offsets, in the
+  // memory host software gave the queue (QUEUE_SCRATCH; an HSA runtime sizes it from the
+  // private segment sizes of what it dispatches).
   if (d->privateSegmentBytes > 0) {
     d->scratchBytesPerWave = (d->privateSegmentBytes * 64 + 1023) / 1024 * 1024;
     const uint64_t slots =
         uint64_t{config_.computeUnits} * config_.cu.simdsPerCu * config_.cu.waveSlotsPerSimd;
     d->scratchBytes = slots * d->scratchBytesPerWave;
-    queue.scratch = memoryMap_.allocate(d->scratchBytes, 4096, "scratch");
-    if (!queue.scratch)
-      return reject(mmio::kErrorResources, "kernel '" + name + "': no device memory for scratch");
-    d->scratchBase = *queue.scratch;
+    if (queue.scratchBytes < d->scratchBytes)
+      return reject(mmio::kErrorResources,
+                    "kernel '" + name + "' needs " + std::to_string(d->scratchBytes) +
+                        " bytes of scratch (private segment " +
+                        std::to_string(d->privateSegmentBytes) + " bytes x 64 lanes, rounded to " +
+                        std::to_string(d->scratchBytesPerWave) + " per wave, x " +
+                        std::to_string(slots) + " wave slots); queue " + std::to_string(q) +
+                        " has " + std::to_string(queue.scratchBytes) +
+                        " (QUEUE_SCRATCH_SIZE, set by host software)");
+    d->scratchBase = queue.scratchBase;
   }
 
   queue.record = DispatchRecord();
@@ -554,9 +635,6 @@ void CommandProcessor::finishDispatch(uint32_t q) {
   if (traceProbe)
     traceProbe->kernelEnded(q, queue.record.kernel, queue.record.startCycle, queue.record.endCycle,
                             p.workgroups, p.waves, p.faulted);
-  // A faulted dispatch may still have waves running on other CUs: its scratch stays allocated.
-  if (queue.scratch && !p.faulted) memoryMap_.release(*queue.scratch);
-  queue.scratch.reset();
   ++dispatches_;
   ++queue.dispatches;
   if (p.faulted) raiseError(q, mmio::kErrorKernelFault, p.fault);

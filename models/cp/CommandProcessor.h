@@ -22,7 +22,6 @@
 #include "cp/Aql.h"
 #include "cp/MmioRegisters.h"
 #include "dispatcher/Dispatcher.h"
-#include "dram/DeviceMemoryMap.h"
 
 namespace vgpu {
 
@@ -47,7 +46,13 @@ class CommandProcessor : public sc_core::sc_module {
 
   SC_HAS_PROCESS(CommandProcessor);
   CommandProcessor(sc_core::sc_module_name name, const PlatformConfig& config,
-                   Dispatcher& dispatcher, const DebugSymbols& symbols, DeviceMemoryMap& memoryMap);
+                   Dispatcher& dispatcher, const DebugSymbols& symbols, uint64_t deviceMemoryBase,
+                   uint64_t deviceMemoryBytes);
+
+  // The MEM_MAP command register: map or unmap a device-memory range (the GPU sets them to
+  // the DRAM's). Return false when the range is refused.
+  std::function<bool(uint64_t base, uint64_t bytes)> mapDeviceMemory;
+  std::function<bool(uint64_t base)> unmapDeviceMemory;
 
   // Called after each dispatch completes (statistics gathering).
   std::function<void(const DispatchRecord&)> onDispatchDone;
@@ -59,6 +64,11 @@ class CommandProcessor : public sc_core::sc_module {
   // The VCD and timeline (models/trace), set by the GPU when tracing; null: off.
   trace::CommandProcessorProbe* traceProbe = nullptr;
   const std::string& queueFault(uint32_t queue) const { return queues_.at(queue).fault; }
+  // The timestamp counter (TIMESTAMP register, signals' start_ts/end_ts): simulated ns.
+  static uint64_t toTimestamp(const sc_core::sc_time& t) {
+    return static_cast<uint64_t>(t / sc_core::sc_time(1, sc_core::SC_NS));
+  }
+  static uint64_t timestampNow() { return toTimestamp(sc_core::sc_time_stamp()); }
 
  private:
   struct Queue {
@@ -77,7 +87,8 @@ class CommandProcessor : public sc_core::sc_module {
     sc_core::sc_time nextPoll;
     std::shared_ptr<DispatchProgress> running;
     DispatchRecord record;
-    std::optional<uint64_t> scratch;
+    uint64_t scratchBase = 0, scratchBytes = 0;  // QUEUE_SCRATCH, given by host software
+    sc_core::sc_time packetStart;  // when the head packet began (its signal's start_ts)
     bool hasWork() const { return enabled && size != 0 && readIndex < doorbell; }
   };
 
@@ -97,6 +108,8 @@ class CommandProcessor : public sc_core::sc_module {
   // Ends the head packet: header back to INVALID, READ_INDEX, completion signal (if any), and
   // the interrupt.
   void retirePacket(uint32_t q, uint64_t completionSignal);
+  // Writes the packet's start and end times into the signal (amd_signal_t start_ts/end_ts,
+  // ROCm's amd_hsa_signal.h, in TIMESTAMP units) and decrements its value.
   void completeSignal(uint32_t q, uint64_t signal);
   void raiseError(uint32_t q, mmio::ErrorCode code, const std::string& message);
   void updateIrq();
@@ -108,7 +121,10 @@ class CommandProcessor : public sc_core::sc_module {
   PlatformConfig config_;
   Dispatcher& dispatcher_;
   const DebugSymbols& symbols_;  // kernel names for messages (host-given)
-  DeviceMemoryMap& memoryMap_;
+  uint64_t deviceMemoryBase_, deviceMemoryBytes_;
+  uint64_t memMapBase_ = 0, memMapSize_ = 0;
+  uint32_t memMapStatus_ = 0;
+  mutable uint32_t timestampHi_ = 0;  // latched by a read of TIMESTAMP_LO
   sc_core::sc_time period_;
   sc_core::sc_event doorbell_;
   sc_core::sc_event irqChanged_;

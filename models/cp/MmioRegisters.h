@@ -8,7 +8,9 @@ namespace vgpu::mmio {
 
 constexpr uint32_t kIdValue = 0x55504756;  // "VGPU"
 // 2.0: several AQL queues (1.0 had one, at the same offsets as queue 0 now).
-constexpr uint32_t kVersionValue = 0x00020000;
+// 3.0: device memory mapped by host software (MEM_MAP), scratch per queue given by host
+// software (QUEUE_SCRATCH), system memory reachable by the GPU, TIMESTAMP.
+constexpr uint32_t kVersionValue = 0x00030000;
 
 // AQL queues served by the command processor, and their register blocks.
 constexpr uint32_t kQueues = 8;
@@ -28,6 +30,19 @@ enum Register : uint32_t {
   kQueueStrideReg = 0x024,  // RO  bytes between two queues' register blocks (kQueueStride)
   kQueueErrors = 0x028,     // RO  bit q: queue q has an error (its QUEUE_STATUS bit 1)
   kCapabilities = 0x02C,    // RO  CapabilityBit
+  // Device memory: the GPU accepts accesses only inside ranges host software mapped here.
+  kMemMapBaseLo = 0x030,  // RW  range base (device address)
+  kMemMapBaseHi = 0x034,
+  kMemMapSizeLo = 0x038,  // RW  range size in bytes (map only)
+  kMemMapSizeHi = 0x03C,
+  kMemMapCommand = 0x040,       // WO  MemMapCommand: performed at once
+  kMemMapStatus = 0x044,        // RO  0: the last command was done; 1: it was refused
+  kDeviceMemoryBaseLo = 0x048,  // RO  the device aperture: where device memory starts
+  kDeviceMemoryBaseHi = 0x04C,
+  kDeviceMemorySizeLo = 0x050,  // RO  and its size in bytes
+  kDeviceMemorySizeHi = 0x054,
+  kTimestampLo = 0x058,  // RO  the timestamp counter (ns of simulated time; reading LO latches HI)
+  kTimestampHi = 0x05C,
   // Queue q's block starts at kQueueBlockBase + q * kQueueStride; offsets below are queue 0's.
   kQueueBaseLo = 0x100,  // RW  ring buffer of 64-byte AQL packets
   kQueueBaseHi = 0x104,
@@ -37,9 +52,13 @@ enum Register : uint32_t {
   kDoorbellHi = 0x114,
   kReadIndexLo = 0x118,  // RO  packets consumed (processed to completion)
   kReadIndexHi = 0x11C,
-  kQueueStatus = 0x120,      // bit0 busy (RO), bit1 error (W1C), bit2 waiting at a barrier (RO)
-  kQueueErrorCode = 0x124,   // RO  ErrorCode of the queue's first error since it was cleared
-  kQueueDispatches = 0x128,  // RO  kernel dispatches this queue completed
+  kQueueStatus = 0x120,         // bit0 busy (RO), bit1 error (W1C), bit2 waiting at a barrier (RO)
+  kQueueErrorCode = 0x124,      // RO  ErrorCode of the queue's first error since it was cleared
+  kQueueDispatches = 0x128,     // RO  kernel dispatches this queue completed
+  kQueueScratchBaseLo = 0x130,  // RW  scratch memory for the queue's dispatches (host-given)
+  kQueueScratchBaseHi = 0x134,
+  kQueueScratchSizeLo = 0x138,  // RW  its size in bytes (0: none)
+  kQueueScratchSizeHi = 0x13C,
   kEnd = kQueueBlockBase + kQueues * kQueueStride,
 };
 
@@ -56,7 +75,12 @@ enum QueueRegister : uint32_t {
   kQStatus = 0x20,
   kQErrorCode = 0x24,
   kQDispatches = 0x28,
+  kQScratchBaseLo = 0x30,
+  kQScratchBaseHi = 0x34,
+  kQScratchSizeLo = 0x38,
+  kQScratchSizeHi = 0x3C,
 };
+enum MemMapCommand : uint32_t { kMemMapMap = 1, kMemMapUnmap = 2 };
 constexpr uint32_t queueRegister(uint32_t queue, QueueRegister r) {
   return kQueueBlockBase + queue * kQueueStride + r;
 }
@@ -74,6 +98,8 @@ enum CapabilityBit : uint32_t {
   kCapBarrierOr = 1u << 2,
   kCapFences = 1u << 3,              // acquire/release fence scopes honoured
   kCapConcurrentDispatch = 1u << 4,  // dispatches of different queues share the CUs
+  kCapSystemMemory = 1u << 5,   // queues, kernargs, signals and buffers may be in system memory
+  kCapHostMemoryMap = 1u << 6,  // MEM_MAP, QUEUE_SCRATCH and TIMESTAMP (version 3.0)
 };
 
 enum ErrorCode : uint32_t {
@@ -81,12 +107,13 @@ enum ErrorCode : uint32_t {
   kErrorInvalidPacketType = 1,
   kErrorInvalidDimensions = 2,  // setup dimensions not 1..3, zero grid or workgroup size
   kErrorWorkgroupTooLarge = 3,
-  kErrorInvalidCodeObject = 4,  // kernel object outside every loaded code object
-  kErrorMemory = 5,             // a packet, kernarg or signal could not be read/written
+  kErrorInvalidCodeObject = 4,  // kernel object: no readable kernel descriptor, bad entry point
+  kErrorMemory = 5,             // a packet or signal could not be read/written
   kErrorKernelFault = 6,        // a wave faulted
-  kErrorResources = 7,          // the workgroup can never fit on a CU (LDS, registers)
-  kErrorInvalidHeader = 8,      // reserved fence scope (3) in the packet header
-  kErrorQueueSetup = 9,         // QUEUE_SIZE is not a power of two
+  kErrorResources = 7,      // the workgroup can never fit on a CU (LDS, registers), or the queue's
+                            // scratch is smaller than its private segments need
+  kErrorInvalidHeader = 8,  // reserved fence scope (3) in the packet header
+  kErrorQueueSetup = 9,     // QUEUE_SIZE is not a power of two
 };
 
 }  // namespace vgpu::mmio

@@ -9,6 +9,7 @@
 #include "common/Apertures.h"
 #include "common/Hex.h"
 #include "common/MemoryExtensions.h"
+#include "dram/DeviceMemoryMap.h"
 #include "isa/Gws.h"
 #include "isa/OpInfo.h"
 #include "trace/Probes.h"
@@ -18,6 +19,13 @@ namespace vgpu {
 using namespace sc_core;
 
 namespace {
+
+// Why nothing answered an access (the fault report's words).
+std::string whereNothingAnswersIn(uint64_t address, uint64_t deviceBytes) {
+  if (address >= DeviceMemoryMap::kBase && address - DeviceMemoryMap::kBase < deviceBytes)
+    return "in device memory but outside every range host software mapped (MEM_MAP)";
+  return "outside device memory and outside every system memory the platform answers for";
+}
 constexpr uint64_t kNever = ~0ull;
 }  // namespace
 
@@ -750,7 +758,8 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
     fault(w, &inst,
           std::string("memory violation: ") +
               (req->space == isa::MemSpace::Scalar ? "scalar " : "") + "access to " +
-              hex(req->faultAddress) + ", which is outside every device allocation");
+              hex(req->faultAddress) + ", which is " +
+              whereNothingAnswersIn(req->faultAddress, config_.dram.sizeBytes));
     return;
   }
 

@@ -1,72 +1,52 @@
 #include "dram/DeviceMemoryMap.h"
 
+#include <iterator>
+
 namespace vgpu {
 
-std::optional<uint64_t> DeviceMemoryMap::allocate(uint64_t bytes, uint64_t align, std::string tag) {
-  if (align < 256) align = 256;
-  if ((align & (align - 1)) != 0 || bytes > capacity_) return std::nullopt;
-  const uint64_t size = bytes == 0 ? 256 : (bytes + 255) & ~uint64_t{255};
-  // First fit at the lowest address: deterministic, and freed memory is reused whatever its
-  // size, because release() merges neighbouring free ranges.
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    const uint64_t start = it->first, length = it->second;
-    const uint64_t base = (start + align - 1) & ~(align - 1);
-    if (base - start > length || length - (base - start) < size) continue;
-    free_.erase(it);
-    if (base > start) free_[start] = base - start;
-    const uint64_t tail = start + length - (base + size);
-    if (tail > 0) free_[base + size] = tail;
-    allocations_[base] = {base, size, std::move(tag)};
-    allocated_ += size;
-    return base;
+bool DeviceMemoryMap::map(uint64_t base, uint64_t bytes) {
+  if (bytes == 0 || base < kBase || base - kBase > capacity_ || bytes > capacity_ - (base - kBase))
+    return false;
+  auto next = ranges_.lower_bound(base);
+  if (next != ranges_.end() && next->first - base < bytes) return false;
+  if (next != ranges_.begin()) {
+    const Range& before = std::prev(next)->second;
+    if (base - before.base < before.size) return false;
   }
-  return std::nullopt;
-}
-
-bool DeviceMemoryMap::release(uint64_t base) {
-  auto it = allocations_.find(base);
-  if (it == allocations_.end()) return false;
-  uint64_t start = base, size = it->second.size;
-  allocated_ -= size;
-  lastBase_ = lastSize_ = 0;
-  allocations_.erase(it);
-  auto next = free_.lower_bound(start);
-  if (next != free_.end() && next->first == start + size) {  // merge with the range after
-    size += next->second;
-    next = free_.erase(next);
-  }
-  if (next != free_.begin()) {  // and with the range before
-    auto prev = std::prev(next);
-    if (prev->first + prev->second == start) {
-      start = prev->first;
-      size += prev->second;
-      free_.erase(prev);
-    }
-  }
-  free_[start] = size;
+  ranges_.emplace_hint(next, base, Range{base, bytes});
+  mapped_ += bytes;
   return true;
 }
 
-const DeviceMemoryMap::Allocation* DeviceMemoryMap::find(uint64_t addr) const {
-  auto it = allocations_.upper_bound(addr);
-  if (it == allocations_.begin()) return nullptr;
+bool DeviceMemoryMap::unmap(uint64_t base) {
+  auto it = ranges_.find(base);
+  if (it == ranges_.end()) return false;
+  mapped_ -= it->second.size;
+  ranges_.erase(it);
+  lastBase_ = lastSize_ = 0;
+  return true;
+}
+
+const DeviceMemoryMap::Range* DeviceMemoryMap::find(uint64_t addr) const {
+  auto it = ranges_.upper_bound(addr);
+  if (it == ranges_.begin()) return nullptr;
   --it;
-  const Allocation& a = it->second;
-  return addr - a.base < a.size ? &a : nullptr;
+  const Range& r = it->second;
+  return addr - r.base < r.size ? &r : nullptr;
 }
 
 bool DeviceMemoryMap::contains(uint64_t addr, uint64_t bytes) const {
-  const Allocation* a = find(addr);
-  return a != nullptr && bytes <= a->size - (addr - a->base);
+  const Range* r = find(addr);
+  return r != nullptr && bytes <= r->size - (addr - r->base);
 }
 
 bool DeviceMemoryMap::covers(uint64_t addr, uint64_t bytes) const {
   if (addr - lastBase_ < lastSize_ && bytes <= lastSize_ - (addr - lastBase_)) return true;
   while (bytes > 0) {
-    const Allocation* a = find(addr);
-    if (a == nullptr) return false;
-    lastBase_ = a->base, lastSize_ = a->size;
-    const uint64_t inside = a->size - (addr - a->base);
+    const Range* r = find(addr);
+    if (r == nullptr) return false;
+    lastBase_ = r->base, lastSize_ = r->size;
+    const uint64_t inside = r->size - (addr - r->base);
     if (bytes <= inside) return true;
     addr += inside;
     bytes -= inside;

@@ -37,12 +37,14 @@ Dram::Dram(sc_module_name name, const DramConfig& config, sc_time clockPeriod)
   socket.register_get_direct_mem_ptr(this, &Dram::get_direct_mem_ptr);
 }
 
-bool Dram::release(uint64_t base) {
-  const DeviceMemoryMap::Allocation* a = map_.find(base);
-  if (a == nullptr || a->base != base) return false;
-  const uint64_t end = a->base + a->size - 1;
-  for (unsigned i = 0; i < socket.size(); ++i) socket[i]->invalidate_direct_mem_ptr(base, end);
-  return map_.release(base);
+bool Dram::unmap(uint64_t base) {
+  const DeviceMemoryMap::Range* r = map_.find(base);
+  if (r == nullptr || r->base != base) return false;
+  const uint64_t end = r->base + r->size - 1;
+  // During elaboration the sockets may not be bound yet, and nobody holds DMI.
+  if (sc_core::sc_get_status() & ~(sc_core::SC_ELABORATION | sc_core::SC_BEFORE_END_OF_ELABORATION))
+    for (unsigned i = 0; i < socket.size(); ++i) socket[i]->invalidate_direct_mem_ptr(base, end);
+  return map_.unmap(base);
 }
 
 void Dram::watchPage(uint64_t page, PageWriteListener& listener) {
@@ -95,7 +97,7 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtens
     return false;
   }
   if (!debug) {
-    // Every enabled byte must lie in an allocation (adjacent allocations may share an access).
+    // Every enabled byte must lie in a mapped range (adjacent ranges may share an access).
     bool ok = true;
     forEachEnabledRun([&](unsigned i, unsigned n) { ok = ok && map_.covers(addr + i, n); });
     if (!ok) {
@@ -232,14 +234,14 @@ unsigned int Dram::transport_dbg(int, tlm::tlm_generic_payload& trans) {
 
 bool Dram::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
   const uint64_t addr = trans.get_address();
-  const DeviceMemoryMap::Allocation* a = map_.find(addr);
+  const DeviceMemoryMap::Range* a = map_.find(addr);
   if (a == nullptr) {
     // Deny with the largest range we can vouch for: just this address.
     dmi.set_start_address(addr);
     dmi.set_end_address(addr);
     return false;
   }
-  // One backing page at most, clipped to the allocation: DMI needs contiguous host memory.
+  // One backing page at most, clipped to the mapped range: DMI needs contiguous host memory.
   const uint64_t pageStart = addr - addr % BackingStore::kPageBytes;
   uint64_t start = std::max(pageStart, a->base);
   uint64_t end = std::min(pageStart + BackingStore::kPageBytes, a->base + a->size) - 1;

@@ -2,8 +2,8 @@
 // memory hierarchy. Timing: channels interleaved by address, banks with an open row each
 // (row hit: tCL; closed: tRCD + tCL; conflict: tRP + tRCD + tCL, not before tRAS), then the
 // channel's data bus for the burst, whose rate gives the platform's peak bandwidth. Any number of
-// initiators bind to `socket` (L2 channels, the command processor, the host port). Accesses outside
-// every allocation get TLM_ADDRESS_ERROR_RESPONSE.
+// initiators bind to `socket` (the data fabric below L2, the decoded-instruction cache, the host
+// port). Accesses outside every range host software mapped get TLM_ADDRESS_ERROR_RESPONSE.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -34,10 +34,13 @@ class Dram : public sc_core::sc_module, public PageWatcher {
 
   Dram(sc_core::sc_module_name name, const DramConfig& config, sc_core::sc_time clockPeriod);
 
-  DeviceMemoryMap& memoryMap() { return map_; }
   BackingStore& store() { return store_; }
-  // Frees an allocation and revokes any DMI pointer into it.
-  bool release(uint64_t base);
+  // Host software mapped or unmapped a range for the GPU (the MEM_MAP registers,
+  // docs/register-map.md): accesses outside every mapped range are refused. unmap() revokes
+  // any DMI pointer into the range. false: refused (see DeviceMemoryMap::map/unmap).
+  bool map(uint64_t base, uint64_t bytes) { return map_.map(base, bytes); }
+  bool unmap(uint64_t base);
+  uint64_t bytesMapped() const { return map_.bytesMapped(); }
   // Watches a page for `listener` (common/WatchedPages.h): revokes DMI over it now, grants
   // none there until it is written, and then tells the listener. One listener per page.
   void watchPage(uint64_t page, PageWriteListener& listener) override;

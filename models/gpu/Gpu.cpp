@@ -69,10 +69,16 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config, SocketBinder binder)
   if (config_.functionalMode) {
     config_.dram.timed = config_.l2.timed = config_.lds.timed = false;
     config_.vectorL1.timed = config_.scalarCache.timed = config_.instructionCache.timed = false;
+    config_.systemLink.timed = false;
   }
   dram_ = std::make_unique<Dram>("dram", config_.dram, period_);
+  // Below L2, the data fabric sends device addresses to DRAM and the rest over the system link.
+  fabric_ = std::make_unique<DataFabric>("fabric", config_.systemLink, DeviceMemoryMap::kBase,
+                                         config_.dram.sizeBytes);
+  bind(fabric_->deviceMemory, dram_->socket, "fabric->dram");
   l2_ = std::make_unique<L2Cache>("l2", config_.l2, period_);
-  bind(l2_->memory, dram_->socket, "l2->dram");
+  l2_->setWriteBackRange(DeviceMemoryMap::kBase, config_.dram.sizeBytes);
+  bind(l2_->memory, fabric_->socket, "l2->fabric");
 
   // Decoded instructions, read from DRAM when waves first reach them; DRAM reports writes to
   // the pages decoded from.
@@ -81,8 +87,10 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config, SocketBinder binder)
   bind(decoded_->memory, dram_->socket, "decoded_instructions->dram");
 
   dispatcher_ = std::make_unique<Dispatcher>("dispatcher", config);
-  cp_ =
-      std::make_unique<CommandProcessor>("cp", config, *dispatcher_, symbols_, dram_->memoryMap());
+  cp_ = std::make_unique<CommandProcessor>("cp", config, *dispatcher_, symbols_,
+                                           DeviceMemoryMap::kBase, config_.dram.sizeBytes);
+  cp_->mapDeviceMemory = [this](uint64_t base, uint64_t bytes) { return dram_->map(base, bytes); };
+  cp_->unmapDeviceMemory = [this](uint64_t base) { return dram_->unmap(base); };
   bind(cp_->memory, l2_->socket, "cp->l2");
   cp_->irq.bind(irq);
   cp_->onDispatchDone = [this](const DispatchRecord& r) { dispatches_.push_back(r); };
@@ -285,6 +293,12 @@ void Gpu::registerStatistics() {
   stats_.registerCounter("dram.bytes_read", &dram_->bytesRead);
   stats_.registerCounter("dram.bytes_written", &dram_->bytesWritten);
   stats_.registerCounter("dram.atomics", &dram_->atomics);
+  stats_.registerCounter("system_link.reads", &fabric_->systemReads);
+  stats_.registerCounter("system_link.writes", &fabric_->systemWrites);
+  stats_.registerCounter("system_link.atomics", &fabric_->systemAtomics);
+  stats_.registerCounter("system_link.bytes_read", &fabric_->systemBytesRead);
+  stats_.registerCounter("system_link.bytes_written", &fabric_->systemBytesWritten);
+  stats_.registerCounter("system_link.errors", &fabric_->systemErrors);
   stats_.registerCounter("dispatcher.workgroups", &dispatcher_->workgroupsDispatched);
   stats_.registerCounter("dispatcher.waves", &dispatcher_->wavesDispatched);
 }

@@ -5,6 +5,9 @@
 // Integration points for a platform:
 //   mmioSocket()        target: the register map (cp/MmioRegisters.h)
 //   hostMemorySocket()  target: device memory as the host (PCIe BAR) sees it
+//   systemMemorySocket() initiator: the GPU's own accesses to system memory (every address
+//                       outside device memory: queues, kernargs, signals, pinned buffers);
+//                       optional, unbound means no system memory (fabric/DataFabric.h)
 //   irq                 interrupt line, high while an enabled interrupt is pending
 #pragma once
 
@@ -25,6 +28,7 @@
 #include "cu/InstructionDecodeCache.h"
 #include "dispatcher/Dispatcher.h"
 #include "dram/Dram.h"
+#include "fabric/DataFabric.h"
 #include "isa/Gws.h"
 #include "l2/L2Cache.h"
 #include "lds/Lds.h"
@@ -50,6 +54,7 @@ class Gpu : public sc_core::sc_module {
 
   tlm::tlm_target_socket<>& mmioSocket() { return cp_->mmio; }
   tlm_utils::multi_passthrough_target_socket<Dram>& hostMemorySocket() { return dram_->socket; }
+  SystemMemorySocket& systemMemorySocket() { return fabric_->systemMemory; }
 
   const PlatformConfig& config() const { return config_; }
   Dram& dram() { return *dram_; }
@@ -111,6 +116,7 @@ class Gpu : public sc_core::sc_module {
   std::unique_ptr<trace::TraceRecorder> trace_;  // null unless config.trace asks for a file
 
   std::unique_ptr<Dram> dram_;
+  std::unique_ptr<DataFabric> fabric_;
   std::unique_ptr<L2Cache> l2_;
   std::unique_ptr<InstructionDecodeCache> decoded_;
   std::unique_ptr<Dispatcher> dispatcher_;

@@ -46,6 +46,21 @@ void Runtime::mmioWrite(uint32_t reg, uint32_t value) {
     throw std::runtime_error("MMIO write refused: " + p.get_response_string());
 }
 
+void Runtime::mmioWrite64(uint32_t loRegister, uint64_t value) {
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_address(loRegister);
+  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
+  p.set_data_length(8);
+  p.set_streaming_width(8);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  port_.mmio->b_transport(p, delay);
+  wait(delay);
+  if (!p.is_response_ok())
+    throw std::runtime_error("MMIO write refused: " + p.get_response_string());
+}
+
 uint32_t Runtime::mmioRead(uint32_t reg) {
   uint32_t value = 0;
   tlm::tlm_generic_payload p;
@@ -126,18 +141,53 @@ void Runtime::transfer(tlm::tlm_command cmd, uint64_t address, uint8_t* data, ui
   wait(delay);
 }
 
-uint64_t Runtime::malloc(uint64_t bytes) {
-  auto a = gpu_.dram().memoryMap().allocate(bytes, 256, "buffer");
-  if (!a) {
-    throw InputError("out of device memory: cannot allocate " + std::to_string(bytes) + " bytes (" +
-                     std::to_string(gpu_.dram().memoryMap().bytesAllocated()) + " of " +
-                     std::to_string(gpu_.dram().memoryMap().capacity()) + " in use)");
+DeviceMemoryAllocator& Runtime::allocator() {
+  if (!allocator_) {
+    auto pair = [&](uint32_t lo, uint32_t hi) {
+      return uint64_t{mmioRead(lo)} | uint64_t{mmioRead(hi)} << 32;
+    };
+    const uint64_t base = pair(mmio::kDeviceMemoryBaseLo, mmio::kDeviceMemoryBaseHi);
+    const uint64_t size = pair(mmio::kDeviceMemorySizeLo, mmio::kDeviceMemorySizeHi);
+    allocator_ = std::make_unique<DeviceMemoryAllocator>(size, base);
   }
-  return *a;
+  return *allocator_;
+}
+
+uint64_t Runtime::malloc(uint64_t bytes) {
+  DeviceMemoryAllocator& a = allocator();
+  const auto base = a.allocate(bytes, 256, "buffer");
+  if (!base) {
+    throw InputError("out of device memory: cannot allocate " + std::to_string(bytes) + " bytes (" +
+                     std::to_string(a.bytesAllocated()) + " of " + std::to_string(a.capacity()) +
+                     " in use)");
+  }
+  // The GPU learns of the range through its MEM_MAP registers, as from a driver's page tables.
+  mmioWrite64(mmio::kMemMapBaseLo, *base);
+  mmioWrite64(mmio::kMemMapSizeLo, a.find(*base)->size);
+  mmioWrite(mmio::kMemMapCommand, mmio::kMemMapMap);
+  if (mmioRead(mmio::kMemMapStatus) != 0)
+    throw std::logic_error("the GPU refused to map device memory the allocator handed out");
+  return *base;
 }
 
 void Runtime::free(uint64_t deviceAddress) {
-  gpu_.dram().release(deviceAddress);
+  DeviceMemoryAllocator& a = allocator();
+  const DeviceMemoryAllocator::Allocation* allocation = a.find(deviceAddress);
+  if (allocation == nullptr || allocation->base != deviceAddress) return;
+  mmioWrite64(mmio::kMemMapBaseLo, deviceAddress);
+  mmioWrite(mmio::kMemMapCommand, mmio::kMemMapUnmap);
+  a.release(deviceAddress);
+}
+
+void Runtime::ensureScratch(QueueState& q, uint64_t bytes) {
+  if (bytes <= q.scratchBytes) return;
+  // Dispatches already queued may still use the old memory: it is freed at the next
+  // synchronize, with the kernargs.
+  if (q.scratchBytes != 0) q.transientAllocations.push_back(q.scratchBase);
+  q.scratchBase = malloc(bytes);
+  q.scratchBytes = bytes;
+  mmioWrite64(mmio::queueRegister(q.index, mmio::kQScratchBaseLo), q.scratchBase);
+  mmioWrite64(mmio::queueRegister(q.index, mmio::kQScratchSizeLo), q.scratchBytes);
 }
 
 void Runtime::copyToDevice(uint64_t dst, const void* src, uint64_t bytes) {
@@ -447,6 +497,14 @@ void Runtime::launch(Queue queue, const Kernel& k, const LaunchConfig& c,
   if (c.acquireFence > aql::kScopeSystem || c.releaseFence > aql::kScopeSystem)
     throw InputError("fence scopes are none (0), agent (1) or system (2)");
   QueueState& q = queueState(queue);
+  if (info.privateSegmentFixedSize > 0) {
+    // The command processor's scratch layout: each wave slot of the GPU gets the private
+    // segment of 64 lanes, rounded up to 1 KiB.
+    const PlatformConfig& pc = gpu_.config();
+    const uint64_t perWave = (uint64_t{info.privateSegmentFixedSize} * 64 + 1023) / 1024 * 1024;
+    ensureScratch(
+        q, perWave * mmioRead(mmio::kComputeUnits) * pc.cu.simdsPerCu * pc.cu.waveSlotsPerSimd);
+  }
   const std::vector<uint8_t> kernarg = buildKernarg(k, c, args, q.base);
   const uint64_t kernargAddress = malloc(kernarg.size());
   copyToDevice(kernargAddress, kernarg.data(), kernarg.size());
@@ -492,6 +550,7 @@ void Runtime::synchronize(Queue queue) {
 struct Simulation::Top : sc_module {
   Gpu gpu;
   HostPort host;
+  SystemMemory systemMemory;  // what the GPU reaches outside device memory
   sc_signal<bool> irq;
   std::function<void(Runtime&)> program;
   std::exception_ptr error;
@@ -499,9 +558,15 @@ struct Simulation::Top : sc_module {
 
   SC_HAS_PROCESS(Top);
   Top(sc_module_name name, const PlatformConfig& config)
-      : sc_module(name), gpu("gpu", config), host("host"), irq("irq") {
+      : sc_module(name),
+        gpu("gpu", config),
+        host("host"),
+        systemMemory("system_memory", Simulation::kSystemMemoryBase,
+                     Simulation::kSystemMemoryBytes),
+        irq("irq") {
     host.mmio.bind(gpu.mmioSocket());
     host.memory.bind(gpu.hostMemorySocket());
+    gpu.systemMemorySocket().bind(systemMemory.socket);
     gpu.irq.bind(irq);
     host.irq.bind(irq);
     SC_THREAD(hostThread);
@@ -528,6 +593,10 @@ Simulation::~Simulation() = default;
 
 Gpu& Simulation::gpu() {
   return top_->gpu;
+}
+
+SystemMemory& Simulation::systemMemory() {
+  return top_->systemMemory;
 }
 
 double Simulation::simulatedSeconds() const {

@@ -19,8 +19,10 @@
 
 #include "common/PlatformConfig.h"
 #include "cp/Aql.h"
+#include "fabric/SystemMemory.h"
 #include "isa/HazardChecker.h"
 #include "loader/CodeObject.h"
+#include "runtime/DeviceMemoryAllocator.h"
 
 namespace vgpu {
 
@@ -159,9 +161,16 @@ class Runtime {
     uint32_t packets = 0;
     uint64_t writeIndex = 0;
     uint64_t knownReadIndex = 0;                 // READ_INDEX as last read (it only grows)
-    std::vector<uint64_t> transientAllocations;  // kernargs of in-flight launches
+    std::vector<uint64_t> transientAllocations;  // kernargs and outgrown scratch in flight
+    uint64_t scratchBase = 0, scratchBytes = 0;  // what QUEUE_SCRATCH holds
   };
   void mmioWrite(uint32_t reg, uint32_t value);
+  // A LO/HI register pair in one 8-byte access.
+  void mmioWrite64(uint32_t loRegister, uint64_t value);
+  // The allocator over the aperture the GPU reports (DEVICE_MEMORY_BASE/SIZE), made at first use.
+  DeviceMemoryAllocator& allocator();
+  // Gives the queue at least `bytes` of scratch (QUEUE_SCRATCH) before a dispatch needs it.
+  void ensureScratch(QueueState& q, uint64_t bytes);
   uint32_t mmioRead(uint32_t reg);
   void transfer(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint64_t bytes);
   QueueState& queueState(Queue queue);
@@ -178,6 +187,7 @@ class Runtime {
 
   HostPort& port_;
   Gpu& gpu_;
+  std::unique_ptr<DeviceMemoryAllocator> allocator_;
   std::vector<std::unique_ptr<Module>> modules_;
   std::vector<QueueState> queues_;  // [0] the default queue, then createQueue()'s
 };
@@ -186,6 +196,11 @@ class Runtime {
 // and a host thread that runs the given program.
 class Simulation {
  public:
+  // The system memory the GPU reaches through its system-memory socket: 1 GiB at 2 GiB, below
+  // device memory (4 GiB) and far from address 0, so that null pointers still fault.
+  static constexpr uint64_t kSystemMemoryBase = 0x8000'0000ull;
+  static constexpr uint64_t kSystemMemoryBytes = 1ull << 30;
+
   explicit Simulation(const PlatformConfig& config);
   ~Simulation();
   // Runs `hostProgram` on the host thread until it returns, then stops the simulation.
@@ -193,6 +208,7 @@ class Simulation {
   // May be called once per process (SystemC allows one simulation).
   void run(const std::function<void(Runtime&)>& hostProgram);
   Gpu& gpu();
+  SystemMemory& systemMemory();
   double simulatedSeconds() const;
 
  private:

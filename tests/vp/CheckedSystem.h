@@ -36,11 +36,16 @@ class CheckedSystem : public sc_core::sc_module {
         host("host"),
         mmioChecker("host_mmio_checker"),
         memoryChecker("host_memory_checker"),
+        systemMemoryChecker("system_memory_checker"),
+        systemMemory("system_memory", Simulation::kSystemMemoryBase,
+                     Simulation::kSystemMemoryBytes),
         irq("irq") {
     host.mmio.bind(mmioChecker.target);
     mmioChecker.initiator.bind(gpu.mmioSocket());
     host.memory.bind(memoryChecker.target);
     memoryChecker.initiator.bind(gpu.hostMemorySocket());
+    gpu.systemMemorySocket().bind(systemMemoryChecker.target);
+    systemMemoryChecker.initiator.bind(systemMemory.socket);
     gpu.irq.bind(irq);
     host.irq.bind(irq);
     SC_THREAD(hostThread);
@@ -74,6 +79,9 @@ class CheckedSystem : public sc_core::sc_module {
   Gpu gpu;
   HostPort host;
   ProtocolChecker mmioChecker, memoryChecker;
+  // The GPU's accesses to system memory (not among checkers(): most runs have none).
+  ProtocolChecker systemMemoryChecker;
+  SystemMemory systemMemory;
   sc_core::sc_signal<bool> irq;
 
  private:

@@ -80,14 +80,15 @@ TEST(Conformance, KernelsCrossEveryBoundaryWithoutViolations) {
     }
   });
   EXPECT_TRUE(failures.empty()) << failures.front();
-  // 2 CUs x (lds, tc, scalar, instruction) + 2 vector L1s + 1 SQC x 2 + cp + l2->dram +
-  // the decoded-instruction cache's reads of code from DRAM.
-  EXPECT_EQ(sys.internal.size(), 2u * 4 + 2 + 2 + 2 + 1);
+  // 2 CUs x (lds, tc, scalar, instruction) + 2 vector L1s + 1 SQC x 2 + cp + l2->fabric +
+  // fabric->dram + the decoded-instruction cache's reads of code from DRAM.
+  EXPECT_EQ(sys.internal.size(), 2u * 4 + 2 + 2 + 3 + 1);
   for (const ProtocolChecker* c : sys.checkers()) {
     EXPECT_GT(c->transports, 0u) << c->name() << " saw no traffic";
     EXPECT_GT(c->okResponses, 0u) << c->name();
   }
-  ASSERT_NE(sys.checker("l2->dram"), nullptr);
+  ASSERT_NE(sys.checker("l2->fabric"), nullptr);
+  ASSERT_NE(sys.checker("fabric->dram"), nullptr);
   ASSERT_NE(sys.checker("cu1->lds"), nullptr);
   expectNoViolations(sys);
 }
@@ -175,13 +176,42 @@ TEST(Conformance, MmioErrorsAndIdentification) {
     EXPECT_EQ(access(mmio, tlm::TLM_READ_COMMAND, mmio::kId, buf, 4), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(u32(), mmio::kIdValue);
     access(mmio, tlm::TLM_READ_COMMAND, mmio::kVersion, buf, 4);
-    EXPECT_EQ(u32(), 0x00020000u);
+    EXPECT_EQ(u32(), 0x00030000u);
+    // The device aperture: 4 GiB up, the platform's DRAM size (tiny: platforms/tiny.json).
+    uint64_t u64 = 0;
+    access(mmio, tlm::TLM_READ_COMMAND, mmio::kDeviceMemoryBaseLo, buf, 8);
+    std::memcpy(&u64, buf, 8);
+    EXPECT_EQ(u64, 0x1'0000'0000ull);
+    access(mmio, tlm::TLM_READ_COMMAND, mmio::kDeviceMemorySizeLo, buf, 8);
+    std::memcpy(&u64, buf, 8);
+    EXPECT_EQ(u64, twoCus().dram.sizeBytes);
+    // MEM_MAP refuses a range outside the aperture and one overlapping a mapped range.
+    auto memMap = [&](uint64_t base, uint64_t size, uint32_t command) {
+      std::memcpy(buf, &base, 8);
+      access(mmio, tlm::TLM_WRITE_COMMAND, mmio::kMemMapBaseLo, buf, 8);
+      std::memcpy(buf, &size, 8);
+      access(mmio, tlm::TLM_WRITE_COMMAND, mmio::kMemMapSizeLo, buf, 8);
+      std::memcpy(buf, &command, 4);
+      access(mmio, tlm::TLM_WRITE_COMMAND, mmio::kMemMapCommand, buf, 4);
+      access(mmio, tlm::TLM_READ_COMMAND, mmio::kMemMapStatus, buf, 4);
+      return u32();
+    };
+    EXPECT_EQ(memMap(0x8000'0000ull, 4096, mmio::kMemMapMap), 1u);
+    EXPECT_EQ(memMap(0x1'0000'0000ull + (64ull << 20), 4096, mmio::kMemMapMap), 0u);
+    EXPECT_EQ(memMap(0x1'0000'0000ull + (64ull << 20) + 256, 4096, mmio::kMemMapMap), 1u);
+    EXPECT_EQ(memMap(0x1'0000'0000ull + (64ull << 20), 0, mmio::kMemMapUnmap), 0u);
+    EXPECT_EQ(memMap(0x1'0000'0000ull + (64ull << 20), 0, mmio::kMemMapUnmap), 1u);
+    // TIMESTAMP counts simulated nanoseconds.
+    wait(sc_time(2, SC_US));
+    access(mmio, tlm::TLM_READ_COMMAND, mmio::kTimestampLo, buf, 8);
+    std::memcpy(&u64, buf, 8);
+    EXPECT_NEAR(static_cast<double>(u64), sc_time_stamp().to_seconds() * 1e9, 10.0);
     access(mmio, tlm::TLM_READ_COMMAND, mmio::kQueueCount, buf, 4);
     EXPECT_EQ(u32(), mmio::kQueues);
     access(mmio, tlm::TLM_READ_COMMAND, mmio::kQueueStrideReg, buf, 4);
     EXPECT_EQ(u32(), mmio::kQueueStride);
     access(mmio, tlm::TLM_READ_COMMAND, mmio::kCapabilities, buf, 4);
-    EXPECT_EQ(u32() & 0x1f, 0x1fu);
+    EXPECT_EQ(u32() & 0x7f, 0x7fu);
     access(mmio, tlm::TLM_READ_COMMAND, mmio::kComputeUnits, buf, 4);
     EXPECT_EQ(u32(), 2u);
     // A 64-bit LO/HI pair in one access: queue 3's base.
@@ -270,7 +300,8 @@ TEST(Conformance, DebugTransportOnEveryMemoryLikeTarget) {
       return *const_cast<ProtocolChecker*>(sys.checker(where));
     };
     const std::vector<std::string> paths = {"host",
-                                            "l2->dram",
+                                            "l2->fabric",
+                                            "fabric->dram",
                                             "cp->l2",
                                             "cu0->tc",
                                             "cu1->scalar_cache",
@@ -301,7 +332,7 @@ TEST(Conformance, DebugTransportOnEveryMemoryLikeTarget) {
     rt.copyFromDevice(host, a + 64 * 3, 16);
     EXPECT_EQ(host[0], 3 * 16);
   });
-  EXPECT_GT(sys.checker("l2->dram")->debugTransports, 0u);
+  EXPECT_GT(sys.checker("fabric->dram")->debugTransports, 0u);
   expectNoViolations(sys);
 }
 
@@ -328,7 +359,7 @@ TEST(Conformance, DmiOfferedByDramAndInvalidatedOnFree) {
     std::memcpy(&viaDmi, dmi.get_dmi_ptr() + (a + 16 - dmi.get_start_address()), 4);
     EXPECT_EQ(viaDmi, word);
     tlm::tlm_dmi l2Dmi;
-    auto& l2ToDram = *const_cast<ProtocolChecker*>(sys.checker("l2->dram"));
+    auto& l2ToDram = *const_cast<ProtocolChecker*>(sys.checker("l2->fabric"));
     ASSERT_TRUE(requestDmi(l2ToDram, a + 4096, l2Dmi));
     // Reads through the checker compare with the bytes behind the grant (stale-DMI check).
     uint32_t read = 0;

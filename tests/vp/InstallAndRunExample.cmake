@@ -51,7 +51,8 @@ run("building examples/host_platform" ${CMAKE_COMMAND} --build ${WORK_DIR}/build
 run("running host_platform" ${WORK_DIR}/build/host_platform ${KERNEL_DIR}/vector_add.co
     ${KERNEL_DIR}/matmul_tiled.co)
 message(STATUS "${last_output}")
-foreach(expected "vector_add: 1000 elements match the CPU" "matmul_tiled: 64x64 matches the CPU"
+foreach(expected "vector_add: 1000 elements in system memory match the CPU"
+                 "matmul_tiled: 64x64 in device memory matches the CPU"
                  "interrupts taken")
   string(FIND "${last_output}" "${expected}" at)
   if(at LESS 0)

@@ -33,6 +33,7 @@
 #include <memory>
 #include <vector>
 
+#include "MappedDeviceMemory.h"
 #include "TlmTester.h"
 #include "dram/Dram.h"
 #include "l2/L2Cache.h"
@@ -325,7 +326,7 @@ void memoryAtomicsThroughTheCaches(bool glc) {
   init.socket.bind(tc.socket);
   tc.vectorL1.memory.bind(l2.socket);
   l2.memory.bind(dram.socket);
-  const uint64_t base = *dram.memoryMap().allocate(1 << 20, 4096);
+  const uint64_t base = test::mapDeviceMemory(dram, 1 << 20, 4096);
   init.body([&](TesterInitiator& i) {
     uint64_t region = base;
     for (const OpCases& c : table()) {

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "MappedDeviceMemory.h"
 #include "TlmTester.h"
 #include "common/Cache.h"
 #include "dram/Dram.h"
@@ -28,7 +29,7 @@ struct CacheBench {
         cache("cache", kSmall, cycles(1), policy) {
     init.socket.bind(cache.socket);
     cache.memory.bind(dram.socket);
-    base = *dram.memoryMap().allocate(4096, 4096);
+    base = test::mapDeviceMemory(dram, 4096, 4096);
   }
 };
 
@@ -236,7 +237,7 @@ struct TwoLevelBench {
     init.socket.bind(l1.socket);
     l1.memory.bind(l2.socket);
     l2.memory.bind(dram.socket);
-    base = *dram.memoryMap().allocate(4096, 4096);
+    base = test::mapDeviceMemory(dram, 4096, 4096);
   }
 };
 
@@ -335,9 +336,9 @@ TEST(Cache, HitsMoveTheirDataThroughDmiUntilTheMemoryIsReleased) {
     uint32_t v = 0;
     i.debug(tlm::TLM_READ_COMMAND, b.base + 12, &v, 4);
     EXPECT_EQ(v, 0x5678u);  // in memory
-    EXPECT_TRUE(b.dram.release(b.base));
+    EXPECT_TRUE(test::unmapDeviceMemory(b.dram, b.base));
     EXPECT_EQ(i.read(b.base + 8, &v, 4).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    const uint64_t again = *b.dram.memoryMap().allocate(4096, 4096);
+    const uint64_t again = test::mapDeviceMemory(b.dram, 4096, 4096);
     ASSERT_EQ(again, b.base);
     i.write32(b.base + 16, 0x9abc);
     EXPECT_EQ(i.read32(b.base + 16), 0x9abcu);
@@ -412,7 +413,7 @@ TEST(Cache, DmiInvalidationIsForwardedUpstream) {
   b.init.body([&](TesterInitiator& i) {
     tlm::tlm_dmi dmi;
     ASSERT_TRUE(i.dmi(b.base, dmi));
-    EXPECT_TRUE(b.dram.release(b.base));
+    EXPECT_TRUE(test::unmapDeviceMemory(b.dram, b.base));
     ASSERT_EQ(i.invalidations.size(), 1u);
     EXPECT_EQ(i.invalidations[0].first, b.base);
     EXPECT_EQ(i.invalidations[0].second, b.base + 4095);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "MappedDeviceMemory.h"
 #include "TlmTester.h"
 #include "dram/Dram.h"
 
@@ -24,7 +25,7 @@ struct DramBench {
   uint64_t base = 0;  // one 1 KiB allocation
   DramBench() {
     init.socket.bind(dram.socket);
-    base = *dram.memoryMap().allocate(1024);
+    base = test::mapDeviceMemory(dram, 1024);
   }
 };
 
@@ -143,7 +144,7 @@ TEST(Dram, AllEnabledByteEnablesDoNotChangeTheAllocationCheck) {
   // The same 512-byte read over two adjacent allocations, once without byte enables and once
   // with every byte enabled: the payloads mean the same, so the responses must agree.
   DramBench b;
-  const uint64_t second = *b.dram.memoryMap().allocate(256);
+  const uint64_t second = test::mapDeviceMemory(b.dram, 256);
   ASSERT_EQ(second, b.base + 1024);
   b.init.body([&](TesterInitiator& i) {
     std::array<uint8_t, 512> data{}, be;
@@ -328,7 +329,7 @@ TEST(Dram, DmiDeniedOutsideAllocations) {
 
 TEST(Dram, DmiRegionStopsAtTheBackingPage) {
   DramBench b;
-  const uint64_t big = *b.dram.memoryMap().allocate(3ull << 20, 1ull << 20);
+  const uint64_t big = test::mapDeviceMemory(b.dram, 3ull << 20, 1ull << 20);
   b.init.body([&](TesterInitiator& i) {
     tlm::tlm_dmi dmi;
     ASSERT_TRUE(i.dmi(big + (1ull << 20) + 8, dmi));
@@ -342,7 +343,7 @@ TEST(Dram, DmiRegionStopsAtTheBackingPage) {
 
 TEST(Dram, AccessAcrossBackingPagesRoundTrips) {
   DramBench b;
-  const uint64_t big = *b.dram.memoryMap().allocate(2ull << 20, 1ull << 20);
+  const uint64_t big = test::mapDeviceMemory(b.dram, 2ull << 20, 1ull << 20);
   b.init.body([&](TesterInitiator& i) {
     const uint8_t out[8] = {9, 8, 7, 6, 5, 4, 3, 2};
     const uint64_t at = big + (1ull << 20) - 4;
@@ -360,7 +361,7 @@ TEST(Dram, ReleaseInvalidatesDmiOfTheAllocation) {
     tlm::tlm_dmi dmi;
     ASSERT_TRUE(i.dmi(b.base, dmi));
     EXPECT_TRUE(i.invalidations.empty());
-    EXPECT_TRUE(b.dram.release(b.base));
+    EXPECT_TRUE(test::unmapDeviceMemory(b.dram, b.base));
     ASSERT_EQ(i.invalidations.size(), 1u);
     EXPECT_EQ(i.invalidations[0].first, b.base);
     EXPECT_EQ(i.invalidations[0].second, b.base + 1023);
@@ -374,8 +375,8 @@ TEST(Dram, ReleaseInvalidatesDmiOfTheAllocation) {
 TEST(Dram, ReleaseOfUnknownBaseInvalidatesNothing) {
   DramBench b;
   b.init.body([&](TesterInitiator& i) {
-    EXPECT_FALSE(b.dram.release(b.base + 256));
-    EXPECT_FALSE(b.dram.release(b.base + 4096));
+    EXPECT_FALSE(b.dram.unmap(b.base + 256));
+    EXPECT_FALSE(b.dram.unmap(b.base + 4096));
     EXPECT_TRUE(i.invalidations.empty());
     uint32_t v = 0;
     EXPECT_TRUE(i.read(b.base + 256, &v, 4).ok());  // the allocation is still there
@@ -387,7 +388,7 @@ TEST(Dram, InvalidationReachesEveryBoundInitiator) {
   DramBench b;
   TesterInitiator second("second");
   second.socket.bind(b.dram.socket);
-  b.init.body([&](TesterInitiator&) { EXPECT_TRUE(b.dram.release(b.base)); });
+  b.init.body([&](TesterInitiator&) { EXPECT_TRUE(test::unmapDeviceMemory(b.dram, b.base)); });
   test::simulate();
   EXPECT_EQ(b.init.invalidations.size(), 1u);
   EXPECT_EQ(second.invalidations.size(), 1u);

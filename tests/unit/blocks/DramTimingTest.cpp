@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "MappedDeviceMemory.h"
 #include "TlmTester.h"
 #include "dram/Dram.h"
 #include "platforms/Platform.h"
@@ -62,7 +63,7 @@ struct Vega20Dram {
   uint64_t base = 0;  // 64 MiB, aligned to 64 MiB: offset 0 is channel 0, bank 0, row 0
   Vega20Dram() {
     init.socket.bind(dram.socket);
-    base = *dram.memoryMap().allocate(64ull << 20, 64ull << 20);
+    base = test::mapDeviceMemory(dram, 64ull << 20, 64ull << 20);
   }
   // A read sent at the current time (plus `start`); `consume`: wait for it to complete.
   static Result read(TesterInitiator& i, uint64_t addr, unsigned bytes = 64, bool consume = true) {

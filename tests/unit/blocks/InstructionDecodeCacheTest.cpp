@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "MappedDeviceMemory.h"
 #include "TlmTester.h"
 #include "cu/InstructionDecodeCache.h"
 #include "dram/Dram.h"
@@ -31,7 +32,7 @@ struct Bench {
   Bench() {
     init.socket.bind(dram.socket);
     cache.memory.bind(dram.socket);
-    const uint64_t a = *dram.memoryMap().allocate(4 * kWatchedPageBytes);
+    const uint64_t a = test::mapDeviceMemory(dram, 4 * kWatchedPageBytes);
     base = (a + kWatchedPageBytes - 1) / kWatchedPageBytes * kWatchedPageBytes;
   }
   std::string text(uint64_t pc) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "MappedDeviceMemory.h"
 #include "TlmTester.h"
 #include "common/Cache.h"
 #include "dram/Dram.h"
@@ -47,7 +48,7 @@ struct L2Bench {
         l2("l2", loadPlatform("vega20").l2, cycles(1)) {
     init.socket.bind(l2.socket);
     l2.memory.bind(dram.socket);
-    base = *dram.memoryMap().allocate(16ull << 20, 16ull << 20);
+    base = test::mapDeviceMemory(dram, 16ull << 20, 16ull << 20);
   }
 };
 
@@ -197,7 +198,7 @@ TEST(MultiChannelCache, VectorL1HoldsSixteenKiBAndNotMore) {
   TesterInitiator init("init");
   init.socket.bind(l1.socket);
   l1.memory.bind(dram.socket);
-  const uint64_t base = *dram.memoryMap().allocate(1 << 20, 1 << 20);
+  const uint64_t base = test::mapDeviceMemory(dram, 1 << 20, 1 << 20);
   init.body([&](TesterInitiator& i) {
     lap(i, base, kL1Bytes / kLine, kLine);
     lap(i, base, kL1Bytes / kLine, kLine);

@@ -11,6 +11,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "MappedDeviceMemory.h"
 #include "TlmTester.h"
 #include "dram/Dram.h"
 #include "tc/TexturePath.h"
@@ -29,7 +30,7 @@ struct TcBench {
   TcBench() {
     init.socket.bind(tc.socket);
     tc.vectorL1.memory.bind(dram.socket);
-    base = *dram.memoryMap().allocate(65536, 4096);
+    base = test::mapDeviceMemory(dram, 65536, 4096);
   }
   uint32_t peek32(uint64_t addr) {
     uint32_t v = 0;
@@ -460,10 +461,10 @@ TEST(TexturePath, DataThroughDmiMatchesDataThroughTheHierarchy) {
       } else {
         tc.vectorL1.memory.bind(dram.socket);
       }
-      base = *dram.memoryMap().allocate(16384, 4096);
-      const uint64_t gap = *dram.memoryMap().allocate(4096, 4096);
-      second = *dram.memoryMap().allocate(4096, 4096);
-      dram.memoryMap().release(gap);
+      base = test::mapDeviceMemory(dram, 16384, 4096);
+      const uint64_t gap = test::mapDeviceMemory(dram, 4096, 4096);
+      second = test::mapDeviceMemory(dram, 4096, 4096);
+      test::unmapDeviceMemory(dram, gap);
     }
   };
   Bench direct("direct", dramConfig, false), through("through", dramConfig, true);

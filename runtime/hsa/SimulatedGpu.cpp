@@ -1,0 +1,685 @@
+// The GpuPort of vgpu's HSA runtime: the SystemC GPU model running on a thread of its own inside
+// the application's process.
+//
+// SystemC is not thread-safe: every SystemC call happens on the simulation thread. Host threads
+// hand it requests through a primitive channel's async_request_update(), the one entry SystemC
+// offers other threads (IEEE 1666-2011, 5.15.6); the channel is attached as "suspending", so
+// when the GPU has nothing to do the simulation sleeps until the next request instead of
+// ending, and an idle GPU costs no host time.
+//
+// The host side of the platform is built here as host software would see it:
+//   - the GPU's registers and device memory through its MMIO and host-memory sockets;
+//   - the process's memory as the GPU's system memory (ProcessMemory): the ranges the runtime
+//     exposed (pools, queues, signals, locked buffers), addressed 1:1 by their host addresses;
+//   - a DMA engine (DmaEngine) between system and device memory over the system link;
+//   - an interrupt handler that reads the queues' READ_INDEX and errors when the GPU interrupts.
+#include <sys/mman.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include <systemc>
+#include <tlm>
+
+#include "common/Error.h"
+#include "cp/Aql.h"
+#include "cp/MmioRegisters.h"
+#include "gpu/Gpu.h"
+#include "platforms/Platform.h"
+#include "runtime/DeviceMemoryAllocator.h"
+#include "runtime/hsa/GpuPort.h"
+#include "sc_main/CommandLine.h"
+
+namespace vgpu::hsa {
+namespace {
+
+using namespace sc_core;
+
+// Kernel descriptor fields (LLVM AMDGPUUsage, "Kernel Descriptor"): the private segment size.
+constexpr uint32_t kKdPrivateSegmentFixedSize = 4;
+// How often the DMA engine looks at its dependency signals while it waits (simulated time).
+const sc_time kDependencyPoll(1, SC_US);
+
+// Requests from host threads, run on the simulation thread in the order they were posted.
+class RequestChannel : public sc_prim_channel {
+ public:
+  explicit RequestChannel(const char* name) : sc_prim_channel(name) {
+    suspending_ = async_attach_suspending();
+  }
+  bool suspending() const { return suspending_; }
+  void post(std::function<void()> work) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queue_.push_back(std::move(work));
+    }
+    async_request_update();
+  }
+  std::deque<std::function<void()>> take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::exchange(queue_, {});
+  }
+  const sc_event& posted() const { return posted_; }
+
+ private:
+  void update() override { posted_.notify(SC_ZERO_TIME); }
+  std::mutex mutex_;
+  std::deque<std::function<void()>> queue_;
+  sc_event posted_;
+  bool suspending_ = false;
+};
+
+// This process's memory as the GPU's system memory: only the ranges the runtime exposed answer;
+// anything else gets TLM_ADDRESS_ERROR_RESPONSE, which the GPU reports as a memory fault.
+class ProcessMemory : public sc_module {
+ public:
+  tlm_utils::simple_target_socket<ProcessMemory> socket;
+
+  explicit ProcessMemory(sc_module_name name) : sc_module(name), socket("socket") {
+    socket.register_b_transport(this, &ProcessMemory::b_transport);
+    socket.register_transport_dbg(this, &ProcessMemory::transport_dbg);
+    socket.register_get_direct_mem_ptr(this, &ProcessMemory::get_direct_mem_ptr);
+  }
+
+  // Any thread.
+  void expose(uint64_t base, uint64_t bytes) {
+    if (bytes == 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto [it, added] = ranges_.try_emplace(base, Range{bytes, 0});
+    if (!added) it->second.bytes = std::max(it->second.bytes, bytes);
+    ++it->second.count;
+  }
+  // Simulation thread (it revokes DMI).
+  void withdraw(uint64_t base) {
+    uint64_t bytes = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = ranges_.find(base);
+      if (it == ranges_.end()) return;
+      bytes = it->second.bytes;
+      if (--it->second.count > 0) return;
+      ranges_.erase(it);
+    }
+    socket->invalidate_direct_mem_ptr(base, base + bytes - 1);
+  }
+  // The exposed range holding [address, address + bytes) whole: its base and size, or 0 bytes.
+  std::pair<uint64_t, uint64_t> rangeHolding(uint64_t address, uint64_t bytes) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // Ranges may nest (a locked buffer inside a pool allocation): look at every one that
+    // starts at or below the address.
+    for (auto it = ranges_.upper_bound(address); it != ranges_.begin();) {
+      --it;
+      if (address - it->first < it->second.bytes &&
+          bytes <= it->second.bytes - (address - it->first))
+        return {it->first, it->second.bytes};
+    }
+    return {0, 0};
+  }
+  bool holds(uint64_t address, uint64_t bytes) const {
+    return rangeHolding(address, bytes).second != 0;
+  }
+
+  std::function<void()> written;  // after the GPU wrote (the runtime looks at its signals)
+
+ private:
+  struct Range {
+    uint64_t bytes;
+    uint32_t count;
+  };
+  bool access(tlm::tlm_generic_payload& t) {
+    const uint64_t address = t.get_address();
+    const unsigned n = t.get_data_length();
+    uint8_t* data = t.get_data_ptr();
+    if (data == nullptr || n == 0 || !holds(address, n)) {
+      t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return false;
+    }
+    auto* memory = reinterpret_cast<uint8_t*>(address);
+    const uint8_t* be = t.get_byte_enable_ptr();
+    const unsigned beLen = t.get_byte_enable_length();
+    const bool write = t.get_command() == tlm::TLM_WRITE_COMMAND;
+    if (t.get_command() != tlm::TLM_IGNORE_COMMAND) {
+      for (unsigned i = 0; i < n;) {
+        if (be != nullptr && be[i % beLen] != TLM_BYTE_ENABLED) {
+          ++i;
+          continue;
+        }
+        unsigned run = i;
+        while (run < n && (be == nullptr || be[run % beLen] == TLM_BYTE_ENABLED)) ++run;
+        write ? std::memcpy(memory + i, data + i, run - i)
+              : std::memcpy(data + i, memory + i, run - i);
+        i = run;
+      }
+    }
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    return true;
+  }
+  void b_transport(tlm::tlm_generic_payload& t, sc_time&) {
+    if (access(t)) {
+      t.set_dmi_allowed(true);
+      if (t.get_command() == tlm::TLM_WRITE_COMMAND && written) written();
+    }
+  }
+  unsigned int transport_dbg(tlm::tlm_generic_payload& t) {
+    return access(t) ? t.get_data_length() : 0;
+  }
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi) {
+    const auto [base, bytes] = rangeHolding(t.get_address(), 1);
+    if (bytes == 0) {
+      dmi.set_start_address(t.get_address());
+      dmi.set_end_address(t.get_address());
+      return false;
+    }
+    dmi.set_dmi_ptr(reinterpret_cast<uint8_t*>(base));
+    dmi.set_start_address(base);
+    dmi.set_end_address(base + bytes - 1);
+    dmi.allow_read_write();
+    return true;
+  }
+
+  mutable std::mutex mutex_;
+  std::map<uint64_t, Range> ranges_;  // by base
+};
+
+// The platform: the GPU, the process memory behind its system-memory socket, and the host's
+// side of its registers, interrupt and DMA.
+class GpuSystem : public sc_module {
+ public:
+  Gpu gpu;
+  ProcessMemory memory;
+  RequestChannel requests;
+  sc_signal<bool> irq;
+  tlm_utils::simple_initiator_socket<GpuSystem> mmio, deviceMemory;
+
+  struct QueueState {
+    bool used = false;
+    uint64_t ring = 0;
+    uint32_t packets = 0;
+    uint64_t scanned = 0;  // packets looked at for their scratch needs
+    std::atomic<uint64_t> readIndex{0};
+    std::string error;  // the fault report, once the GPU reported one (guarded by hostMutex)
+    uint64_t scratchBase = 0, scratchBytes = 0;
+    std::vector<uint64_t> outgrownScratch;
+  };
+  struct DmaJob {
+    uint64_t dst, src, bytes;
+    std::vector<uint64_t> dependencies;
+    uint64_t completion;
+  };
+
+  SC_HAS_PROCESS(GpuSystem);
+  GpuSystem(sc_module_name name, const PlatformConfig& config)
+      : sc_module(name),
+        gpu("gpu", config),
+        memory("process_memory"),
+        requests("requests"),
+        irq("irq"),
+        mmio("mmio"),
+        deviceMemory("device_memory"),
+        config_(config),
+        allocator_(config.dram.sizeBytes) {
+    mmio.bind(gpu.mmioSocket());
+    deviceMemory.bind(gpu.hostMemorySocket());
+    gpu.systemMemorySocket().bind(memory.socket);
+    gpu.irq.bind(irq);
+    SC_THREAD(serve);
+    SC_THREAD(handleInterrupts);
+    SC_THREAD(runDma);
+  }
+
+  std::mutex hostMutex;  // allocator_, queue errors
+  std::function<void()> systemMemoryWritten;
+  QueueState queues[mmio::kQueues];
+  DeviceMemoryAllocator& allocator() { return allocator_; }
+
+  // --- simulation thread only ---------------------------------------------------------------
+  uint32_t read32(uint32_t reg) {
+    uint32_t v = 0;
+    registerAccess(tlm::TLM_READ_COMMAND, reg, &v, 4);
+    return v;
+  }
+  void write32(uint32_t reg, uint32_t value) {
+    registerAccess(tlm::TLM_WRITE_COMMAND, reg, &value, 4);
+  }
+  uint64_t read64(uint32_t lo) {
+    uint64_t v = 0;
+    registerAccess(tlm::TLM_READ_COMMAND, lo, &v, 8);
+    return v;
+  }
+  void write64(uint32_t lo, uint64_t value) {
+    registerAccess(tlm::TLM_WRITE_COMMAND, lo, &value, 8);
+  }
+  // Device memory through the host port: DMI where DRAM grants it (no simulated time), else
+  // transactions. False if an address is not mapped.
+  bool deviceAccess(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes) {
+    while (bytes > 0) {
+      tlm::tlm_generic_payload p;
+      p.set_command(command);
+      p.set_address(address);
+      tlm::tlm_dmi dmi;
+      uint64_t n = 0;
+      if (deviceMemory->get_direct_mem_ptr(p, dmi) && dmi.get_start_address() <= address &&
+          address <= dmi.get_end_address()) {
+        n = std::min<uint64_t>(bytes, dmi.get_end_address() - address + 1);
+        uint8_t* host = dmi.get_dmi_ptr() + (address - dmi.get_start_address());
+        command == tlm::TLM_READ_COMMAND ? std::memcpy(data, host, n) : std::memcpy(host, data, n);
+      } else {
+        n = std::min<uint64_t>(bytes, 4096);
+        p.set_data_ptr(data);
+        p.set_data_length(static_cast<unsigned>(n));
+        p.set_streaming_width(static_cast<unsigned>(n));
+        p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_time delay = SC_ZERO_TIME;
+        deviceMemory->b_transport(p, delay);
+        if (!p.is_response_ok()) return false;
+      }
+      address += n, data += n, bytes -= n;
+    }
+    return true;
+  }
+  bool mapDevice(uint64_t base, uint64_t bytes) {
+    write64(mmio::kMemMapBaseLo, base);
+    write64(mmio::kMemMapSizeLo, bytes);
+    write32(mmio::kMemMapCommand, mmio::kMemMapMap);
+    return read32(mmio::kMemMapStatus) == 0;
+  }
+  void unmapDevice(uint64_t base) {
+    write64(mmio::kMemMapBaseLo, base);
+    write32(mmio::kMemMapCommand, mmio::kMemMapUnmap);
+  }
+  void ringDoorbell(uint32_t q, uint64_t writeIndex) {
+    ensureScratch(q, writeIndex);
+    write64(mmio::queueRegister(q, mmio::kQDoorbellLo), writeIndex);
+  }
+  void submitDma(DmaJob job) {
+    dmaJobs_.push_back(std::move(job));
+    dmaPosted_.notify(SC_ZERO_TIME);
+  }
+
+ private:
+  void registerAccess(tlm::tlm_command command, uint32_t reg, void* data, unsigned bytes) {
+    tlm::tlm_generic_payload p;
+    p.set_command(command);
+    p.set_address(reg);
+    p.set_data_ptr(static_cast<uint8_t*>(data));
+    p.set_data_length(bytes);
+    p.set_streaming_width(bytes);
+    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time delay = SC_ZERO_TIME;
+    mmio->b_transport(p, delay);
+    wait(delay);
+  }
+
+  void serve() {
+    write32(mmio::kIrqEnable, mmio::kIrqPacketDone | mmio::kIrqError);
+    while (true) {
+      wait(requests.posted());
+      for (auto& work : requests.take()) work();
+    }
+  }
+
+  // Scratch for the packets [scanned, writeIndex): the command processor's layout gives each
+  // wave slot of the GPU the private segment of 64 lanes, rounded up to 1 KiB. Memory a queue
+  // outgrew is freed with the queue (dispatches queued before may still use it).
+  void ensureScratch(uint32_t q, uint64_t writeIndex) {
+    QueueState& s = queues[q];
+    uint64_t privateBytes = 0;
+    for (; s.scanned < writeIndex; ++s.scanned) {
+      const auto* packet = reinterpret_cast<const aql::KernelDispatchPacket*>(
+          s.ring + (s.scanned % s.packets) * aql::kPacketBytes);
+      if ((packet->header & aql::kHeaderTypeMask) != aql::kKernelDispatch) continue;
+      uint32_t fixed = 0;
+      tlm::tlm_generic_payload p;
+      p.set_command(tlm::TLM_READ_COMMAND);
+      p.set_address(packet->kernelObject + kKdPrivateSegmentFixedSize);
+      p.set_data_ptr(reinterpret_cast<uint8_t*>(&fixed));
+      p.set_data_length(4);
+      deviceMemory->transport_dbg(p);
+      privateBytes = std::max<uint64_t>({privateBytes, packet->privateSegmentSize, fixed});
+    }
+    if (privateBytes == 0) return;
+    const uint64_t perWave = (privateBytes * 64 + 1023) / 1024 * 1024;
+    const uint64_t needed =
+        perWave * config_.computeUnits * config_.cu.simdsPerCu * config_.cu.waveSlotsPerSimd;
+    if (needed <= s.scratchBytes) return;
+    std::optional<uint64_t> base;
+    {
+      std::lock_guard<std::mutex> lock(hostMutex);
+      base = allocator_.allocate(needed, 4096, "scratch");
+    }
+    if (!base || !mapDevice(*base, needed)) {
+      std::fprintf(stderr,
+                   "vgpu: no device memory for %llu bytes of scratch for queue %u: the dispatch "
+                   "will be refused\n",
+                   static_cast<unsigned long long>(needed), q);
+      return;
+    }
+    if (s.scratchBytes != 0) s.outgrownScratch.push_back(s.scratchBase);
+    s.scratchBase = *base, s.scratchBytes = needed;
+    write64(mmio::queueRegister(q, mmio::kQScratchBaseLo), s.scratchBase);
+    write64(mmio::queueRegister(q, mmio::kQScratchSizeLo), s.scratchBytes);
+  }
+
+  // The interrupt: packets completed (READ_INDEX moved, signals changed) or a queue failed.
+  void handleInterrupts() {
+    while (true) {
+      if (!irq.read()) wait(irq.posedge_event());
+      write32(mmio::kIrqStatus, read32(mmio::kIrqStatus));  // acknowledge what is pending
+      const uint32_t failed = read32(mmio::kQueueErrors);
+      for (uint32_t q = 0; q < mmio::kQueues; ++q) {
+        QueueState& s = queues[q];
+        if (!s.used) continue;
+        s.readIndex.store(read64(mmio::queueRegister(q, mmio::kQReadIndexLo)),
+                          std::memory_order_release);
+        if (failed & (1u << q)) {
+          std::lock_guard<std::mutex> lock(hostMutex);
+          if (s.error.empty()) s.error = gpu.commandProcessor().queueFault(q);
+        }
+      }
+      if (systemMemoryWritten) systemMemoryWritten();
+    }
+  }
+
+  // The DMA engine: one copy at a time, in submission order, over the system link (or at
+  // device-memory bandwidth between two device addresses).
+  void runDma() {
+    while (true) {
+      while (dmaJobs_.empty()) wait(dmaPosted_);
+      DmaJob job = std::move(dmaJobs_.front());
+      dmaJobs_.pop_front();
+      for (;;) {
+        const bool ready =
+            std::all_of(job.dependencies.begin(), job.dependencies.end(), [](uint64_t s) {
+              return __atomic_load_n(reinterpret_cast<int64_t*>(s + aql::kSignalValueOffset),
+                                     __ATOMIC_ACQUIRE) == 0;
+            });
+        if (ready) break;
+        wait(kDependencyPoll);
+      }
+      const uint64_t start = CommandProcessor::timestampNow();
+      const bool dstDevice = isDevice(job.dst), srcDevice = isDevice(job.src);
+      std::string problem;
+      if (!srcDevice && !memory.holds(job.src, job.bytes))
+        problem = "the source is not memory the GPU may reach";
+      else if (!dstDevice && !memory.holds(job.dst, job.bytes))
+        problem = "the destination is not memory the GPU may reach";
+      std::vector<uint8_t> staging;
+      if (problem.empty() && srcDevice) {
+        staging.resize(job.bytes);
+        if (!deviceAccess(tlm::TLM_READ_COMMAND, job.src, staging.data(), job.bytes))
+          problem = "the source is not mapped device memory";
+      }
+      const uint8_t* from = srcDevice ? staging.data() : reinterpret_cast<const uint8_t*>(job.src);
+      if (problem.empty()) {
+        if (dstDevice) {
+          if (!deviceAccess(tlm::TLM_WRITE_COMMAND, job.dst, const_cast<uint8_t*>(from), job.bytes))
+            problem = "the destination is not mapped device memory";
+        } else {
+          std::memcpy(reinterpret_cast<void*>(job.dst), from, job.bytes);
+        }
+      }
+      if (!problem.empty())
+        std::fprintf(stderr, "vgpu: DMA copy of %llu bytes from 0x%llx to 0x%llx failed: %s\n",
+                     static_cast<unsigned long long>(job.bytes),
+                     static_cast<unsigned long long>(job.src),
+                     static_cast<unsigned long long>(job.dst), problem.c_str());
+      // Time: the link's latency and bandwidth when system memory is involved; device to device
+      // at DRAM's peak bandwidth, read and written.
+      const double gbs = (dstDevice && srcDevice) ? config_.dram.peakBandwidthGBs / 2
+                                                  : config_.systemLink.bandwidthGBs;
+      const double ns = ((dstDevice && srcDevice) ? 0.0 : config_.systemLink.latencyNs) +
+                        static_cast<double>(job.bytes) / gbs;
+      wait(sc_time(ns, SC_NS));
+      if (job.completion != 0) {
+        const uint64_t times[2] = {start, CommandProcessor::timestampNow()};
+        std::memcpy(reinterpret_cast<void*>(job.completion + aql::kSignalStartTimestampOffset),
+                    times, sizeof times);
+        __atomic_fetch_sub(reinterpret_cast<int64_t*>(job.completion + aql::kSignalValueOffset), 1,
+                           __ATOMIC_ACQ_REL);
+      }
+      if (systemMemoryWritten) systemMemoryWritten();
+    }
+  }
+  bool isDevice(uint64_t address) const {
+    return address >= DeviceMemoryMap::kBase &&
+           address - DeviceMemoryMap::kBase < config_.dram.sizeBytes;
+  }
+
+  PlatformConfig config_;
+  DeviceMemoryAllocator allocator_;
+  std::deque<DmaJob> dmaJobs_;
+  sc_event dmaPosted_;
+};
+
+// The platform a program runs on, from the VGPU_* environment (the same options as vgpu-sim).
+PlatformConfig platformFromEnvironment() {
+  const cli::Options o = cli::fromEnvironment();
+  PlatformConfig platform = loadPlatform(o.platform);
+  if (o.maxCycles) platform.maxCycles = o.maxCycles;
+  if (o.perturbLatencySeed) platform.perturbLatencySeed = o.perturbLatencySeed;
+  if (o.watchdogCycles) platform.watchdogCycles = *o.watchdogCycles;
+  platform.functionalMode = o.functionalMode;
+  if (!o.ldsArbiter.empty()) platform.lds.arbiter = o.ldsArbiter;
+  if (platform.lds.arbiter == "rtl" && !Gpu::rtlLdsArbiterBuilt())
+    throw InputError("VGPU_LDS_ARBITER=rtl: this build has no RTL co-simulation");
+  platform.trace.vcdPath = o.vcdPath;
+  platform.trace.vcd = {o.vcdStart, o.vcdEnd, o.vcdScope};
+  platform.trace.timelinePath = o.timelinePath;
+  platform.trace.timeline = {o.timelineStart, o.timelineEnd, o.timelineScope};
+  return platform;
+}
+
+class SimulatedGpu final : public GpuPort {
+ public:
+  SimulatedGpu() : config_(platformFromEnvironment()) {
+    // SystemC prints its banner when the first module is made, unless told not to: the
+    // program's own output stays its own.
+    setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    std::promise<void> built;
+    std::future<void> ready = built.get_future();
+    thread_ = std::thread([this, &built] {
+      try {
+        sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);
+        system_ = std::make_unique<GpuSystem>("vgpu", config_);
+        if (!system_->requests.suspending())
+          throw std::runtime_error("this SystemC cannot suspend for asynchronous requests");
+        built.set_value();
+      } catch (...) {
+        built.set_exception(std::current_exception());
+        return;
+      }
+      try {
+        sc_start();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "vgpu: the simulation stopped: %s\n", e.what());
+      }
+      system_->gpu.finishTraces();
+      system_.reset();  // SystemC objects go on the thread that made them
+    });
+    try {
+      ready.get();
+    } catch (...) {
+      thread_.join();
+      throw;
+    }
+  }
+
+  ~SimulatedGpu() override {
+    post([] { sc_stop(); });
+    thread_.join();
+  }
+
+  const PlatformConfig& platform() const override { return config_; }
+
+  std::optional<uint64_t> allocateDevice(uint64_t bytes, uint64_t align) override {
+    std::optional<uint64_t> base;
+    uint64_t size = 0;
+    {
+      std::lock_guard<std::mutex> lock(system_->hostMutex);
+      base = system_->allocator().allocate(bytes, std::max<uint64_t>(align, 256), "hsa");
+      if (!base) return std::nullopt;
+      size = system_->allocator().find(*base)->size;
+    }
+    bool mapped = false;
+    call([&] { mapped = system_->mapDevice(*base, size); });
+    if (!mapped) throw std::logic_error("the GPU refused to map device memory its allocator gave");
+    return base;
+  }
+  bool freeDevice(uint64_t address) override {
+    {
+      std::lock_guard<std::mutex> lock(system_->hostMutex);
+      const auto* a = system_->allocator().find(address);
+      if (a == nullptr || a->base != address) return false;
+    }
+    call([&] { system_->unmapDevice(address); });
+    std::lock_guard<std::mutex> lock(system_->hostMutex);
+    return system_->allocator().release(address);
+  }
+  uint64_t deviceBytesInUse() const override {
+    std::lock_guard<std::mutex> lock(system_->hostMutex);
+    return system_->allocator().bytesAllocated();
+  }
+  void writeDevice(uint64_t address, const void* data, uint64_t bytes) override {
+    bool ok = false;
+    call([&] {
+      ok = system_->deviceAccess(tlm::TLM_WRITE_COMMAND, address,
+                                 static_cast<uint8_t*>(const_cast<void*>(data)), bytes);
+    });
+    if (!ok) throw std::out_of_range("device write outside mapped device memory");
+  }
+  void readDevice(uint64_t address, void* data, uint64_t bytes) override {
+    bool ok = false;
+    call([&] {
+      ok =
+          system_->deviceAccess(tlm::TLM_READ_COMMAND, address, static_cast<uint8_t*>(data), bytes);
+    });
+    if (!ok) throw std::out_of_range("device read outside mapped device memory");
+  }
+
+  void exposeSystemMemory(const void* base, uint64_t bytes) override {
+    system_->memory.expose(reinterpret_cast<uint64_t>(base), bytes);
+  }
+  void withdrawSystemMemory(const void* base) override {
+    const auto address = reinterpret_cast<uint64_t>(base);
+    call([&] { system_->memory.withdraw(address); });
+  }
+
+  std::optional<uint32_t> createQueue(void* ring, uint32_t packets) override {
+    std::optional<uint32_t> index;
+    call([&] {
+      for (uint32_t q = 0; q < mmio::kQueues && !index; ++q) {
+        GpuSystem::QueueState& s = system_->queues[q];
+        if (s.used) continue;
+        s.used = true;
+        s.ring = reinterpret_cast<uint64_t>(ring);
+        s.packets = packets;
+        s.scanned = 0;
+        s.readIndex.store(0);
+        {
+          std::lock_guard<std::mutex> lock(system_->hostMutex);
+          s.error.clear();
+        }
+        system_->write32(mmio::queueRegister(q, mmio::kQEnable), 0);
+        system_->write64(mmio::queueRegister(q, mmio::kQBaseLo), s.ring);
+        system_->write32(mmio::queueRegister(q, mmio::kQSize), packets);
+        system_->write32(mmio::queueRegister(q, mmio::kQStatus), mmio::kQueueError);
+        system_->write32(mmio::queueRegister(q, mmio::kQEnable), 1);
+        index = q;
+      }
+    });
+    return index;
+  }
+  void destroyQueue(uint32_t queue) override {
+    std::vector<uint64_t> scratch;
+    call([&] {
+      GpuSystem::QueueState& s = system_->queues[queue];
+      system_->write32(mmio::queueRegister(queue, mmio::kQEnable), 0);
+      system_->write64(mmio::queueRegister(queue, mmio::kQScratchSizeLo), 0);
+      scratch = s.outgrownScratch;
+      if (s.scratchBytes != 0) scratch.push_back(s.scratchBase);
+      s.outgrownScratch.clear();
+      s.scratchBase = s.scratchBytes = 0;
+      s.used = false;
+    });
+    for (uint64_t a : scratch) freeDevice(a);
+  }
+  void ringDoorbell(uint32_t queue, uint64_t writeIndex) override {
+    post([this, queue, writeIndex] { system_->ringDoorbell(queue, writeIndex); });
+  }
+  uint64_t readIndex(uint32_t queue) override {
+    return system_->queues[queue].readIndex.load(std::memory_order_acquire);
+  }
+  std::string queueError(uint32_t queue) override {
+    std::lock_guard<std::mutex> lock(system_->hostMutex);
+    return system_->queues[queue].error;
+  }
+
+  void asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes, std::vector<uint64_t> dependencies,
+                 uint64_t completion) override {
+    post([this, job = GpuSystem::DmaJob{dst, src, bytes, std::move(dependencies), completion}] {
+      system_->submitDma(job);
+    });
+  }
+
+  uint64_t timestampNow() override {
+    uint64_t now = 0;
+    call([&] { now = CommandProcessor::timestampNow(); });
+    return now;
+  }
+  uint64_t timestampFrequency() const override { return 1'000'000'000; }
+
+  void setSystemMemoryWritten(std::function<void()> callback) override {
+    call([&] { system_->systemMemoryWritten = callback; });
+  }
+
+  void nameKernel(uint64_t descriptor, const std::string& name) override {
+    post([this, descriptor, name] { system_->gpu.debugNameKernel(descriptor, name); });
+  }
+  void codeObjectLoaded(uint64_t base, uint64_t bytes) override {
+    post([this, base, bytes] { system_->gpu.debugCodeObjectLoaded(base, bytes); });
+  }
+  void codeObjectUnloaded(uint64_t base) override {
+    post([this, base] { system_->gpu.debugCodeObjectUnloaded(base); });
+  }
+
+ private:
+  void post(std::function<void()> work) { system_->requests.post(std::move(work)); }
+  // Runs `work` on the simulation thread and waits for it.
+  void call(const std::function<void()>& work) {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    post([&] {
+      work();
+      std::lock_guard<std::mutex> lock(m);
+      done = true;
+      cv.notify_one();
+    });
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return done; });
+  }
+
+  PlatformConfig config_;
+  std::unique_ptr<GpuSystem> system_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+std::unique_ptr<GpuPort> openSimulatedGpu() {
+  return std::make_unique<SimulatedGpu>();
+}
+
+}  // namespace vgpu::hsa
