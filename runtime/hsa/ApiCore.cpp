@@ -721,13 +721,9 @@ hsa_status_t HSA_API hsa_amd_pointer_info(const void* ptr, hsa_amd_pointer_info_
     out.sizeInBytes = a.bytes;
     const bool gpuOwned = a.device;
     out.agentOwner = hsa_agent_t{reinterpret_cast<uint64_t>(gpuOwned ? &rt->gpu() : &rt->cpu())};
-    uint32_t flags = 0;
-    if (a.pool != nullptr)
-      rt->poolInfo(*a.pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-    else if (!a.device)
-      flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED;
-    else
-      flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED;
+    // Locked memory and code objects are coarse grained; pools' memory has the pool's flags.
+    uint32_t flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED;
+    if (a.pool != nullptr) rt->poolInfo(*a.pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
     out.global_flags = flags;
     if (!a.device) agents.push_back(hsa_agent_t{reinterpret_cast<uint64_t>(&rt->cpu())});
     agents.push_back(hsa_agent_t{reinterpret_cast<uint64_t>(&rt->gpu())});
@@ -793,8 +789,14 @@ hsa_status_t HSA_API hsa_amd_profiling_set_profiler_enabled(hsa_queue_t* queue, 
   VGPU_RUNTIME(rt);
   vgpu::hsa::Queue* q = rt->findQueue(queue);
   if (q == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;
-  // The GPU writes start and end times into every completion signal, profiled or not.
+  // The GPU writes start and end times into every completion signal, profiled or not; the
+  // queue's properties say so for whoever reads them (amd_hsa_queue.h).
   q->profiling = enable != 0;
+  if (q->profiling) {
+    q->amd->queue_properties |= AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
+  } else {
+    q->amd->queue_properties &= ~uint32_t(AMD_QUEUE_PROPERTIES_ENABLE_PROFILING);
+  }
   return HSA_STATUS_SUCCESS;
 }
 

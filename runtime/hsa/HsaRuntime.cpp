@@ -24,9 +24,14 @@ std::mutex gUnsupportedMutex;
 std::set<std::string> gUnsupportedSeen;
 
 // How often the runtime's thread asks the GPU for queue errors, which it may report without
-// writing system memory. Waiters do not poll: they sleep until a host-side signal change or the
-// GPU's system-memory notification, so a missing notification shows as a hang, not as latency.
+// writing system memory.
 constexpr auto kErrorPollInterval = std::chrono::milliseconds(50);
+// Waiters sleep until a host-side signal change or the GPU's system-memory notification. A
+// signal can still change unannounced (device code writing host memory the port does not
+// report, an application writing through hsa_amd_signal_value_pointer, a silent store), so a
+// waiter also looks again after this long: slow enough that a missing notification is plain to
+// see (and the tests can tell), and no hang.
+constexpr auto kUnannouncedChangePoll = std::chrono::seconds(1);
 
 template <typename T>
 void put(void* value, T v) {
@@ -476,13 +481,16 @@ hsa_status_t Runtime::lock(void* host, size_t bytes, void** agentPtr) {
   if (host == nullptr || bytes == 0 || agentPtr == nullptr)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   const uint64_t base = reinterpret_cast<uint64_t>(host);
+  uint64_t containing = 0;
+  Allocation inside;
+  if (findAllocation(base, containing, inside) && inside.device)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;  // device memory is not the host's to lock
   bool expose = false;
   {
     std::lock_guard<std::mutex> lock(memoryMutex_);
     auto it = allocations_.find(base);
     if (it != allocations_.end() && it->second.pool != nullptr) {
       // Memory of a system pool is already visible to the GPU.
-      if (it->second.device) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     } else if (it != allocations_.end()) {
       ++it->second.lockCount;
       it->second.bytes = std::max<uint64_t>(it->second.bytes, bytes);
@@ -639,11 +647,7 @@ bool Runtime::waitUntil(const std::function<bool()>& check, uint64_t timeoutTick
     if (now >= deadline) return false;
     const uint64_t seen = generation_;
     auto notified = [&] { return generation_ != seen; };
-    if (deadline == Clock::time_point::max()) {
-      changed_.wait(lock, notified);
-    } else {
-      changed_.wait_until(lock, deadline, notified);
-    }
+    changed_.wait_until(lock, std::min(deadline, now + kUnannouncedChangePoll), notified);
   }
 }
 
@@ -752,6 +756,12 @@ hsa_status_t Runtime::createQueue(uint32_t size, hsa_queue_type32_t type,
   hq.size = size;
   hq.reserved1 = 0;
   q->doorbell->queue_ptr = q->amd;
+  // The AMD fields device code and tools may read (amd_hsa_queue.h): 64-bit pointers, and the
+  // largest compute-unit and wave-slot ids.
+  const PlatformConfig& p = platform();
+  q->amd->queue_properties = AMD_QUEUE_PROPERTIES_IS_PTR64;
+  q->amd->max_cu_id = p.computeUnits - 1;
+  q->amd->max_wave_id = p.cu.simdsPerCu * p.cu.waveSlotsPerSimd - 1;
   Queue* raw = q.get();
   {
     std::lock_guard<std::mutex> lock(signalMutex_);

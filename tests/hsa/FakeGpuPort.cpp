@@ -1,9 +1,33 @@
 #include "FakeGpuPort.h"
 
-#include <gtest/gtest.h>
 #include <hsa/amd_hsa_signal.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <sstream>
+
+// In the GoogleTest suite a misuse of the port fails the test; in the fake libhsa-runtime64
+// (FakeRuntime.cpp) it stops the program with the message.
+#ifdef VGPU_FAKE_PORT_STANDALONE
+namespace {
+struct Failure {
+  std::ostringstream text;
+  template <typename T>
+  Failure& operator<<(const T& v) {
+    text << v;
+    return *this;
+  }
+  ~Failure() {
+    std::fprintf(stderr, "FakeGpuPort: %s\n", text.str().c_str());
+    std::abort();
+  }
+};
+}  // namespace
+#define ADD_FAILURE() Failure()
+#else
+#include <gtest/gtest.h>
+#endif
 
 namespace vgpu::hsa::test {
 
@@ -163,6 +187,9 @@ void FakeGpuPort::asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes,
         if (a >= base && a + bytes <= base + size) exposed = true;
       if (!exposed) ADD_FAILURE() << "asyncCopy: 0x" << std::hex << a << " is not reachable";
     }
+#ifdef VGPU_FAKE_PORT_STANDALONE
+    std::fprintf(stderr, "fake gpu: copy of %llu bytes\n", static_cast<unsigned long long>(bytes));
+#endif
     const uint64_t start = now_ += 10;
     copyBytes(dst, src, bytes);
     ++copies_;
@@ -205,6 +232,9 @@ void FakeGpuPort::gpuWroteSystemMemory() {
 void FakeGpuPort::nameKernel(uint64_t descriptor, const std::string& name) {
   std::lock_guard<std::mutex> lock(mutex_);
   kernelNames_[descriptor] = name;
+#ifdef VGPU_FAKE_PORT_STANDALONE
+  std::fprintf(stderr, "fake gpu: kernel %s\n", name.c_str());
+#endif
 }
 
 void FakeGpuPort::codeObjectLoaded(uint64_t base, uint64_t bytes) {
@@ -229,6 +259,7 @@ std::map<uint64_t, uint64_t> FakeGpuPort::loadedCodeObjects() const {
 
 }  // namespace vgpu::hsa::test
 
+#ifndef VGPU_FAKE_PORT_STANDALONE
 namespace vgpu::hsa {
 
 // The tests have no simulated GPU: every test installs a FakeGpuPort factory first.
@@ -238,3 +269,4 @@ std::unique_ptr<GpuPort> defaultGpuPort() {
 }
 
 }  // namespace vgpu::hsa
+#endif

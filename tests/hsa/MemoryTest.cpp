@@ -98,6 +98,11 @@ TEST_F(Memory, LockExposesTheRangeAtItsHostAddress) {
   EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
   EXPECT_EQ(info.hostBaseAddress, buffer.data());
   EXPECT_EQ(info.sizeInBytes, buffer.size());
+  void* device = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool(gpu_, kCoarse), 4096, 0, &device),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_lock(device, 4096, nullptr, 0, &agentPtr),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_memory_unlock(buffer.data()), HSA_STATUS_SUCCESS);
   EXPECT_FALSE(port_->isExposed(buffer.data(), 1));
   ASSERT_EQ(hsa_amd_pointer_info(buffer.data(), &info, nullptr, nullptr, nullptr),

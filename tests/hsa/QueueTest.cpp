@@ -43,6 +43,11 @@ TEST_F(Queues, CreateGivesTheGpuARingInExposedMemory) {
   const auto* header = static_cast<const uint16_t*>(q->base_address);
   EXPECT_EQ(header[0] & 0xff, HSA_PACKET_TYPE_INVALID);
   EXPECT_EQ(header[4095 * 32] & 0xff, HSA_PACKET_TYPE_INVALID);
+  const auto* amd = reinterpret_cast<const amd_queue_t*>(q);
+  EXPECT_EQ(amd->max_cu_id, 63u);  // mi60: 64 CUs
+  EXPECT_FALSE(amd->queue_properties & AMD_QUEUE_PROPERTIES_ENABLE_PROFILING);
+  ASSERT_EQ(hsa_amd_profiling_set_profiler_enabled(q, 1), HSA_STATUS_SUCCESS);
+  EXPECT_TRUE(amd->queue_properties & AMD_QUEUE_PROPERTIES_ENABLE_PROFILING);
   hsa_queue_t* q2 = nullptr;
   ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_SINGLE, nullptr, nullptr, 0, 0, &q2),
             HSA_STATUS_SUCCESS);
