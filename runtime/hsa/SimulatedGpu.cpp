@@ -13,6 +13,7 @@
 //     exposed (pools, queues, signals, locked buffers), addressed 1:1 by their host addresses;
 //   - a DMA engine (DmaEngine) between system and device memory over the system link;
 //   - an interrupt handler that reads the queues' READ_INDEX and errors when the GPU interrupts.
+#include <cxxabi.h>
 #include <sys/mman.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -722,6 +723,14 @@ class SimulatedGpu final : public GpuPort {
     cv.wait(lock, [&] { return done; });
   }
 
+  // HIP kernels' metadata names are their mangled C++ names: the summary shows them readable.
+  static std::string demangled(const std::string& name) {
+    int status = 0;
+    char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+    std::string result = status == 0 && text != nullptr ? text : name;
+    std::free(text);
+    return result;
+  }
   static bool started() {
     static std::atomic<bool> once{false};
     return once.exchange(true);
@@ -780,7 +789,8 @@ class SimulatedGpu final : public GpuPort {
     if (summary == nullptr || std::string(summary) != "1") return;
     std::string names;
     for (const auto& [name, count] : launches)
-      names += (names.empty() ? "" : ", ") + name + (count > 1 ? " x" + std::to_string(count) : "");
+      names += (names.empty() ? "" : ", ") + demangled(name) +
+               (count > 1 ? " x" + std::to_string(count) : "");
     std::fprintf(
         stderr,
         "vgpu: %zu kernel launch%s on %s (%s mode)%s%s\n"

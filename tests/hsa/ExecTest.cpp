@@ -1,0 +1,107 @@
+// `vgpu-sim exec`, as a user runs it: its own errors (one message, exit 2), the options reaching
+// the program as VGPU_* variables with vgpu's library first on the library path, the program's
+// own exit status, and an unmodified hipcc-built program running on the model with the summary
+// and the --stats records.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "CliRunner.h"
+
+namespace vgpu::test {
+namespace {
+
+TEST(Exec, WithoutAProgramIsAUsageError) {
+  ScratchDir dir;
+  const SimResult r = runVgpuSim("exec --platform tiny", dir);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("usage: vgpu-sim exec [OPTION]... -- PROGRAM"), std::string::npos) << r.err;
+}
+
+TEST(Exec, LaunchOptionsOfRunAreRefused) {
+  ScratchDir dir;
+  const SimResult r = runVgpuSim("exec --grid 64 -- /bin/true", dir);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--grid describes one `vgpu-sim run` launch"), std::string::npos) << r.err;
+}
+
+TEST(Exec, BadValuesAndUnknownOptionsAreNamed) {
+  ScratchDir dir;
+  SimResult r = runVgpuSim("exec --mode fast -- /bin/true", dir, "mode");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--mode must be timing or functional, not 'fast'"), std::string::npos)
+      << r.err;
+  r = runVgpuSim("exec --platfrom tiny -- /bin/true", dir, "unknown");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("unknown option"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--platform"), std::string::npos) << r.err;  // the suggestion
+}
+
+TEST(Exec, OptionsReachTheProgramAsVgpuVariables) {
+  ScratchDir dir;
+  const std::string show =
+      "/bin/sh -c " + shellQuote(
+                          "echo \"$VGPU_PLATFORM $VGPU_MODE $VGPU_MAX_CYCLES [$VGPU_SUMMARY]\"; "
+                          "echo \"$LD_LIBRARY_PATH\"");
+  SimResult r = runVgpuSim("exec --platform tiny --mode functional --max-cycles 5 -- " + show, dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("tiny functional 5 [1]\n"), std::string::npos) << r.out;
+  // vgpu's libhsa-runtime64.so.1 first: beside bin/vgpu-sim, in ../lib.
+  const std::string lib =
+      std::filesystem::path(VGPU_SIM_PATH).parent_path().parent_path().string() + "/lib";
+  EXPECT_EQ(r.out.substr(r.out.find('\n') + 1, lib.size()), lib) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(lib + "/libhsa-runtime64.so.1"));
+  // --quiet: no summary.
+  r = runVgpuSim("exec --quiet -- " + show, dir, "quiet");
+  EXPECT_NE(r.out.find("[]"), std::string::npos) << r.out;
+}
+
+TEST(Exec, TheExitStatusIsTheProgramsOwn) {
+  ScratchDir dir;
+  SimResult r = runVgpuSim("exec -- /bin/sh -c 'exit 7'", dir, "seven");
+  EXPECT_EQ(r.exitCode, 7);
+  r = runVgpuSim("exec -- /bin/sh -c 'kill -SEGV $$'", dir, "signal");
+  EXPECT_EQ(r.exitCode, 128 + 11);
+  EXPECT_NE(r.err.find("was ended by signal 11"), std::string::npos) << r.err;
+  r = runVgpuSim("exec -- /nonexistent/program", dir, "missing");
+  EXPECT_EQ(r.exitCode, 127);
+  EXPECT_NE(r.err.find("cannot run '/nonexistent/program'"), std::string::npos) << r.err;
+}
+
+// hip_vadd.cpp, built with plain hipcc: memset, copies, a kernel, events. The summary names the
+// kernel readably; --stats has a record per dispatch and per DMA copy.
+TEST(Exec, RunsAnUnmodifiedHipProgramWithSummaryAndStatistics) {
+  ScratchDir dir;
+  const std::string stats = dir.file("stats.json");
+  const SimResult r = runVgpuSim("exec --platform tiny --mode functional --stats " +
+                                     shellQuote(stats) + " -- " + shellQuote(VGPU_HIP_VADD),
+                                 dir);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("vadd ok (0 wrong)"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("on tiny (functional mode): "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("vadd(float const*, float const*, float*, int)"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("simulated GPU time"), std::string::npos) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(stats));
+  EXPECT_EQ(j["platform"], "tiny");
+  EXPECT_EQ(j["mode"], "functional");
+  bool vadd = false;
+  for (const auto& d : j["dispatches"]) {
+    vadd |= d["kernel"].get<std::string>().find("vadd") != std::string::npos;
+    EXPECT_FALSE(d["faulted"].get<bool>());
+    EXPECT_GE(d["end_cycle"].get<uint64_t>(), d["start_cycle"].get<uint64_t>());
+  }
+  EXPECT_TRUE(vadd) << j["dispatches"].dump();
+  ASSERT_FALSE(j["copies"].empty());
+  for (const auto& c : j["copies"]) {
+    EXPECT_GT(c["bytes"].get<uint64_t>(), 0u);
+    EXPECT_GT(c["end_ns"].get<uint64_t>(), c["start_ns"].get<uint64_t>());
+    EXPECT_FALSE(c["failed"].get<bool>());
+  }
+}
+
+}  // namespace
+}  // namespace vgpu::test
