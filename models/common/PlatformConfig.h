@@ -84,10 +84,10 @@ struct DramConfig {
 
 // The link between the GPU and system memory (PCIe on every modelled board). The GPU's
 // bus-master accesses to addresses outside device memory cross it (fabric/DataFabric.h): each
-// transaction takes the link's latency, and its bytes occupy the link's direction for
-// bytes / bandwidth.
+// read or atomic takes the link's latency (writes are posted), and its bytes occupy the link's
+// direction for bytes / bandwidth.
 struct SystemLinkConfig {
-  double latencyNs = 500;      // request to completion, one transaction
+  double latencyNs = 500;      // request to completion of a read or atomic
   double bandwidthGBs = 31.5;  // per direction
   bool timed = true;
 };

@@ -486,7 +486,9 @@ bool CommandProcessor::pollBarrier(uint32_t q) {
 void CommandProcessor::completeSignal(uint32_t q, uint64_t signal) {
   if (signal == 0) return;
   // The packet's times first, so that a host woken by the new value finds them.
-  const uint64_t times[2] = {toTimestamp(queues_[q].packetStart), timestampNow()};
+  const uint64_t times[2] = {toTimestamp(queues_[q].packetStart),
+                             std::max(queues_[q].record.packetEndNs, timestampNow())};
+  queues_[q].record.packetEndNs = times[1];
   if (!writeMemory(signal + aql::kSignalStartTimestampOffset, times, sizeof times)) {
     raiseError(q, mmio::kErrorMemory, "cannot write the completion signal at " + hex(signal));
     return;
@@ -638,11 +640,14 @@ void CommandProcessor::finishDispatch(uint32_t q) {
   ++dispatches_;
   ++queue.dispatches;
   if (p.faulted) raiseError(q, mmio::kErrorKernelFault, p.fault);
-  if (onDispatchDone) onDispatchDone(queue.record);
+  queue.record.packetStartNs = toTimestamp(queue.packetStart);
   // Release fence: nothing to write back in this model (docs/register-map.md, "Fences").
   queue.running.reset();
   queue.state = Queue::State::Idle;
+  // The record is complete when the packet is: the end is what its signal's end_ts says.
+  queue.record.packetEndNs = timestampNow();
   retirePacket(q, queue.completionSignal);
+  if (onDispatchDone) onDispatchDone(queue.record);
 }
 
 }  // namespace vgpu

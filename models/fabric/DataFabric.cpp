@@ -36,10 +36,10 @@ void DataFabric::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& dela
     toSystemMemory(trans, delay);
 }
 
-sc_time DataFabric::linkDone(const sc_time& at, uint64_t bytes, bool toGpu) {
+sc_time DataFabric::linkDone(const sc_time& at, uint64_t bytes, bool toGpu, bool posted) {
   const sc_time occupancy = sc_time::from_value(static_cast<uint64_t>(bytes * psPerByte_));
   const sc_time start = (toGpu ? toGpu_ : fromGpu_).reserve(at, occupancy, currentTime());
-  return start + occupancy + latency_;
+  return start + occupancy + (posted ? SC_ZERO_TIME : latency_);
 }
 
 void DataFabric::toSystemMemory(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -57,8 +57,12 @@ void DataFabric::toSystemMemory(tlm::tlm_generic_payload& trans, sc_time& delay)
   }
   if (!servedAbove) {
     // A read's data and an atomic's returned value flow to the GPU; a write's to the memory.
+    // Writes are posted (PCI Express Base Specification, "Transaction Ordering": memory writes
+    // need no completion), so the GPU waits only for the link to take the data; reads and
+    // atomics wait for their completion, a round trip.
     const sc_time now = currentTime();
-    if (link_.timed) delay = linkDone(now + delay, bytes, read || atomic != nullptr) - now;
+    const bool posted = !read && atomic == nullptr;
+    if (link_.timed) delay = linkDone(now + delay, bytes, !posted, posted) - now;
     atomic ? ++systemAtomics : read ? ++systemReads : ++systemWrites;
     (read ? systemBytesRead : systemBytesWritten) += bytes;
   }

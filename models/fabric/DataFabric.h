@@ -1,7 +1,8 @@
 // The data fabric below L2: the device aperture goes to device memory (DRAM); every other
 // address is a bus-master access of the GPU to system memory and leaves the GPU through
 // `systemMemory` after crossing the system link (PCIe on every modelled board; timing from the
-// platform's system_link section). Queues, packets, kernargs, signals and pinned buffers
+// platform's system_link section: reads and atomics take the latency, a round trip; writes are
+// posted and take only the link's time for their bytes). Queues, packets, kernargs, signals and pinned buffers
 // that host software keeps in system memory are reached this way, by the command processor
 // and by kernels alike.
 //
@@ -67,8 +68,9 @@ class DataFabric : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
   void toSystemMemory(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   // Performs trans (an atomic) on system memory; false if the memory refused an access.
   bool systemAtomic(tlm::tlm_generic_payload& trans, const AtomicExtension& atomic);
-  // When a transaction of `bytes` in direction `toGpu` arriving at `at` is complete.
-  sc_core::sc_time linkDone(const sc_core::sc_time& at, uint64_t bytes, bool toGpu);
+  // When a transaction of `bytes` in direction `toGpu` arriving at `at` is complete (a posted
+  // write: when the link has taken its data).
+  sc_core::sc_time linkDone(const sc_core::sc_time& at, uint64_t bytes, bool toGpu, bool posted);
   // The system-memory range around `address` (below or above the device aperture).
   void systemRangeAround(uint64_t address, uint64_t& start, uint64_t& end) const;
 

@@ -15,6 +15,8 @@ nlohmann::json dispatchesJson(const Gpu& gpu) {
                           {"queue", d.queue},
                           {"start_cycle", d.startCycle},
                           {"end_cycle", d.endCycle},
+                          {"packet_start_ns", d.packetStartNs},
+                          {"packet_end_ns", d.packetEndNs},
                           {"workgroups", d.workgroups},
                           {"waves", d.waves},
                           {"faulted", d.faulted}});

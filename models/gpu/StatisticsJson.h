@@ -11,7 +11,8 @@ namespace vgpu {
 
 // Every registered counter by name (Statistics: cuN.*, l2.*, dram.*, system_link.*, ...).
 nlohmann::json countersJson(const Gpu& gpu);
-// One record per dispatch: kernel, queue, start_cycle, end_cycle, workgroups, waves, faulted.
+// One record per dispatch: kernel, queue, start_cycle, end_cycle, packet_start_ns and
+// packet_end_ns (its completion signal's start_ts/end_ts), workgroups, waves, faulted.
 nlohmann::json dispatchesJson(const Gpu& gpu);
 
 }  // namespace vgpu
