@@ -67,7 +67,8 @@ struct Allocation {
   uint64_t bytes = 0;
   Pool* pool = nullptr;  // nullptr: memory locked (pinned) by the application
   bool device = false;
-  uint32_t lockCount = 0;  // for locked ranges
+  uint32_t lockCount = 0;    // for locked ranges
+  void* userData = nullptr;  // hsa_amd_pointer_info_set_userdata
 };
 
 struct Queue {
@@ -160,6 +161,8 @@ class Runtime {
   // The allocation containing `address` (base, entry), or false.
   bool findAllocation(uint64_t address, uint64_t& base, Allocation& out);
   bool isDevice(uint64_t address);
+  // Sets the user data of the allocation starting at `base`; false if there is none.
+  bool setUserData(uint64_t base, void* userData);
   void copy(uint64_t dst, uint64_t src, uint64_t bytes);
 
   // --- signals ---
