@@ -171,8 +171,9 @@ class Runtime {
   bool isSignal(hsa_signal_t s);
   // A host-side change of a signal's value: wakes waiters, rings doorbells.
   void signalChanged(amd_signal_t* s);
-  // Waits until `check` is true, a queue error is seen, or `timeoutTicks` (HSA timestamp ticks,
-  // UINT64_MAX: forever) pass. Returns check()'s last result.
+  // Waits until `check` (called with mutex_ held) is true or `timeoutTicks` (HSA timestamp
+  // ticks, UINT64_MAX: forever) pass; reports queue errors on the way. Returns check()'s last
+  // result.
   bool waitUntil(const std::function<bool()>& check, uint64_t timeoutTicks);
   void addAsyncHandler(const AsyncHandler& h);
   void wakeAll();
