@@ -719,6 +719,7 @@ hsa_status_t HSA_API hsa_amd_pointer_info(const void* ptr, hsa_amd_pointer_info_
     out.agentBaseAddress = reinterpret_cast<void*>(base);
     out.hostBaseAddress = a.device ? nullptr : reinterpret_cast<void*>(base);
     out.sizeInBytes = a.bytes;
+    out.userData = a.userData;
     const bool gpuOwned = a.device;
     out.agentOwner = hsa_agent_t{reinterpret_cast<uint64_t>(gpuOwned ? &rt->gpu() : &rt->cpu())};
     // Locked memory and code objects are coarse grained; pools' memory has the pool's flags.
@@ -741,6 +742,16 @@ hsa_status_t HSA_API hsa_amd_pointer_info(const void* ptr, hsa_amd_pointer_info_
       std::memcpy(*accessible, agents.data(), agents.size() * sizeof(hsa_agent_t));
     }
   }
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_amd_pointer_info_set_userdata(const void* ptr, void* userdata) {
+  VGPU_RUNTIME(rt);
+  uint64_t base = 0;
+  Allocation a;
+  if (ptr == nullptr || !rt->findAllocation(reinterpret_cast<uint64_t>(ptr), base, a))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  rt->setUserData(base, userdata);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -814,6 +825,18 @@ hsa_status_t HSA_API hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_
   const auto* s = reinterpret_cast<const amd_signal_t*>(signal.handle);
   time->start = __atomic_load_n(&s->start_ts, __ATOMIC_ACQUIRE);
   time->end = __atomic_load_n(&s->end_ts, __ATOMIC_ACQUIRE);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t agent,
+                                                                     uint64_t agent_tick,
+                                                                     uint64_t* system_tick) {
+  VGPU_RUNTIME(rt);
+  if (agentOf(rt, agent) == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (system_tick == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  // The system timestamp (HSA_SYSTEM_INFO_TIMESTAMP) is the GPU's own counter, so both
+  // domains are one.
+  *system_tick = agent_tick;
   return HSA_STATUS_SUCCESS;
 }
 

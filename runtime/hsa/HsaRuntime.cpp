@@ -533,6 +533,14 @@ bool Runtime::findAllocation(uint64_t address, uint64_t& base, Allocation& out) 
   return true;
 }
 
+bool Runtime::setUserData(uint64_t base, void* userData) {
+  std::lock_guard<std::mutex> lock(memoryMutex_);
+  auto it = allocations_.find(base);
+  if (it == allocations_.end()) return false;
+  it->second.userData = userData;
+  return true;
+}
+
 bool Runtime::isDevice(uint64_t address) {
   uint64_t base;
   Allocation a;

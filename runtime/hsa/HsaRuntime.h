@@ -67,7 +67,8 @@ struct Allocation {
   uint64_t bytes = 0;
   Pool* pool = nullptr;  // nullptr: memory locked (pinned) by the application
   bool device = false;
-  uint32_t lockCount = 0;  // for locked ranges
+  uint32_t lockCount = 0;    // for locked ranges
+  void* userData = nullptr;  // hsa_amd_pointer_info_set_userdata
 };
 
 struct Queue {
@@ -160,6 +161,8 @@ class Runtime {
   // The allocation containing `address` (base, entry), or false.
   bool findAllocation(uint64_t address, uint64_t& base, Allocation& out);
   bool isDevice(uint64_t address);
+  // Sets the user data of the allocation starting at `base`; false if there is none.
+  bool setUserData(uint64_t base, void* userData);
   void copy(uint64_t dst, uint64_t src, uint64_t bytes);
 
   // --- signals ---
@@ -168,8 +171,9 @@ class Runtime {
   bool isSignal(hsa_signal_t s);
   // A host-side change of a signal's value: wakes waiters, rings doorbells.
   void signalChanged(amd_signal_t* s);
-  // Waits until `check` is true, a queue error is seen, or `timeoutTicks` (HSA timestamp ticks,
-  // UINT64_MAX: forever) pass. Returns check()'s last result.
+  // Waits until `check` (called with mutex_ held) is true or `timeoutTicks` (HSA timestamp
+  // ticks, UINT64_MAX: forever) pass; reports queue errors on the way. Returns check()'s last
+  // result.
   bool waitUntil(const std::function<bool()>& check, uint64_t timeoutTicks);
   void addAsyncHandler(const AsyncHandler& h);
   void wakeAll();

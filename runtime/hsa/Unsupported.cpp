@@ -94,16 +94,6 @@ hsa_status_t HSA_API hsa_amd_memory_migrate(const void* ptr, hsa_amd_memory_pool
   VGPU_UNSUPPORTED(hsa_amd_memory_migrate);
 }
 
-hsa_status_t HSA_API hsa_amd_pointer_info_set_userdata(const void* ptr, void* userdata) {
-  VGPU_UNSUPPORTED(hsa_amd_pointer_info_set_userdata);
-}
-
-hsa_status_t HSA_API hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t agent,
-                                                                     uint64_t agent_tick,
-                                                                     uint64_t* system_tick) {
-  VGPU_UNSUPPORTED(hsa_amd_profiling_convert_tick_to_system_domain);
-}
-
 hsa_status_t HSA_API hsa_amd_queue_cu_get_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_count,
                                                uint32_t* cu_mask) {
   VGPU_UNSUPPORTED(hsa_amd_queue_cu_get_mask);

@@ -103,6 +103,11 @@ TEST_F(Agents, SystemAttributes) {
   uint16_t major = 0;
   hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
   EXPECT_EQ(major, 1);
+  // The system timestamp is the GPU's counter: converting GPU ticks changes nothing.
+  uint64_t system = 0;
+  ASSERT_EQ(hsa_amd_profiling_convert_tick_to_system_domain(gpu_, 12345, &system),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(system, 12345u);
 }
 
 TEST_F(Agents, LoaderTableFillsOnlyTheLengthAsked) {

@@ -98,6 +98,12 @@ TEST_F(Memory, LockExposesTheRangeAtItsHostAddress) {
   EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
   EXPECT_EQ(info.hostBaseAddress, buffer.data());
   EXPECT_EQ(info.sizeInBytes, buffer.size());
+  EXPECT_EQ(info.userData, nullptr);
+  int tag = 0;
+  ASSERT_EQ(hsa_amd_pointer_info_set_userdata(buffer.data() + 8, &tag), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_pointer_info(buffer.data(), &info, nullptr, nullptr, nullptr),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.userData, &tag);
   void* device = nullptr;
   ASSERT_EQ(hsa_amd_memory_pool_allocate(pool(gpu_, kCoarse), 4096, 0, &device),
             HSA_STATUS_SUCCESS);

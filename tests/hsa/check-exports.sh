@@ -12,7 +12,10 @@ if ! diff <(echo "$wanted") <(echo "$actual"); then
   echo "FAIL: the exported symbols of $lib differ from $expected $* (< missing, > extra)" >&2
   exit 1
 fi
-if ! llvm-readelf-15 -V "$lib" | grep -q 'Name: ROCR_1'; then
+# Read whole before searching: grep -q would stop reading early and, under pipefail, the
+# writer's SIGPIPE would fail the check.
+versions=$(llvm-readelf-15 -V "$lib")
+if ! grep -q 'Name: ROCR_1' <<<"$versions"; then
   echo "FAIL: $lib has no ROCR_1 version definition" >&2
   exit 1
 fi
