@@ -41,6 +41,12 @@ class GpuPort {
   // The GPU addresses them by their host addresses (its system-memory port maps them 1:1).
   // An access by the GPU outside every exposed range faults like an unmapped device address.
   virtual void exposeSystemMemory(const void* base, uint64_t bytes) = 0;
+  // The same for memory that holds signals: the GPU's writes there are seen by the port (no
+  // direct access is granted over it), so it can wake waiters at once (setSystemMemoryWritten)
+  // when device code changes a signal, as ockl's host-call path does.
+  virtual void exposeSignalMemory(const void* base, uint64_t bytes) {
+    exposeSystemMemory(base, bytes);
+  }
   virtual void withdrawSystemMemory(const void* base) = 0;
 
   // --- AQL queues (HSA Platform System Architecture Specification 1.2, 2.8) ---

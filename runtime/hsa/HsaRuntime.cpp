@@ -573,7 +573,7 @@ amd_signal_t* Runtime::createSignal(hsa_signal_value_t initial, amd_signal_kind6
       // device code may use them directly (amd_hsa_signal.h). A page holds 64 of them.
       void* page = allocateSystemPages(kPageBytes);
       if (page == nullptr) return nullptr;
-      port_->exposeSystemMemory(page, kPageBytes);
+      port_->exposeSignalMemory(page, kPageBytes);
       signalPages_.push_back(page);
       auto* slab = static_cast<amd_signal_t*>(page);
       for (size_t i = kPageBytes / sizeof(amd_signal_t); i-- > 0;) freeSignals_.push_back(&slab[i]);

@@ -96,12 +96,14 @@ class ProcessMemory : public sc_module {
     socket.register_get_direct_mem_ptr(this, &ProcessMemory::get_direct_mem_ptr);
   }
 
-  // Any thread.
-  void expose(uint64_t base, uint64_t bytes) {
+  // Any thread. `watched`: the GPU's writes must come through b_transport (no DMI), so that
+  // `written` hears of them at once (signals).
+  void expose(uint64_t base, uint64_t bytes, bool watched = false) {
     if (bytes == 0) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    auto [it, added] = ranges_.try_emplace(base, Range{bytes, 0});
+    auto [it, added] = ranges_.try_emplace(base, Range{bytes, 0, watched});
     if (!added) it->second.bytes = std::max(it->second.bytes, bytes);
+    it->second.watched |= watched;
     ++it->second.count;
   }
   // Simulation thread (it revokes DMI).
@@ -117,8 +119,12 @@ class ProcessMemory : public sc_module {
     }
     socket->invalidate_direct_mem_ptr(base, base + bytes - 1);
   }
-  // The exposed range holding [address, address + bytes) whole: its base and size, or 0 bytes.
-  std::pair<uint64_t, uint64_t> rangeHolding(uint64_t address, uint64_t bytes) const {
+  struct Holding {
+    uint64_t base = 0, bytes = 0;  // bytes 0: none
+    bool watched = false;
+  };
+  // The exposed range holding [address, address + bytes) whole.
+  Holding rangeHolding(uint64_t address, uint64_t bytes) const {
     std::lock_guard<std::mutex> lock(mutex_);
     // Ranges may nest (a locked buffer inside a pool allocation): look at every one that
     // starts at or below the address.
@@ -126,29 +132,33 @@ class ProcessMemory : public sc_module {
       --it;
       if (address - it->first < it->second.bytes &&
           bytes <= it->second.bytes - (address - it->first))
-        return {it->first, it->second.bytes};
+        return {it->first, it->second.bytes, it->second.watched};
     }
-    return {0, 0};
+    return {};
   }
   bool holds(uint64_t address, uint64_t bytes) const {
-    return rangeHolding(address, bytes).second != 0;
+    return rangeHolding(address, bytes).bytes != 0;
   }
 
-  std::function<void()> written;  // after the GPU wrote (the runtime looks at its signals)
+  std::function<void()> written;  // after the GPU wrote signal memory (waiters look again)
 
  private:
   struct Range {
     uint64_t bytes;
     uint32_t count;
+    bool watched;
   };
-  bool access(tlm::tlm_generic_payload& t) {
+  // Performs the access; false (response set) when refused. `watched`: it fell in signal memory.
+  bool access(tlm::tlm_generic_payload& t, bool* watched = nullptr) {
     const uint64_t address = t.get_address();
     const unsigned n = t.get_data_length();
     uint8_t* data = t.get_data_ptr();
-    if (data == nullptr || n == 0 || !holds(address, n)) {
+    const Holding h = data == nullptr || n == 0 ? Holding{} : rangeHolding(address, n);
+    if (h.bytes == 0) {
       t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return false;
     }
+    if (watched != nullptr) *watched = h.watched;
     auto* memory = reinterpret_cast<uint8_t*>(address);
     const uint8_t* be = t.get_byte_enable_ptr();
     const unsigned beLen = t.get_byte_enable_length();
@@ -170,24 +180,24 @@ class ProcessMemory : public sc_module {
     return true;
   }
   void b_transport(tlm::tlm_generic_payload& t, sc_time&) {
-    if (access(t)) {
-      t.set_dmi_allowed(true);
-      if (t.get_command() == tlm::TLM_WRITE_COMMAND && written) written();
-    }
+    bool watched = false;
+    if (!access(t, &watched)) return;
+    t.set_dmi_allowed(!watched);
+    if (watched && t.get_command() == tlm::TLM_WRITE_COMMAND && written) written();
   }
   unsigned int transport_dbg(tlm::tlm_generic_payload& t) {
     return access(t) ? t.get_data_length() : 0;
   }
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi) {
-    const auto [base, bytes] = rangeHolding(t.get_address(), 1);
-    if (bytes == 0) {
-      dmi.set_start_address(t.get_address());
-      dmi.set_end_address(t.get_address());
+    const Holding h = rangeHolding(t.get_address(), 1);
+    if (h.bytes == 0 || h.watched) {
+      dmi.set_start_address(h.watched ? h.base : t.get_address());
+      dmi.set_end_address(h.watched ? h.base + h.bytes - 1 : t.get_address());
       return false;
     }
-    dmi.set_dmi_ptr(reinterpret_cast<uint8_t*>(base));
-    dmi.set_start_address(base);
-    dmi.set_end_address(base + bytes - 1);
+    dmi.set_dmi_ptr(reinterpret_cast<uint8_t*>(h.base));
+    dmi.set_start_address(h.base);
+    dmi.set_end_address(h.base + h.bytes - 1);
     dmi.allow_read_write();
     return true;
   }
@@ -245,6 +255,9 @@ class GpuSystem : public sc_module {
     deviceMemory.bind(gpu.hostMemorySocket());
     gpu.systemMemorySocket().bind(memory.socket);
     gpu.irq.bind(irq);
+    memory.written = [this] {
+      if (systemMemoryWritten) systemMemoryWritten();
+    };
     SC_THREAD(serve);
     SC_THREAD(handleInterrupts);
     SC_THREAD(runDma);
@@ -619,6 +632,9 @@ class SimulatedGpu final : public GpuPort {
 
   void exposeSystemMemory(const void* base, uint64_t bytes) override {
     system_->memory.expose(reinterpret_cast<uint64_t>(base), bytes);
+  }
+  void exposeSignalMemory(const void* base, uint64_t bytes) override {
+    system_->memory.expose(reinterpret_cast<uint64_t>(base), bytes, true);
   }
   void withdrawSystemMemory(const void* base) override {
     const auto address = reinterpret_cast<uint64_t>(base);
