@@ -261,6 +261,14 @@ void ComputeUnit::run() {
   while (true) {
     if (wavesResident_ == 0 || halted_) {
       qk_.sync();
+      // Other processes ran during the sync: a workgroup the dispatcher launched here then was
+      // notified before this wait, and waiting for the next notification would sleep for ever
+      // (seen when a dispatch starts in the delta cycle its predecessor ended in).
+      if (wavesResident_ != 0 && !halted_) {
+        now_ = std::max(now_, static_cast<uint64_t>(sc_time_stamp() / period_));
+        qk_.reset();
+        continue;
+      }
       wait(workArrived_);
       now_ = std::max(now_, static_cast<uint64_t>(sc_time_stamp() / period_));
       qk_.reset();

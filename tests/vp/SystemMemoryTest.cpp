@@ -185,6 +185,72 @@ TEST_P(SystemMemoryAccess, AccessOutsideEveryMemoryFaults) {
   expectNoViolations(sys);
 }
 
+// Kernel, barrier, kernel, barrier, ... in one ring in system memory, one doorbell for all,
+// as ROCclr submits a launch and its synchronization marker. In functional mode the command
+// processor then starts each dispatch in the delta cycle its predecessor ended in, while the
+// compute unit is synchronizing its local time: the new workgroups must still run (a lost
+// notification once left them waiting for ever).
+TEST_P(SystemMemoryAccess, BackToBackDispatchesFromASystemMemoryRingAllRun) {
+  CheckedSystem sys(config());
+  constexpr uint32_t kLaunches = 6;
+  const std::vector<float> a = inputs(7), b = inputs(8);
+  sys.run([&](Runtime& rt) {
+    const Module& m = rt.loadModule(kernelDir() + "/vector_add.co");
+    const Kernel k = rt.kernel(m, "vector_add");
+    const uint64_t da = rt.malloc(kN * 4), db = rt.malloc(kN * 4), dc = rt.malloc(kN * 4);
+    rt.copyToDevice(da, a.data(), kN * 4);
+    rt.copyToDevice(db, b.data(), kN * 4);
+    SystemMemory& host = sys.systemMemory;
+    const uint64_t ring = Simulation::kSystemMemoryBase + 0x200000;  // 16 packets
+    const uint64_t kernarg = ring + 0x1000, signals = ring + 0x2000;
+    std::vector<uint8_t> args(k.info->kernargSegmentSize, 0);
+    std::memcpy(args.data() + 0, &da, 8);
+    std::memcpy(args.data() + 8, &db, 8);
+    std::memcpy(args.data() + 16, &dc, 8);
+    std::memcpy(args.data() + 24, &kN, 4);
+    std::memcpy(host.hostPointer(kernarg, args.size()), args.data(), args.size());
+    for (uint32_t i = 0; i < kLaunches; ++i) {
+      aql::KernelDispatchPacket p{};
+      p.setup = 1;
+      p.workgroupSizeX = 64, p.workgroupSizeY = p.workgroupSizeZ = 1;
+      p.gridSizeX = kN, p.gridSizeY = p.gridSizeZ = 1;
+      p.kernelObject = k.descriptorAddress;
+      p.kernargAddress = kernarg;
+      p.header = static_cast<uint16_t>(aql::kKernelDispatch | (1u << aql::kHeaderBarrierBit) |
+                                       (aql::kScopeAgent << aql::kHeaderAcquireShift) |
+                                       (aql::kScopeAgent << aql::kHeaderReleaseShift));
+      std::memcpy(host.hostPointer(ring + 2 * i * 64, 64), &p, 64);
+      aql::BarrierPacket marker{};
+      const int64_t one = 1;
+      std::memcpy(host.hostPointer(signals + i * 64 + 8, 8), &one, 8);
+      marker.completionSignal = signals + i * 64;
+      marker.header = static_cast<uint16_t>(aql::kBarrierAnd | (1u << aql::kHeaderBarrierBit) |
+                                            (aql::kScopeSystem << aql::kHeaderAcquireShift) |
+                                            (aql::kScopeSystem << aql::kHeaderReleaseShift));
+      std::memcpy(host.hostPointer(ring + (2 * i + 1) * 64, 64), &marker, 64);
+    }
+    const uint32_t queue = mmio::kQueues - 2;
+    auto& mmio = sys.mmioChecker;
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQBaseLo), static_cast<uint32_t>(ring));
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQBaseHi), static_cast<uint32_t>(ring >> 32));
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQSize), 16);
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQEnable), 1);
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQDoorbellLo), 2 * kLaunches);
+    const uint64_t last = signals + (kLaunches - 1) * 64 + 8;
+    int64_t value = 1;
+    for (int polls = 0; polls < 100000 && value != 0; ++polls) {
+      wait(sc_time(100, SC_NS));
+      std::memcpy(&value, host.hostPointer(last, 8), 8);
+    }
+    ASSERT_EQ(value, 0) << "the last marker never completed";
+    std::vector<float> c(kN);
+    rt.copyFromDevice(c.data(), dc, kN * 4);
+    for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+  });
+  EXPECT_EQ(sys.gpu.dispatches().size(), kLaunches);
+  expectNoViolations(sys);
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, SystemMemoryAccess, ::testing::Values(true, false),
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return info.param ? "Functional" : "Timing";
