@@ -277,31 +277,6 @@ struct RunOutcome {
   std::string fault;
 };
 
-// --check-hazards: what the hazard checker found (schema in README, "Statistics").
-nlohmann::json hazardsJson(const Gpu& gpu) {
-  const std::vector<isa::HazardFinding> findings = gpu.hazardFindings();
-  nlohmann::json list = nlohmann::json::array();
-  uint64_t occurrences = 0;
-  auto where = [](uint64_t pc, uint64_t offset, const std::string& text) {
-    return nlohmann::json{{"pc", pc}, {"offset", offset}, {"instruction", text}};
-  };
-  for (const auto& f : findings) {
-    occurrences += f.occurrences;
-    const isa::HazardRuleInfo& rule = isa::hazardRuleInfo(f.rule);
-    list.push_back({{"rule", rule.id},
-                    {"description", rule.description},
-                    {"required_wait_states", f.required},
-                    {"present_wait_states", f.present},
-                    {"occurrences", f.occurrences},
-                    {"first", where(f.firstPc, f.firstOffset, f.first)},
-                    {"second", where(f.secondPc, f.secondOffset, f.second)}});
-  }
-  return {{"instructions_checked", gpu.hazardChecker()->instructionsChecked()},
-          {"findings", findings.size()},
-          {"occurrences", occurrences},
-          {"list", list}};
-}
-
 nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platform, Gpu& gpu,
                               double hostSeconds, const RunOutcome& outcome) {
   nlohmann::json j;

@@ -15,4 +15,8 @@ nlohmann::json countersJson(const Gpu& gpu);
 // packet_end_ns (its completion signal's start_ts/end_ts), workgroups, waves, faulted.
 nlohmann::json dispatchesJson(const Gpu& gpu);
 
+// --check-hazards: what the hazard checker found (schema in README, "Statistics"); call only
+// when it is on (gpu.hazardChecker() not null).
+nlohmann::json hazardsJson(const Gpu& gpu);
+
 }  // namespace vgpu

@@ -36,6 +36,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "activity/RunSummary.h"
 #include "common/Error.h"
 #include "cp/Aql.h"
 #include "cp/MmioRegisters.h"
@@ -45,6 +46,7 @@
 #include "runtime/DeviceMemoryAllocator.h"
 #include "runtime/hsa/GpuPort.h"
 #include "sc_main/CommandLine.h"
+#include "sc_main/HtmlReport.h"
 
 namespace vgpu::hsa {
 namespace {
@@ -526,6 +528,7 @@ class SimulatedGpu final : public GpuPort {
         config_(platformFor(options_)),
         hostStart_(std::chrono::steady_clock::now()) {
     if (!options_.statsPath.empty()) checkWritable(options_.statsPath, "VGPU_STATS");
+    if (!options_.reportPath.empty()) checkWritable(options_.reportPath, "VGPU_REPORT");
     // SystemC prints its banner when the first module is made, unless told not to: the
     // program's own output stays its own.
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -751,6 +754,26 @@ class SimulatedGpu final : public GpuPort {
     static std::atomic<bool> once{false};
     return once.exchange(true);
   }
+  static void writeText(const std::string& path, const std::string& text, const char* what) {
+    if (std::FILE* f = std::fopen(path.c_str(), "w")) {
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    } else {
+      std::fprintf(stderr, "vgpu: cannot write the %s to '%s'\n", what, path.c_str());
+    }
+  }
+  // The program's name (/proc/self/comm), what the statistics call the "kernel" of the run.
+  static std::string programName() {
+    std::FILE* f = std::fopen("/proc/self/comm", "r");
+    char name[64] = {};
+    if (f != nullptr) {
+      if (std::fgets(name, sizeof name, f) == nullptr) name[0] = 0;
+      std::fclose(f);
+    }
+    std::string s = name;
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    return s.empty() ? "program" : s;
+  }
   static void checkWritable(const std::string& path, const char* what) {
     std::FILE* f = std::fopen(path.c_str(), "a");
     if (f == nullptr) throw InputError(std::string(what) + ": cannot write '" + path + "'");
@@ -772,15 +795,28 @@ class SimulatedGpu final : public GpuPort {
     uint64_t copyNs = 0, copyBytes = 0;
     for (const auto& c : system_->copies) copyNs += c.endNs - c.startNs, copyBytes += c.bytes;
     const double simulatedSeconds = sc_time_stamp().to_seconds();
-    if (!options_.statsPath.empty()) {
+    if (!options_.statsPath.empty() || !options_.reportPath.empty()) {
+      // vgpu-sim run's schema (README, "Statistics"), for the whole program, so that the HTML
+      // report and scripts read both alike; plus the DMA copies.
       nlohmann::json j;
+      j["kernel"] = programName();
+      j["code_object"] = "";
       j["platform"] = config_.name;
       j["mode"] = config_.functionalMode ? "functional" : "timing";
       j["clock_mhz"] = config_.clockMHz;
       j["compute_units"] = config_.computeUnits;
-      j["kernel_cycles"] = kernelCycles;
-      j["simulated_seconds"] = simulatedSeconds;
+      j["wave_slots_per_cu"] = config_.cu.simdsPerCu * config_.cu.waveSlotsPerSimd;
+      j["cycles"] = kernelCycles;
+      j["start_cycle"] = gpu.dispatches().empty() ? 0 : gpu.dispatches().front().startCycle;
+      j["wave_instructions"] = gpu.statistics().sum("wave_instructions");
+      j["workgroups"] = gpu.statistics().value("dispatcher.workgroups");
+      j["waves"] = gpu.statistics().value("dispatcher.waves");
       j["host_seconds"] = hostSeconds;
+      j["simulated_seconds"] = simulatedSeconds;
+      bool faulted = false;
+      for (const auto& d : gpu.dispatches()) faulted |= d.faulted;
+      j["faulted"] = faulted;
+      j["counters"] = countersJson(gpu);
       j["dispatches"] = dispatchesJson(gpu);
       nlohmann::json copies = nlohmann::json::array();
       for (const auto& c : system_->copies)
@@ -791,15 +827,12 @@ class SimulatedGpu final : public GpuPort {
                           {"end_ns", c.endNs},
                           {"failed", c.failed}});
       j["copies"] = copies;
-      j["counters"] = countersJson(gpu);
-      if (std::FILE* f = std::fopen(options_.statsPath.c_str(), "w")) {
-        const std::string text = j.dump(2) + "\n";
-        std::fwrite(text.data(), 1, text.size(), f);
-        std::fclose(f);
-      } else {
-        std::fprintf(stderr, "vgpu: cannot write the statistics to '%s'\n",
-                     options_.statsPath.c_str());
-      }
+      if (gpu.activity()) j["activity"] = activityJson(*gpu.activity());
+      if (gpu.hazardChecker()) j["hazards"] = hazardsJson(gpu);
+      if (!options_.statsPath.empty())
+        writeText(options_.statsPath, j.dump(2) + "\n", "statistics");
+      if (!options_.reportPath.empty())
+        writeText(options_.reportPath, renderHtmlReport(j), "report");
     }
     const char* summary = std::getenv("VGPU_SUMMARY");
     if (summary == nullptr || std::string(summary) != "1") return;

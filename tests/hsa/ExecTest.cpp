@@ -103,5 +103,23 @@ TEST(Exec, RunsAnUnmodifiedHipProgramWithSummaryAndStatistics) {
   }
 }
 
+// --report and --timeline cover the whole program: the HTML report of its kernels, the
+// timeline with the kernel on its queue's track.
+TEST(Exec, ReportAndTimelineCoverTheProgram) {
+  ScratchDir dir;
+  const std::string report = dir.file("r.html"), timeline = dir.file("t.json");
+  const SimResult r =
+      runVgpuSim("exec --platform tiny --mode functional --quiet --report " + shellQuote(report) +
+                     " --timeline " + shellQuote(timeline) + " -- " + shellQuote(VGPU_HIP_VADD),
+                 dir);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_EQ(r.err.find("vgpu: "), std::string::npos) << "--quiet: no summary\n" << r.err;
+  const std::string html = slurp(report);
+  EXPECT_NE(html.find("<title>vgpu report</title>"), std::string::npos);
+  EXPECT_NE(html.find("hip_vadd"), std::string::npos) << "the report names the program";
+  const nlohmann::json t = nlohmann::json::parse(slurp(timeline));
+  EXPECT_NE(t.dump().find("vadd"), std::string::npos) << "the kernel is on the timeline";
+}
+
 }  // namespace
 }  // namespace vgpu::test
