@@ -54,10 +54,14 @@ int main() {
   CHECK(hipMemcpy(c.data(), dc, n * sizeof(float), hipMemcpyDeviceToHost));
   int wrong = 0;
   for (int i = 0; i < n; ++i) wrong += c[i] != a[i] + b[i] + 0.5f;
+  // Not negative. It may be 0: HIP's Event::elapsedTime gives 0 when both events ended up on
+  // the same command, which was seen in functional mode when the kernel had already completed
+  // by the second record (ROCclr then read one marker's times only). The value itself is
+  // checked in timing mode by tests/hip_apps.
   std::printf("vadd %s (%d wrong), elapsed %s\n", wrong == 0 ? "ok" : "WRONG", wrong,
-              ms > 0 ? "positive" : "NOT POSITIVE");
+              ms >= 0 ? "not negative" : "NEGATIVE");
   CHECK(hipFree(da));
   CHECK(hipFree(db));
   CHECK(hipFree(dc));
-  return memsetOk && wrong == 0 && ms > 0 ? 0 : 1;
+  return memsetOk && wrong == 0 && ms >= 0 ? 0 : 1;
 }
