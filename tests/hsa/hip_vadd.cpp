@@ -54,14 +54,16 @@ int main() {
   CHECK(hipMemcpy(c.data(), dc, n * sizeof(float), hipMemcpyDeviceToHost));
   int wrong = 0;
   for (int i = 0; i < n; ++i) wrong += c[i] != a[i] + b[i] + 0.5f;
-  // Not negative. It may be 0: HIP's Event::elapsedTime gives 0 when both events ended up on
-  // the same command, which was seen in functional mode when the kernel had already completed
-  // by the second record (ROCclr then read one marker's times only). The value itself is
-  // checked in timing mode by tests/hip_apps.
-  std::printf("vadd %s (%d wrong), elapsed %s\n", wrong == 0 ? "ok" : "WRONG", wrong,
-              ms >= 0 ? "not negative" : "NEGATIVE");
+  // hipEventElapsedTime must succeed; its value is not checked here. In functional mode the
+  // kernel is often done before the second record, and ROCclr then times one of the events
+  // on the host (HIP's Event::elapsedTime subtracts the start event's start from the stop
+  // event's end), which can give 0 or even a negative time against the GPU's simulated
+  // timestamps: runtime/hsa/README.md, "Known limits". tests/hip_apps checks the value in
+  // timing mode.
+  std::printf("vadd %s (%d wrong), elapsed time read\n", wrong == 0 ? "ok" : "WRONG", wrong);
   CHECK(hipFree(da));
   CHECK(hipFree(db));
   CHECK(hipFree(dc));
-  return memsetOk && wrong == 0 && ms >= 0 ? 0 : 1;
+  (void)ms;
+  return memsetOk && wrong == 0 ? 0 : 1;
 }
