@@ -84,7 +84,8 @@ uint32_t CommandProcessor::readQueueRegister(const Queue& q, uint32_t offset) co
     case mmio::kQStatus:
       return (q.hasWork() || q.state != Queue::State::Idle ? uint32_t{mmio::kQueueBusy} : 0u) |
              (q.errorCode != mmio::kErrorNone ? uint32_t{mmio::kQueueError} : 0u) |
-             (q.state == Queue::State::Barrier ? uint32_t{mmio::kQueueBarrier} : 0u);
+             (q.state == Queue::State::Barrier ? uint32_t{mmio::kQueueBarrier} : 0u) |
+             (q.awaitingHeader ? uint32_t{mmio::kQueueAwaitingHeader} : 0u);
     case mmio::kQErrorCode:
       return q.errorCode;
     case mmio::kQDispatches:
@@ -179,16 +180,23 @@ void CommandProcessor::writeQueueRegister(Queue& q, uint32_t offset, uint32_t va
       q.size = value;
       break;
     case mmio::kQEnable:
-      if ((value & 1) && !q.enabled && q.state == Queue::State::Idle) q.doorbell = q.readIndex = 0;
+      if ((value & 1) && !q.enabled && q.state == Queue::State::Idle) {
+        q.doorbell = q.published = q.readIndex = 0;
+        q.awaitingHeader = false;
+      }
       q.enabled = value & 1;
       doorbell_.notify(SC_ZERO_TIME);
       break;
     case mmio::kQDoorbellLo:
       q.doorbell = (q.doorbell & ~0xffffffffull) | value;
+      q.published = std::max(q.published, q.doorbell);
+      q.awaitingHeader = false;  // look at the head packet again
       doorbell_.notify(SC_ZERO_TIME);
       break;
     case mmio::kQDoorbellHi:
       q.doorbell = (q.doorbell & 0xffffffffull) | (uint64_t{value} << 32);
+      q.published = std::max(q.published, q.doorbell);
+      q.awaitingHeader = false;
       doorbell_.notify(SC_ZERO_TIME);
       break;
     case mmio::kQStatus:
@@ -421,13 +429,19 @@ void CommandProcessor::startPacket(uint32_t q) {
   const auto type = static_cast<uint8_t>(header & aql::kHeaderTypeMask);
   const auto acquire = static_cast<aql::FenceScope>((header >> aql::kHeaderAcquireShift) & 3);
   const auto release = static_cast<aql::FenceScope>((header >> aql::kHeaderReleaseShift) & 3);
+  if (type == aql::kInvalid) {
+    // Not published yet: with several producers on one queue (HSA_QUEUE_TYPE_MULTI) a later
+    // packet's doorbell may come before this one's header. The packet processor waits for the
+    // header (the AQL rules of the HSA Platform System Architecture Specification 1.2,
+    // chapter 2: the producer writes the header last, then rings the doorbell), and looks
+    // again at the next doorbell write.
+    queue.awaitingHeader = true;
+    return;
+  }
   if (type != aql::kKernelDispatch && type != aql::kBarrierAnd && type != aql::kBarrierOr) {
     // The layout of other types is unknown here: no completion signal to decrement.
     raiseError(q, mmio::kErrorInvalidPacketType,
-               where + ": AQL packet with invalid type " + std::to_string(type) +
-                   (type == aql::kInvalid ? " (INVALID: the doorbell was rung before the header "
-                                            "was written)"
-                                          : ""));
+               where + ": AQL packet with invalid type " + std::to_string(type));
     retirePacket(q, 0);
     return;
   }

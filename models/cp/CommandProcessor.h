@@ -92,7 +92,15 @@ class CommandProcessor : public sc_core::sc_module {
     DispatchRecord record;
     uint64_t scratchBase = 0, scratchBytes = 0;  // QUEUE_SCRATCH, given by host software
     sc_core::sc_time packetStart;  // when the head packet began (its signal's start_ts)
-    bool hasWork() const { return enabled && size != 0 && readIndex < doorbell; }
+    // The head packet's header was INVALID when last read: its producer has not published it
+    // yet (HSA: the header is written last), so the queue waits for the next doorbell write.
+    bool awaitingHeader = false;
+    // The highest doorbell value written since the queue was enabled: with several producers
+    // their doorbell writes may come out of order, and packets up to the highest are published.
+    uint64_t published = 0;
+    bool hasWork() const {
+      return enabled && size != 0 && readIndex < published && !awaitingHeader;
+    }
   };
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

@@ -91,6 +91,8 @@ enum QueueStatusBit : uint32_t {
   kQueueBusy = 1u << 0,     // packets written (doorbell) and not yet consumed
   kQueueError = 1u << 1,    // an error since the bit was last cleared (write 1 to clear)
   kQueueBarrier = 1u << 2,  // the head packet is a barrier waiting for its dependencies
+  // the head packet's header is INVALID: not published yet; the queue waits for a doorbell
+  kQueueAwaitingHeader = 1u << 3,
 };
 enum CapabilityBit : uint32_t {
   kCapKernelDispatch = 1u << 0,

@@ -37,6 +37,22 @@ void mmioWrite(tlm::tlm_fw_transport_if<>& mmio, uint32_t reg, uint32_t value) {
   ASSERT_TRUE(p.is_response_ok());
 }
 
+uint32_t mmioRead(tlm::tlm_fw_transport_if<>& mmio, uint32_t reg) {
+  uint32_t value = 0;
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(reg);
+  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
+  p.set_data_length(4);
+  p.set_streaming_width(4);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  mmio.b_transport(p, delay);
+  wait(delay);
+  EXPECT_TRUE(p.is_response_ok());
+  return value;
+}
+
 std::vector<float> inputs(uint32_t seed) {
   std::vector<float> v(kN);
   for (uint32_t i = 0; i < kN; ++i) v[i] = static_cast<float>((i * 7 + seed) % 101) - 50.0f;
@@ -248,6 +264,87 @@ TEST_P(SystemMemoryAccess, BackToBackDispatchesFromASystemMemoryRingAllRun) {
     for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
   });
   EXPECT_EQ(sys.gpu.dispatches().size(), kLaunches);
+  expectNoViolations(sys);
+}
+
+// Two producers on one queue (HSA_QUEUE_TYPE_MULTI): the second publishes its packet and rings
+// the doorbell while the first has not written its packet's header yet. The packet processor
+// waits at the INVALID header (no error), and both packets run, in order, once the first
+// producer writes its header and rings the doorbell.
+TEST_P(SystemMemoryAccess, AnUnpublishedPacketWaitsForItsProducer) {
+  CheckedSystem sys(config());
+  const std::vector<float> a = inputs(9), b = inputs(10);
+  sys.run([&](Runtime& rt) {
+    const Module& m = rt.loadModule(kernelDir() + "/vector_add.co");
+    const Kernel k = rt.kernel(m, "vector_add");
+    const uint64_t da = rt.malloc(kN * 4), db = rt.malloc(kN * 4), dc = rt.malloc(kN * 4);
+    const uint64_t dd = rt.malloc(kN * 4);
+    rt.copyToDevice(da, a.data(), kN * 4);
+    rt.copyToDevice(db, b.data(), kN * 4);
+    SystemMemory& host = sys.systemMemory;
+    const uint64_t ring = Simulation::kSystemMemoryBase + 0x300000;  // 4 packets
+    const uint64_t kernargs = ring + 0x1000, signals = ring + 0x2000;
+    const uint16_t dispatchHeader =
+        static_cast<uint16_t>(aql::kKernelDispatch | (1u << aql::kHeaderBarrierBit) |
+                              (aql::kScopeSystem << aql::kHeaderAcquireShift) |
+                              (aql::kScopeSystem << aql::kHeaderReleaseShift));
+    // Packet 0 computes c = a + b, packet 1 d = a + b; each with its completion signal.
+    for (uint32_t i = 0; i < 2; ++i) {
+      const uint64_t out = i == 0 ? dc : dd;
+      std::vector<uint8_t> args(k.info->kernargSegmentSize, 0);
+      std::memcpy(args.data() + 0, &da, 8);
+      std::memcpy(args.data() + 8, &db, 8);
+      std::memcpy(args.data() + 16, &out, 8);
+      std::memcpy(args.data() + 24, &kN, 4);
+      std::memcpy(host.hostPointer(kernargs + i * 256, args.size()), args.data(), args.size());
+      const int64_t one = 1;
+      std::memcpy(host.hostPointer(signals + i * 64 + 8, 8), &one, 8);
+      aql::KernelDispatchPacket p{};
+      p.header = i == 0 ? uint16_t{aql::kInvalid} : dispatchHeader;  // producer 1 is late
+      p.setup = 1;
+      p.workgroupSizeX = 64, p.workgroupSizeY = p.workgroupSizeZ = 1;
+      p.gridSizeX = kN, p.gridSizeY = p.gridSizeZ = 1;
+      p.kernelObject = k.descriptorAddress;
+      p.kernargAddress = kernargs + i * 256;
+      p.completionSignal = signals + i * 64;
+      std::memcpy(host.hostPointer(ring + i * 64, 64), &p, 64);
+    }
+    const uint32_t queue = mmio::kQueues - 3;
+    auto& mmio = sys.mmioChecker;
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQBaseLo), static_cast<uint32_t>(ring));
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQBaseHi), static_cast<uint32_t>(ring >> 32));
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQSize), 4);
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQEnable), 1);
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQDoorbellLo), 2);  // producer 2's doorbell
+    auto value = [&](uint32_t i) {
+      int64_t v = 0;
+      std::memcpy(&v, host.hostPointer(signals + i * 64 + 8, 8), 8);
+      return v;
+    };
+    wait(sc_time(20, SC_US));
+    EXPECT_EQ(value(0), 1);
+    EXPECT_EQ(value(1), 1) << "packet 1 ran before packet 0 was published";
+    const uint32_t status = mmioRead(mmio, mmio::queueRegister(queue, mmio::kQStatus));
+    EXPECT_TRUE(status & mmio::kQueueAwaitingHeader) << status;
+    EXPECT_FALSE(status & mmio::kQueueError) << sys.gpu.commandProcessor().queueFault(queue);
+    EXPECT_EQ(mmioRead(mmio, mmio::queueRegister(queue, mmio::kQReadIndexLo)), 0u);
+
+    // Producer 1 publishes its header, then rings the doorbell with what it has written.
+    std::memcpy(host.hostPointer(ring, 2), &dispatchHeader, 2);
+    mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQDoorbellLo), 1);
+    for (int polls = 0; polls < 100000 && value(1) != 0; ++polls) wait(sc_time(100, SC_NS));
+    EXPECT_EQ(value(0), 0);
+    EXPECT_EQ(value(1), 0);
+    EXPECT_EQ(mmioRead(mmio, mmio::queueRegister(queue, mmio::kQReadIndexLo)), 2u);
+    EXPECT_EQ(sys.gpu.commandProcessor().queueFault(queue), "");
+    std::vector<float> c(kN), d(kN);
+    rt.copyFromDevice(c.data(), dc, kN * 4);
+    rt.copyFromDevice(d.data(), dd, kN * 4);
+    for (uint32_t i = 0; i < kN; ++i) {
+      ASSERT_EQ(c[i], a[i] + b[i]) << i;
+      ASSERT_EQ(d[i], a[i] + b[i]) << i;
+    }
+  });
   expectNoViolations(sys);
 }
 
