@@ -2,9 +2,9 @@
 // address is a bus-master access of the GPU to system memory and leaves the GPU through
 // `systemMemory` after crossing the system link (PCIe on every modelled board; timing from the
 // platform's system_link section: reads and atomics take the latency, a round trip; writes are
-// posted and take only the link's time for their bytes). Queues, packets, kernargs, signals and pinned buffers
-// that host software keeps in system memory are reached this way, by the command processor
-// and by kernels alike.
+// posted and take only the link's time for their bytes). Queues, packets, kernargs, signals and
+// pinned buffers that host software keeps in system memory are reached this way, by the command
+// processor and by kernels alike.
 //
 // What lies beyond `systemMemory` is the platform's business (a router, a memory, the process
 // memory of vgpu's HSA runtime); it sees base-protocol reads and writes only:
