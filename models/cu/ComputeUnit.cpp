@@ -261,6 +261,13 @@ void ComputeUnit::run() {
   while (true) {
     if (wavesResident_ == 0 || halted_) {
       qk_.sync();
+      // The sync waits (if only a delta cycle): a workgroup launched meanwhile has notified
+      // workArrived_ already, and waiting for it would sleep forever with waves resident.
+      if (wavesResident_ != 0 && !halted_) {
+        now_ = std::max(now_, static_cast<uint64_t>(sc_time_stamp() / period_));
+        qk_.reset();
+        continue;
+      }
       wait(workArrived_);
       now_ = std::max(now_, static_cast<uint64_t>(sc_time_stamp() / period_));
       qk_.reset();
