@@ -1,9 +1,15 @@
 # Runs hip_event_timing under vgpu-sim exec --mode timing --stats and compares its
 # hipEventElapsedTime figures with the kernel's dispatch record (see hip_event_timing.cpp):
 #   kernel_pair_ns - empty_pair_ns == packet_end_ns - packet_start_ns   (to within 3 ns)
-# The three durations are each a difference of two timestamps truncated to whole nanoseconds
-# (the packet processor's clock is not a whole number of ns), so each may be off by less than
-# 1 ns: 3 ns in all. Arguments: -DSIM= -DPLATFORM= -DPROGRAM= -DSTATS=
+# elapsed(b, c) is end_ts(c) - end_ts(b): b's completion-signal decrement (a read-modify-write
+# of system memory over the system link, after b's end_ts is taken), the kernel's packet, the
+# kernel's retirement (no completion signal: nothing to wait for) and c's own processing (the
+# packet read over the link). elapsed(a, b) is a's decrement and b's processing, the same
+# work for the packet processor (about 1120 ns on tiny and vega20: two link round trips of
+# 500 ns and their L2 accesses). Each of the three durations compared is a difference of two
+# timestamps truncated to whole nanoseconds (the packet processor's clock period is not a whole
+# number of ns), off by less than 1 ns: 3 ns in all.
+# Arguments: -DSIM= -DPLATFORM= -DPROGRAM= -DSTATS=
 execute_process(
   COMMAND ${SIM} exec --platform ${PLATFORM} --mode timing --quiet --stats ${STATS} -- ${PROGRAM}
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 100)
