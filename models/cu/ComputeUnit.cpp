@@ -261,7 +261,9 @@ void ComputeUnit::run() {
   while (true) {
     if (wavesResident_ == 0 || halted_) {
       qk_.sync();
-      wait(workArrived_);
+      // Other processes ran during the sync: a workgroup launched then was notified before
+      // this wait, so look again instead of sleeping through it.
+      if (wavesResident_ == 0 || halted_) wait(workArrived_);
       now_ = std::max(now_, static_cast<uint64_t>(sc_time_stamp() / period_));
       qk_.reset();
       continue;
