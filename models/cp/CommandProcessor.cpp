@@ -182,7 +182,7 @@ void CommandProcessor::writeQueueRegister(Queue& q, uint32_t offset, uint32_t va
     case mmio::kQEnable:
       if ((value & 1) && !q.enabled && q.state == Queue::State::Idle) {
         q.doorbell = q.published = q.readIndex = 0;
-        q.awaitingHeader = false;
+        q.awaitingHeader = q.halted = false;
       }
       q.enabled = value & 1;
       doorbell_.notify(SC_ZERO_TIME);
@@ -200,7 +200,11 @@ void CommandProcessor::writeQueueRegister(Queue& q, uint32_t offset, uint32_t va
       doorbell_.notify(SC_ZERO_TIME);
       break;
     case mmio::kQStatus:
-      if (value & mmio::kQueueError) q.errorCode = mmio::kErrorNone;
+      if (value & mmio::kQueueError) {
+        q.errorCode = mmio::kErrorNone;
+        q.halted = false;  // a queue stopped by a kernel fault goes on
+        doorbell_.notify(SC_ZERO_TIME);
+      }
       break;
     case mmio::kQScratchBaseLo:
       q.scratchBase = (q.scratchBase & ~0xffffffffull) | value;
@@ -653,7 +657,10 @@ void CommandProcessor::finishDispatch(uint32_t q) {
                             p.workgroups, p.waves, p.faulted);
   ++dispatches_;
   ++queue.dispatches;
-  if (p.faulted) raiseError(q, mmio::kErrorKernelFault, p.fault);
+  if (p.faulted) {
+    raiseError(q, mmio::kErrorKernelFault, p.fault);
+    queue.halted = true;  // the packets behind it wait until host software saw the fault
+  }
   queue.record.packetStartNs = toTimestamp(queue.packetStart);
   // Release fence: nothing to write back in this model (docs/register-map.md, "Fences").
   queue.running.reset();

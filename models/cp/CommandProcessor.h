@@ -98,8 +98,11 @@ class CommandProcessor : public sc_core::sc_module {
     // The highest doorbell value written since the queue was enabled: with several producers
     // their doorbell writes may come out of order, and packets up to the highest are published.
     uint64_t published = 0;
+    // A kernel of this queue faulted: like a GPU's queue after an exception, it processes no
+    // more packets until host software clears its error (QUEUE_STATUS bit 1).
+    bool halted = false;
     bool hasWork() const {
-      return enabled && size != 0 && readIndex < published && !awaitingHeader;
+      return enabled && size != 0 && readIndex < published && !awaitingHeader && !halted;
     }
   };
 

@@ -12,10 +12,9 @@ if ! diff <(echo "$wanted") <(echo "$actual"); then
   echo "FAIL: the exported symbols of $lib differ from $expected $* (< missing, > extra)" >&2
   exit 1
 fi
-# Read whole before searching: grep -q would stop reading early and, under pipefail, the
-# writer's SIGPIPE would fail the check.
-versions=$(llvm-readelf-15 -V "$lib")
-if ! grep -q 'Name: ROCR_1' <<<"$versions"; then
+# grep reads all of readelf's output (-q would stop early and, under pipefail, readelf's
+# SIGPIPE would fail the check at random).
+if ! llvm-readelf-15 -V "$lib" | grep 'Name: ROCR_1' >/dev/null; then
   echo "FAIL: $lib has no ROCR_1 version definition" >&2
   exit 1
 fi
