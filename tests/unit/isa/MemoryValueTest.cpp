@@ -567,6 +567,44 @@ TEST(MemoryValues, DsAddtidMatchesDefinitions) {
   });
 }
 
+// DS_CONDXCHG32_RTN_B64 (section 12.13): ADDR0 = (ADDR + offset) & 0xfff8, ADDR1 = ADDR0 + 4;
+// both dwords are returned, and dword k of LDS takes DATA's dword k with bit 31 cleared only
+// when that bit is set.
+TEST(MemoryValues, DsCondxchg32MatchesDefinition) {
+  checkCases({
+      {"ds_condxchg32_rtn_b64 v[2:3], v0, v[4:5] offset:8",
+       {{"exec", 1},
+        {"v0", 0x100},
+        {"lds:0x108", 0x11},
+        {"lds:0x10c", 0x22},
+        {"v4", 0x80000005},
+        {"v5", 0x00000007}},
+       {{"v2@0", 0x11}, {"v3@0", 0x22}, {"lds:0x108", 5}, {"lds:0x10c", 0x22}}},
+      {"ds_condxchg32_rtn_b64 v[2:3], v0, v[4:5]",
+       {{"exec", 1},
+        {"v0", 0x100},
+        {"lds:0x100", 0x33},
+        {"lds:0x104", 0x44},
+        {"v4", 0x00000001},
+        {"v5", 0xffffffff}},
+       {{"v2@0", 0x33}, {"v3@0", 0x44}, {"lds:0x100", 0x33}, {"lds:0x104", 0x7fffffff}}},
+  });
+}
+
+// The same with an address that is not a multiple of 8: ADDR0 = 0x104 & 0xfff8 = 0x100.
+TEST(MemoryValues, DsCondxchg32AlignsTheAddressTo8Bytes) {
+  checkCases({
+      {"ds_condxchg32_rtn_b64 v[2:3], v0, v[4:5]",
+       {{"exec", 1},
+        {"v0", 0x104},
+        {"lds:0x100", 0x33},
+        {"lds:0x104", 0x44},
+        {"v4", 0x00000001},
+        {"v5", 0xffffffff}},
+       {{"v2@0", 0x33}, {"v3@0", 0x44}, {"lds:0x100", 0x33}, {"lds:0x104", 0x7fffffff}}},
+  });
+}
+
 // D16 formatted buffer accesses (section 12.15 MUBUF / 12.16 MTBUF, *_FORMAT_D16_*): each
 // component is converted to 16 bits and packed two to a VGPR, x in bits 15:0; a half VGPR left
 // over (d16_x, the z of d16_xyz) keeps its high half, d16_hi_x uses and keeps the other half.

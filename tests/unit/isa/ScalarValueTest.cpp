@@ -588,6 +588,10 @@ TEST(ScalarValues, PcCallsForksAndGprIndexMatchDefinitions) {
        {{"m0", 0x12345678}, {"s0", 0x1ab}},
        {{"m0", 0x123496ab}}},
       {"s_set_gpr_idx_idx s0", {{"m0", 0x12345678}, {"s0", 0x1ab}}, {{"m0", 0x123456ab}}},
+      // S_RFE_RESTORE_B64: PC = S0 (S1[0] sets the instruction ATC mode).
+      {"s_rfe_restore_b64 s[0:1], s2",
+       {{"s0", 0x3000}, {"s1", 0}, {"s2", 0}},
+       {{"pcrel", rel(0x3000, 16)}}},
   });
 }
 
