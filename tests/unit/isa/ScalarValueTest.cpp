@@ -613,6 +613,23 @@ TEST(ScalarValues, BranchStackPointerAndGprIndexEnableLiveInMode) {
   });
 }
 
+// S_SET_GPR_IDX_OFF clears MODE.GPR_IDX_EN (bit 27) and keeps M0; S_SET_GPR_IDX_MODE sets
+// M0[15:12] to SIMM16[3:0] (SRC1 = 2, DST = 8) and keeps the rest (section 12.5 SOPP). The
+// S_CBRANCH_CDBG* branches jump when the wave's debug flags (STATUS.COND_DBG_SYS / _USER, set
+// by a debugger) say so; a fresh wave has them clear, so they go on to PC + 4.
+TEST(ScalarValues, GprIndexModeOffAndDebugBranchesMatchDefinitions) {
+  checkCases({
+      {"s_set_gpr_idx_off",
+       {{"mode", (1u << 27) | 0x5}, {"m0", 0x12345678}},
+       {{"mode", 0x5}, {"m0", 0x12345678}}},
+      {"s_set_gpr_idx_mode gpr_idx(SRC1,DST)", {{"m0", 0x12345678}}, {{"m0", 0x1234a678}}},
+      {"s_cbranch_cdbgsys 3", {}, {{"pcrel", 4}}},
+      {"s_cbranch_cdbguser 3", {}, {{"pcrel", 4}}},
+      {"s_cbranch_cdbgsys_or_user 3", {}, {{"pcrel", 4}}},
+      {"s_cbranch_cdbgsys_and_user 3", {}, {{"pcrel", 4}}},
+  });
+}
+
 // Scalar scratch (section 12.6 SMEM, S_SCRATCH_LOAD/STORE_DWORD*): the address is SBASE plus
 // the immediate (a signed byte offset) or plus the SGPR offset, which counts 64-byte units ("an
 // UNSIGNED 64-byte offset, consistent with other scratch operations"); dword k at address + 4k.
