@@ -472,5 +472,219 @@ TEST(MemoryValues, ScratchLoadsAndStoresMatchDefinitions) {
   checkCases(cases);
 }
 
+// DS src2 forms (section 12.13, DS_*_SRC2_*): no data operand; the second value comes from LDS at
+// B = A + 4 * {offset1[6], offset1[6:0], offset0} (offset1[7] = 0), A = the address in v0, and
+// DS[A] = DS[A] op DS[B] (rsub: DS[B] - DS[A]; write: DS[B]); the 64-bit forms work on the
+// qwords at A and B. Here A = 0x100, offset:16, B = 0x140; one lane.
+TEST(MemoryValues, DsSrc2FormsMatchDefinitions) {
+  std::vector<Case> cases;
+  auto src2 = [&](const std::string& op, uint32_t a, uint32_t b, uint32_t r) {
+    cases.push_back({op + " v0 offset:16",
+                     {{"exec", 1}, {"v0", 0x100}, {"lds:0x100", a}, {"lds:0x140", b}},
+                     {{"lds:0x100", r}, {"lds:0x140", b}}});
+  };
+  auto src2x2 = [&](const std::string& op, uint64_t a, uint64_t b, uint64_t r) {
+    cases.push_back({op + " v0 offset:16",
+                     {{"exec", 1},
+                      {"v0", 0x100},
+                      {"lds:0x100", lo(a)},
+                      {"lds:0x104", hi(a)},
+                      {"lds:0x140", lo(b)},
+                      {"lds:0x144", hi(b)}},
+                     {{"lds:0x100", lo(r)}, {"lds:0x104", hi(r)}, {"lds:0x144", hi(b)}}});
+  };
+  src2("ds_add_src2_u32", 0xffffffff, 2, 1);
+  src2("ds_sub_src2_u32", 1, 2, 0xffffffff);
+  src2("ds_rsub_src2_u32", 1, 5, 4);
+  src2("ds_inc_src2_u32", 7, 7, 0);  // DS[A] >= DS[B] ? 0 : DS[A] + 1
+  src2("ds_inc_src2_u32", 6, 7, 7);
+  src2("ds_dec_src2_u32", 0, 9, 9);  // DS[A] == 0 || DS[A] > DS[B] ? DS[B] : DS[A] - 1
+  src2("ds_dec_src2_u32", 5, 9, 4);
+  src2("ds_min_src2_i32", 0xfffffffe, 3, 0xfffffffe);
+  src2("ds_max_src2_i32", 0xfffffffe, 3, 3);
+  src2("ds_min_src2_u32", 0xfffffffe, 3, 3);
+  src2("ds_max_src2_u32", 0xfffffffe, 3, 0xfffffffe);
+  src2("ds_and_src2_b32", 0xff0f, 0x0ff0, 0x0f00);
+  src2("ds_or_src2_b32", 0xf000, 0x000f, 0xf00f);
+  src2("ds_xor_src2_b32", 0xff00, 0x0ff0, 0xf0f0);
+  src2("ds_write_src2_b32", 5, 9, 9);
+  src2("ds_min_src2_f32", f32(2.0f), f32(-1.0f), f32(-1.0f));
+  src2("ds_max_src2_f32", f32(2.0f), f32(-1.0f), f32(2.0f));
+  src2("ds_add_src2_f32", f32(1.5f), f32(2.25f), f32(3.75f));
+  src2x2("ds_add_src2_u64", 0xffffffffull, 1, 0x100000000ull);
+  src2x2("ds_sub_src2_u64", 0x100000000ull, 1, 0xffffffffull);
+  src2x2("ds_rsub_src2_u64", 1, 0x100000001ull, 0x100000000ull);
+  src2x2("ds_inc_src2_u64", 0x100000000ull, 0x100000000ull, 0);
+  src2x2("ds_inc_src2_u64", 0xffffffffull, 0x100000000ull, 0x100000000ull);
+  src2x2("ds_dec_src2_u64", 0, 0x500000000ull, 0x500000000ull);
+  src2x2("ds_dec_src2_u64", 0x100000000ull, 0x500000000ull, 0xffffffffull);
+  src2x2("ds_min_src2_i64", 0xffffffff00000000ull, 1, 0xffffffff00000000ull);
+  src2x2("ds_max_src2_i64", 0xffffffff00000000ull, 1, 1);
+  src2x2("ds_min_src2_u64", 0xffffffff00000000ull, 1, 1);
+  src2x2("ds_max_src2_u64", 0xffffffff00000000ull, 1, 0xffffffff00000000ull);
+  src2x2("ds_and_src2_b64", 0xff000000ffull, 0xf0000000f0ull, 0xf0000000f0ull);
+  src2x2("ds_or_src2_b64", 0x100000000ull, 1, 0x100000001ull);
+  src2x2("ds_xor_src2_b64", 0x300000003ull, 0x100000001ull, 0x200000002ull);
+  src2x2("ds_write_src2_b64", 5, 0x900000009ull, 0x900000009ull);
+  src2x2("ds_min_src2_f64", f64(2.0), f64(-1.0), f64(-1.0));
+  src2x2("ds_max_src2_f64", f64(2.0), f64(-1.0), f64(2.0));
+  checkCases(cases);
+}
+
+// DS_APPEND / DS_CONSUME (section 12.13): the dword of LDS at the instruction offset ("at
+// instr_offset if LDS"; M0.base is added only for GDS) goes up / down by the number of active
+// lanes, and every active lane gets the value before.
+TEST(MemoryValues, DsAppendConsumeCountActiveLanesAtTheLdsOffset) {
+  const uint64_t lanes = 0b1011;  // lanes 0, 1 and 3
+  checkCases({
+      {"ds_append v2 offset:64",
+       {{"exec", lanes}, {"lds:0x40", 10}, {"v2", 0xdead}},
+       {{"lds:0x40", 13}, {"v2@0", 10}, {"v2@3", 10}, {"v2@2", 0xdead}}},
+      {"ds_consume v2 offset:64",
+       {{"exec", lanes}, {"lds:0x40", 10}, {"v2", 0xdead}},
+       {{"lds:0x40", 7}, {"v2@1", 10}, {"v2@2", 0xdead}}},
+      {"ds_consume v2 offset:64",
+       {{"exec", lanes}, {"lds:0x40", 1}},
+       {{"lds:0x40", 0xfffffffe}, {"v2@0", 1}}},
+  });
+}
+
+// DS_WRITE_ADDTID_B32 / DS_READ_ADDTID_B32 (section 12.13): lane l stores / loads the dword at
+// M0[15:0] + offset + 4 * l; inactive lanes neither store nor load.
+TEST(MemoryValues, DsAddtidMatchesDefinitions) {
+  checkCases({
+      {"ds_write_addtid_b32 v1 offset:16",
+       {{"exec", 0b101}, {"m0", 0xffff0100}, {"v1@0", 0xa}, {"v1@1", 0xb}, {"v1@2", 0xc}},
+       {{"lds:0x110", 0xa}, {"lds:0x114", 0}, {"lds:0x118", 0xc}}},
+      {"ds_read_addtid_b32 v2 offset:16",
+       {{"exec", 0b101},
+        {"m0", 0xffff0100},
+        {"lds:0x110", 0xa},
+        {"lds:0x114", 0xb},
+        {"lds:0x118", 0xc},
+        {"v2", 0xdead}},
+       {{"v2@0", 0xa}, {"v2@1", 0xdead}, {"v2@2", 0xc}}},
+  });
+}
+
+// DS_CONDXCHG32_RTN_B64 (section 12.13): ADDR0 = (ADDR + offset) & 0xfff8, ADDR1 = ADDR0 + 4;
+// both dwords are returned, and dword k of LDS takes DATA's dword k with bit 31 cleared only
+// when that bit is set.
+TEST(MemoryValues, DsCondxchg32MatchesDefinition) {
+  checkCases({
+      {"ds_condxchg32_rtn_b64 v[2:3], v0, v[4:5] offset:8",
+       {{"exec", 1},
+        {"v0", 0x100},
+        {"lds:0x108", 0x11},
+        {"lds:0x10c", 0x22},
+        {"v4", 0x80000005},
+        {"v5", 0x00000007}},
+       {{"v2@0", 0x11}, {"v3@0", 0x22}, {"lds:0x108", 5}, {"lds:0x10c", 0x22}}},
+      {"ds_condxchg32_rtn_b64 v[2:3], v0, v[4:5]",
+       {{"exec", 1},
+        {"v0", 0x100},
+        {"lds:0x100", 0x33},
+        {"lds:0x104", 0x44},
+        {"v4", 0x00000001},
+        {"v5", 0xffffffff}},
+       {{"v2@0", 0x33}, {"v3@0", 0x44}, {"lds:0x100", 0x33}, {"lds:0x104", 0x7fffffff}}},
+  });
+}
+
+// The same with an address that is not a multiple of 8: ADDR0 = 0x104 & 0xfff8 = 0x100.
+TEST(MemoryValues, DsCondxchg32AlignsTheAddressTo8Bytes) {
+  checkCases({
+      {"ds_condxchg32_rtn_b64 v[2:3], v0, v[4:5]",
+       {{"exec", 1},
+        {"v0", 0x104},
+        {"lds:0x100", 0x33},
+        {"lds:0x104", 0x44},
+        {"v4", 0x00000001},
+        {"v5", 0xffffffff}},
+       {{"v2@0", 0x33}, {"v3@0", 0x44}, {"lds:0x100", 0x33}, {"lds:0x104", 0x7fffffff}}},
+  });
+}
+
+// D16 formatted buffer accesses (section 12.15 MUBUF / 12.16 MTBUF, *_FORMAT_D16_*): each
+// component is converted to 16 bits and packed two to a VGPR, x in bits 15:0; a half VGPR left
+// over (d16_x, the z of d16_xyz) keeps its high half, d16_hi_x uses and keeps the other half.
+// Stores write each stored component, converted from 16 bits to the format, at its channel
+// offset. Surfaces (V# word 3 as in the test above): 16_16_16_16 UINT (DATA_FORMAT 12,
+// NUM_FORMAT 4) with x..w = 0x1111..0x4444 at 0x3040; 32_32_32_32 UINT (14, 4), where a
+// component is zero-extended; 32_32_32_32 FLOAT (14, 7), where 1.5 converts to 0x3e00 and back.
+uint32_t word3(uint32_t dfmt, uint32_t nfmt) {
+  return 4u | (5u << 3) | (6u << 6) | (7u << 9) | (nfmt << 12) | (dfmt << 15);
+}
+std::vector<Val> d16State(uint32_t dfmt, uint32_t nfmt) {
+  return {{"exec", 1},
+          {"s4", 0x3000},
+          {"s5", 0},
+          {"s6", 0x1000},
+          {"s7", word3(dfmt, nfmt)},
+          {"mem:0x3040", 0x22221111},
+          {"mem:0x3044", 0x44443333},
+          {"mem:0x3048", 0x55555555},
+          {"v2", 0xdeadbeef},
+          {"v3", 0xdeadbeef},
+          {"v8", 0x66665555},
+          {"v9", 0x88887777}};
+}
+std::string d16At(bool typed, uint32_t dfmt, uint32_t nfmt) {
+  return typed ? ", off, s[4:7], dfmt:" + std::to_string(dfmt) + ", nfmt:" + std::to_string(nfmt) +
+                     ", 0 offset:64"
+               : ", off, s[4:7], 0 offset:64";
+}
+
+TEST(MemoryValues, D16FormattedBufferMatchesDefinitions) {
+  std::vector<Case> cases;
+  for (const bool typed : {false, true}) {
+    const std::string p = typed ? "tbuffer_" : "buffer_";
+    const std::vector<Val> in = d16State(12, 4), in32 = d16State(14, 4);
+    const std::string at = d16At(typed, 12, 4), at32 = d16At(typed, 14, 4);
+    cases.push_back({p + "load_format_d16_x v2" + at, in, {{"v2@0", 0xdead1111}}});
+    cases.push_back({p + "load_format_d16_xy v2" + at, in, {{"v2@0", 0x22221111}}});
+    cases.push_back(
+        {p + "load_format_d16_xyz v[2:3]" + at, in, {{"v2@0", 0x22221111}, {"v3@0", 0xdead3333}}});
+    cases.push_back(
+        {p + "load_format_d16_xyzw v[2:3]" + at, in, {{"v2@0", 0x22221111}, {"v3@0", 0x44443333}}});
+    cases.push_back({p + "store_format_d16_xy v8" + at, in, {{"mem:0x3040", 0x66665555}}});
+    cases.push_back({p + "store_format_d16_xyzw v[8:9]" + at,
+                     in,
+                     {{"mem:0x3040", 0x66665555}, {"mem:0x3044", 0x88887777}}});
+    cases.push_back({p + "store_format_d16_x v8" + at32, in32, {{"mem:0x3040", 0x5555}}});
+    cases.push_back({p + "store_format_d16_xyz v[8:9]" + at32,
+                     in32,
+                     {{"mem:0x3040", 0x5555}, {"mem:0x3044", 0x6666}, {"mem:0x3048", 0x7777}}});
+  }
+  const std::string at = d16At(false, 12, 4);
+  cases.push_back({"buffer_load_format_d16_hi_x v2" + at, d16State(12, 4), {{"v2@0", 0x1111beef}}});
+  cases.push_back(
+      {"buffer_store_format_d16_hi_x v8" + at, d16State(14, 4), {{"mem:0x3040", 0x6666}}});
+  std::vector<Val> fin = d16State(14, 7);
+  fin.push_back({"mem:0x3040", f32(1.5f)});
+  fin.push_back({"v8", 0x12343e00});
+  cases.push_back({"buffer_load_format_d16_x v2" + at, fin, {{"v2@0", 0xdead3e00}}});
+  cases.push_back({"buffer_store_format_d16_x v8" + at, fin, {{"mem:0x3040", f32(1.5f)}}});
+  checkCases(cases);
+}
+
+// A D16 store of fewer components than the 16_16_16_16 format has writes only those (the guide
+// lists one MEM[addr + ChannelOffset*()] write per stored component): y (and w) keep theirs.
+TEST(MemoryValues, D16FormattedStoresLeaveOtherComponents) {
+  const std::vector<Val> in = d16State(12, 4);
+  std::vector<Case> cases;
+  for (const bool typed : {false, true}) {
+    const std::string p = typed ? "tbuffer_" : "buffer_";
+    const std::string at = d16At(typed, 12, 4);
+    cases.push_back({p + "store_format_d16_x v8" + at, in, {{"mem:0x3040", 0x22225555}}});
+    cases.push_back({p + "store_format_d16_xyz v[8:9]" + at,
+                     in,
+                     {{"mem:0x3040", 0x66665555}, {"mem:0x3044", 0x44447777}}});
+  }
+  cases.push_back(
+      {"buffer_store_format_d16_hi_x v8" + d16At(false, 12, 4), in, {{"mem:0x3040", 0x22226666}}});
+  checkCases(cases);
+}
+
 }  // namespace
 }  // namespace vgpu::isa::test

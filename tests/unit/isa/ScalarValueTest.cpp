@@ -469,6 +469,12 @@ TEST(ScalarValues, SmemLoadsStoresAndAtomicsMatchDefinitions) {
                         {"s2", lo(x.m)},
                         {"s3", hi(x.m)}}});
     }
+    // cmpswap_x2: DATA[1:0] = source, DATA[3:2] = compare value; returns the old value.
+    cases.push_back(
+        {prefix + "cmpswap_x2 s[8:11], " + base + ", 0x40 glc",
+         start(
+             {{"mem:0x2040", 1}, {"mem:0x2044", 2}, {"s8", 7}, {"s9", 8}, {"s10", 1}, {"s11", 2}}),
+         {{"mem:0x2040", 7}, {"mem:0x2044", 8}, {"s8", 1}, {"s9", 2}}});
     if (!buffer) {
       cases.push_back({"s_atomic_cmpswap_x2 s[8:11], s[0:1], 0x40 glc",
                        start({{"mem:0x2040", 1},
@@ -522,6 +528,142 @@ TEST(ScalarValues, BranchesCompares64AndHwregMatchDefinitions) {
        {{"mode", 0x3}, {"s2", 0x1a}},
        {{"mode", 0xa3}}},
       {"s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 0x5", {{"mode", 0xf0}}, {{"mode", 0xf5}}},
+  });
+}
+
+// Jumps, calls and the branch stack (section 12.3 SOP1 S_GETPC/S_SETPC/S_SWAPPC/S_RFE_B64,
+// S_CBRANCH_JOIN, S_SET_GPR_IDX_IDX; 12.1 SOP2 S_CBRANCH_G_FORK; 12.4 SOPC S_SET_GPR_IDX_ON; 12.2
+// SOPK S_CALL_B64, S_CBRANCH_I_FORK). Every case here is 4 bytes and checkCases lays them out
+// one after another from 0x1000, so case i is at PC 0x1000 + 4 * i. A fork whose lanes go both
+// ways runs the side with fewer lanes first (the passing side on a tie) and pushes
+// { the other side's PC (high 64 bits), its mask (low 64 bits) } to SGPR[CSP * 4 .. + 3], then
+// increments the branch stack pointer CSP; here CSP starts at 0, so the entry lands in s[0:3].
+// A join whose S0 equals CSP goes on to the next instruction. S_SET_GPR_IDX_ON sets
+// M0[7:0] = S0[7:0] and M0[15:12] = the raw mode bits (SRC0 = 1, DST = 8), keeping the rest.
+TEST(ScalarValues, PcCallsForksAndGprIndexMatchDefinitions) {
+  auto pc = [](uint64_t i) { return 0x1000 + 4 * i; };
+  auto rel = [&](uint64_t target, uint64_t i) { return target - pc(i); };
+  const std::vector<Val> gfork = {{"exec", 0xff}, {"s9", 0}, {"s10", 0x5000}, {"s11", 0}};
+  auto with = [](std::vector<Val> v, std::vector<Val> more) {
+    v.insert(v.end(), more.begin(), more.end());
+    return v;
+  };
+  checkCases({
+      {"s_getpc_b64 s[2:3]", {}, {{"s2", pc(1)}, {"s3", 0}, {"pcrel", 4}}},
+      {"s_setpc_b64 s[0:1]", {{"s0", 0x2000}, {"s1", 0}}, {{"pcrel", rel(0x2000, 1)}}},
+      {"s_swappc_b64 s[2:3], s[0:1]",
+       {{"s0", 0x2000}, {"s1", 0}},
+       {{"s2", pc(3)}, {"s3", 0}, {"pcrel", rel(0x2000, 2)}}},
+      // S_CALL_B64: D = PC + 4, PC = PC + 4 + SIMM16 * 4.
+      {"s_call_b64 s[2:3], 4", {}, {{"s2", pc(4)}, {"s3", 0}, {"pcrel", 20}}},
+      {"s_call_b64 s[2:3], 0xfffe", {}, {{"s2", pc(5)}, {"pcrel", static_cast<uint64_t>(-4)}}},
+      {"s_rfe_b64 s[0:1]", {{"s0", 0x3000}, {"s1", 0}}, {{"pcrel", rel(0x3000, 5)}}},
+      {"s_cbranch_join s0", {{"s0", 0}, {"exec", 0xf}}, {{"pcrel", 4}, {"exec", 0xf}}},
+      // i_fork: target PC + 4 + 4 * 4. All lanes pass -> jump; all fail -> next instruction.
+      {"s_cbranch_i_fork s[8:9], 4",
+       {{"exec", 0xff}, {"s8", 0x1ff}, {"s9", 0}},
+       {{"pcrel", 20}, {"exec", 0xff}}},
+      {"s_cbranch_i_fork s[8:9], 4",
+       {{"exec", 0xff}, {"s8", 0xff00}, {"s9", 0}},
+       {{"pcrel", 4}, {"exec", 0xff}}},
+      // 7 pass, 1 fails: the failing lane runs first; { target, pass mask } is pushed.
+      {"s_cbranch_i_fork s[8:9], 4",
+       {{"exec", 0xff}, {"s8", 0x7f}, {"s9", 0}},
+       {{"exec", 0x80}, {"pcrel", 4}, {"s0", 0x7f}, {"s1", 0}, {"s2", pc(9) + 20}, {"s3", 0}}},
+      // 1 passes, 7 fail: the passing lane runs at the target; { PC + 4, fail mask } is pushed.
+      {"s_cbranch_i_fork s[8:9], 4",
+       {{"exec", 0xff}, {"s8", 0x1}, {"s9", 0}},
+       {{"exec", 0x1}, {"pcrel", 20}, {"s0", 0xfe}, {"s1", 0}, {"s2", pc(11)}, {"s3", 0}}},
+      // g_fork: target S1 (0x5000). 4 pass and 4 fail: the passing lanes go first.
+      {"s_cbranch_g_fork s[8:9], s[10:11]",
+       with(gfork, {{"s8", 0x0f}}),
+       {{"exec", 0x0f}, {"pcrel", rel(0x5000, 11)}, {"s0", 0xf0}, {"s1", 0}, {"s2", pc(12)}}},
+      {"s_cbranch_g_fork s[8:9], s[10:11]",
+       with(gfork, {{"s8", 0xfe}}),
+       {{"exec", 0x01}, {"pcrel", 4}, {"s0", 0xfe}, {"s2", 0x5000}, {"s3", 0}}},
+      {"s_cbranch_g_fork s[8:9], s[10:11]",
+       with(gfork, {{"s8", 0xfff}}),
+       {{"exec", 0xff}, {"pcrel", rel(0x5000, 13)}}},
+      {"s_set_gpr_idx_on s0, gpr_idx(SRC0,DST)",
+       {{"m0", 0x12345678}, {"s0", 0x1ab}},
+       {{"m0", 0x123496ab}}},
+      {"s_set_gpr_idx_idx s0", {{"m0", 0x12345678}, {"s0", 0x1ab}}, {{"m0", 0x123456ab}}},
+      // S_RFE_RESTORE_B64: PC = S0 (S1[0] sets the instruction ATC mode).
+      {"s_rfe_restore_b64 s[0:1], s2",
+       {{"s0", 0x3000}, {"s1", 0}, {"s2", 0}},
+       {{"pcrel", rel(0x3000, 16)}}},
+  });
+}
+
+// Where the guide keeps that state: the branch stack pointer is MODE.CSP (MODE bits 31:29;
+// section 4.6 "MODE register", and the CSP updates in S_CBRANCH_*_FORK / S_CBRANCH_JOIN), and
+// S_SET_GPR_IDX_ON sets MODE.GPR_IDX_EN (bit 27). A fork increments MODE.CSP; a join whose S0
+// differs from it decrements it and pops { PC, EXEC } from SGPR[CSP * 4 .. + 3].
+TEST(ScalarValues, BranchStackPointerAndGprIndexEnableLiveInMode) {
+  constexpr uint32_t kCsp1 = 1u << 29, kCsp2 = 2u << 29;
+  checkCases({
+      {"s_set_gpr_idx_on s0, gpr_idx(SRC0,DST)", {{"s0", 0x1ab}}, {{"mode", 1u << 27}}},
+      {"s_cbranch_i_fork s[8:9], 4",
+       {{"mode", kCsp1}, {"exec", 0xff}, {"s8", 0x7f}, {"s9", 0}},
+       {{"exec", 0x80}, {"s4", 0x7f}, {"s6", 0x1004 + 20}, {"mode", kCsp2}}},
+      {"s_cbranch_join s0", {{"mode", kCsp2}, {"s0", 2}}, {{"pcrel", 4}, {"mode", kCsp2}}},
+      {"s_cbranch_join s0",
+       {{"mode", kCsp2}, {"s0", 0}, {"s4", 0x1234}, {"s5", 0x5678}, {"s6", 0x4000}, {"s7", 0}},
+       {{"exec", 0x0000567800001234ull}, {"pcrel", 0x4000 - 0x100c}, {"mode", kCsp1}}},
+  });
+}
+
+// S_SET_GPR_IDX_OFF clears MODE.GPR_IDX_EN (bit 27) and keeps M0; S_SET_GPR_IDX_MODE sets
+// M0[15:12] to SIMM16[3:0] (SRC1 = 2, DST = 8) and keeps the rest (section 12.5 SOPP). The
+// S_CBRANCH_CDBG* branches jump when the wave's debug flags (STATUS.COND_DBG_SYS / _USER, set
+// by a debugger) say so; a fresh wave has them clear, so they go on to PC + 4.
+TEST(ScalarValues, GprIndexModeOffAndDebugBranchesMatchDefinitions) {
+  checkCases({
+      {"s_set_gpr_idx_off",
+       {{"mode", (1u << 27) | 0x5}, {"m0", 0x12345678}},
+       {{"mode", 0x5}, {"m0", 0x12345678}}},
+      {"s_set_gpr_idx_mode gpr_idx(SRC1,DST)", {{"m0", 0x12345678}}, {{"m0", 0x1234a678}}},
+      {"s_cbranch_cdbgsys 3", {}, {{"pcrel", 4}}},
+      {"s_cbranch_cdbguser 3", {}, {{"pcrel", 4}}},
+      {"s_cbranch_cdbgsys_or_user 3", {}, {{"pcrel", 4}}},
+      {"s_cbranch_cdbgsys_and_user 3", {}, {{"pcrel", 4}}},
+  });
+}
+
+// Scalar scratch (section 12.6 SMEM, S_SCRATCH_LOAD/STORE_DWORD*): the address is SBASE plus
+// the immediate (a signed byte offset) or plus the SGPR offset, which counts 64-byte units ("an
+// UNSIGNED 64-byte offset, consistent with other scratch operations"); dword k at address + 4k.
+const std::vector<Val>& scalarScratchState() {
+  static const std::vector<Val> in = {{"s0", 0x2000},     {"s1", 0},          {"s6", 2},
+                                      {"mem:0x2008", 11}, {"mem:0x200c", 12}, {"mem:0x2010", 13},
+                                      {"mem:0x2014", 14}, {"mem:0x2080", 21}, {"mem:0x2084", 22},
+                                      {"s2", 0xaaaa},     {"s3", 0xbbbb},     {"s8", 1},
+                                      {"s11", 4}};
+  return in;
+}
+
+TEST(ScalarValues, ScalarScratchWithImmediateOffsetMatchesDefinitions) {
+  const std::vector<Val>& in = scalarScratchState();
+  checkCases({
+      {"s_scratch_load_dword s2, s[0:1], 0x8", in, {{"s2", 11}}},
+      {"s_scratch_load_dwordx2 s[2:3], s[0:1], 0x8", in, {{"s2", 11}, {"s3", 12}}},
+      {"s_scratch_load_dwordx4 s[8:11], s[0:1], 0x8", in, {{"s8", 11}, {"s11", 14}}},
+      {"s_scratch_store_dword s2, s[0:1], 0x8", in, {{"mem:0x2008", 0xaaaa}, {"mem:0x200c", 12}}},
+      {"s_scratch_store_dwordx2 s[2:3], s[0:1], 0x8",
+       in,
+       {{"mem:0x2008", 0xaaaa}, {"mem:0x200c", 0xbbbb}, {"mem:0x2010", 13}}},
+      {"s_scratch_store_dwordx4 s[8:11], s[0:1], 0x8", in, {{"mem:0x2008", 1}, {"mem:0x2014", 4}}},
+  });
+}
+
+// s6 = 2: the SGPR offset is 2 * 64 bytes, address 0x2080.
+TEST(ScalarValues, ScalarScratchSgprOffsetCounts64ByteUnits) {
+  const std::vector<Val>& in = scalarScratchState();
+  checkCases({
+      {"s_scratch_load_dword s2, s[0:1], s6", in, {{"s2", 21}}},
+      {"s_scratch_load_dwordx2 s[2:3], s[0:1], s6", in, {{"s2", 21}, {"s3", 22}}},
+      {"s_scratch_store_dword s2, s[0:1], s6", in, {{"mem:0x2080", 0xaaaa}}},
+      {"s_scratch_store_dwordx4 s[8:11], s[0:1], s6", in, {{"mem:0x2080", 1}, {"mem:0x208c", 4}}},
   });
 }
 

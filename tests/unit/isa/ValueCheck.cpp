@@ -23,7 +23,8 @@ std::string testName() {
 
 // llvm-mc-15 -show-encoding on the cases, one instruction per line; returns each instruction's
 // bytes.
-std::vector<std::vector<uint8_t>> assemble(const std::vector<Case>& cases) {
+std::vector<std::vector<uint8_t>> assemble(const std::vector<Case>& cases,
+                                           const std::string& asmCpu) {
   std::string name = testName();
   for (char& c : name)
     if (c == '/' || c == '.') c = '_';
@@ -32,8 +33,8 @@ std::vector<std::vector<uint8_t>> assemble(const std::vector<Case>& cases) {
     std::ofstream s(file);
     for (const Case& c : cases) s << c.text << "\n";
   }
-  const std::string cmd =
-      std::string(VGPU_LLVM_MC) + " -arch=amdgcn -mcpu=gfx906 -show-encoding " + file + " 2>&1";
+  const std::string cmd = std::string(VGPU_LLVM_MC) + " -arch=amdgcn -mcpu=" + asmCpu +
+                          " -show-encoding " + file + " 2>&1";
   std::string out;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) {
@@ -102,8 +103,8 @@ std::map<const OpInfo*, std::string>& valueChecked() {
   return checked;
 }
 
-void checkCases(const std::vector<Case>& cases) {
-  const std::vector<std::vector<uint8_t>> insts = assemble(cases);
+void checkCases(const std::vector<Case>& cases, const std::string& asmCpu) {
+  const std::vector<std::vector<uint8_t>> insts = assemble(cases, asmCpu);
   ASSERT_EQ(insts.size(), cases.size()) << "llvm-mc-15 gave a different number of instructions";
   CodeFile code;
   code.base = kBase;

@@ -5,6 +5,7 @@
 // nearest even, FP32 denormals flushed (section 4.6 "MODE register").
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 #include "ValueCheck.h"
@@ -517,6 +518,187 @@ TEST(VectorValues, CubeAndMixedPrecisionOpsMatchDefinitions) {
                    {{"v1", f32(200.0f)}, {"v2", 2}, {"v4", 0x11223344}},
                    {{"v4", 0x11c83344}}});
   checkCases(cases);
+}
+
+// Division helpers (section 12.10, V_DIV_SCALE_F32/F64, V_DIV_FMAS_F64, V_DIV_FIXUP_LEGACY_F16):
+// div_scale(S0 = the value to scale, S1 = denominator, S2 = numerator) sets VCC = 0 and then, in
+// order: S1 or S2 zero -> NaN; exponent(S2) - exponent(S1) >= 96 (768 for f64) -> VCC = 1 and
+// S0 == S1 ? ldexp(S0, 64 (128)) : S0; S1 denormal -> ldexp(S0, 64 (128)); S2 / S1 denormal ->
+// VCC = 1 and S0 == S2 ? ldexp(S0, 64 (128)) : S0; exponent(S2) <= 23 (53) -> ldexp(S0, 64
+// (128)); else S0. (The "1 / S1 denormal" branches are not exercised: the guides word them
+// differently.) Denormals are kept (MODE denorm fields 3) so that a denormal operand stays one.
+TEST(VectorValues, DivScaleFmasF64AndLegacyFixupMatchDefinitions) {
+  constexpr uint32_t kKeepDenormals = 0xf0;
+  auto p2 = [](int e) { return f32(std::ldexp(1.0f, e)); };
+  auto d2 = [](int e) { return f64(std::ldexp(1.0, e)); };
+  auto scale32 = [&](uint32_t s0, uint32_t s1, uint32_t s2, uint32_t d, uint64_t vcc) {
+    return Case{"v_div_scale_f32 v4, vcc, v1, v2, v3",
+                {{"v1", s0}, {"v2", s1}, {"v3", s2}, {"vcc", 0x5555}},
+                {{"v4", d}, {"vcc", vcc}},
+                kKeepDenormals};
+  };
+  auto scale64 = [&](uint64_t s0, uint64_t s1, uint64_t s2, uint64_t d, uint64_t vcc) {
+    return Case{"v_div_scale_f64 v[4:5], vcc, v[0:1], v[2:3], v[6:7]",
+                {{"v0", lo(s0)},
+                 {"v1", hi(s0)},
+                 {"v2", lo(s1)},
+                 {"v3", hi(s1)},
+                 {"v6", lo(s2)},
+                 {"v7", hi(s2)},
+                 {"vcc", 0x5555}},
+                {{"v4", lo(d)}, {"v5", hi(d)}, {"vcc", vcc}},
+                kKeepDenormals};
+  };
+  const uint64_t all = ~0ull;
+  std::vector<Case> cases = {
+      // 8 / 2: nothing to scale.
+      scale32(f32(2.0f), f32(2.0f), f32(8.0f), f32(2.0f), 0),
+      scale32(f32(8.0f), f32(2.0f), f32(8.0f), f32(8.0f), 0),
+      // x / 0 and 0 / y: NaN.
+      scale32(f32(2.0f), 0, f32(8.0f), kNanF, 0),
+      scale32(f32(2.0f), f32(2.0f), 0x80000000, kNanF, 0),
+      // 2^100 / 1: quotient near the largest float; the denominator is scaled, VCC set.
+      scale32(f32(1.0f), f32(1.0f), p2(100), p2(64), all),
+      scale32(p2(100), f32(1.0f), p2(100), p2(100), all),
+      // Denormal denominator 2^-130 (numerator 2^-60, exponents 67 - 0 < 96).
+      scale32(p2(-130), p2(-130), p2(-60), p2(-66), 0),
+      // 2^-40 / 2^100 = 2^-140 is denormal: the numerator is scaled, VCC set.
+      scale32(p2(-40), p2(100), p2(-40), p2(24), all),
+      scale32(p2(100), p2(100), p2(-40), p2(100), all),
+      // Tiny numerator 2^-110 (exponent 17 <= 23).
+      scale32(p2(-110), f32(1.0f), p2(-110), p2(-46), 0),
+      scale32(f32(1.0f), f32(1.0f), p2(-110), p2(64), 0),
+      // The same branches in double precision.
+      scale64(f64(3.0), f64(3.0), f64(6.0), f64(3.0), 0),
+      scale64(f64(3.0), f64(3.0), 0, 0x7ff8000000000000ull, 0),
+      scale64(f64(1.0), f64(1.0), d2(800), d2(128), all),
+      scale64(d2(-1030), d2(-1030), d2(-1000), d2(-902), 0),
+      // 2^-500 / 2^540 = 2^-1040 is denormal (2^-1100 would round to zero).
+      scale64(d2(-500), d2(540), d2(-500), d2(-372), all),
+      scale64(d2(-1000), f64(1.0), d2(-1000), d2(-872), 0),
+  };
+  // div_fmas_f64 with VCC clear: fma(S0, S1, S2). 1.5 * 2 + 0.25 = 3.25; (1 + 2^-30)(1 - 2^-30)
+  // - 1 = -2^-60 only when fused (the rounded product is 1). With VCC set the guide's factor is
+  // 2^64, which does not undo V_DIV_SCALE_F64's 2^128 (the model uses 2^128): not checked here.
+  auto fmas = [&](double a, double b, double c, uint64_t r) {
+    return Case{"v_div_fmas_f64 v[4:5], v[0:1], v[2:3], v[6:7]",
+                {{"v0", lo(f64(a))},
+                 {"v1", hi(f64(a))},
+                 {"v2", lo(f64(b))},
+                 {"v3", hi(f64(b))},
+                 {"v6", lo(f64(c))},
+                 {"v7", hi(f64(c))},
+                 {"vcc", 0}},
+                {{"v4", lo(r)}, {"v5", hi(r)}},
+                kKeepDenormals};
+  };
+  cases.push_back(fmas(1.5, 2.0, 0.25, f64(3.25)));
+  cases.push_back(fmas(1.0 + std::ldexp(1.0, -30), 1.0 - std::ldexp(1.0, -30), -1.0,
+                       f64(-std::ldexp(1.0, -60))));
+  // div_fixup_legacy_f16(quotient S0, denominator S1, numerator S2): as V_DIV_FIXUP_F16 but
+  // without OPSEL[3] the result is written to bits 15:0 and bits 31:16 are zeroed.
+  auto fixup = [](uint32_t q, uint32_t den, uint32_t num, uint32_t r) {
+    return Case{"v_div_fixup_legacy_f16 v4, v1, v2, v3",
+                {{"v1", 0xaaaa0000 | q}, {"v2", 0xbbbb0000 | den}, {"v3", num}, {"v4", 0xdead1234}},
+                {{"v4", r}}};
+  };
+  cases.push_back(fixup(0x4000, 0xc400, 0x4800, 0xc000));  // 8 / -4: -|q|
+  cases.push_back(fixup(0x3c00, 0x8000, 0x4200, 0xfc00));  // 3 / -0: -inf
+  cases.push_back(fixup(0x3c00, 0x7c00, 0x4200, 0x0000));  // 3 / inf: +0
+  cases.push_back(fixup(0x3c00, 0x4000, 0x7c01, 0x7e01));  // signalling NaN numerator, quietened
+  cases.push_back(fixup(0x3c00, 0x7d00, 0x4200, 0x7f00));  // NaN denominator, quietened
+  checkCases(cases);
+}
+
+// V_DIV_FIXUP_LEGACY_F16's invalid cases: 0 / 0 and inf / inf give 16'F(0xfe00), the quiet NaN
+// with the sign bit set, per the guide's pseudocode.
+TEST(VectorValues, DivFixupLegacyF16InvalidGivesNegativeQuietNan) {
+  auto fixup = [](uint32_t den, uint32_t num) {
+    return Case{"v_div_fixup_legacy_f16 v4, v1, v2, v3",
+                {{"v1", 0x3c00}, {"v2", den}, {"v3", num}, {"v4", 0xdead1234}},
+                {{"v4", 0xfe00}}};
+  };
+  checkCases({fixup(0x0000, 0x0000), fixup(0x7c00, 0xfc00)});
+}
+
+// V_TRIG_PREOP_F64 (section 12.10): the 53 bits of 2/PI starting 53 * S1[4:0] (+ exponent(S0) -
+// 1077 when that is positive) bits after the binary point, truncated, times 2^-(53 + shift)
+// (+ 2^128 when exponent(S0) >= 1968). The expected values were worked out from 2/PI to 1400
+// bits (pi by Machin's formula in integer arithmetic): segment 0 is 2/PI rounded toward zero,
+// one ulp below the nearest double 0x3fe45f306dc9c883.
+TEST(VectorValues, TrigPreopMatchesDefinition) {
+  auto preop = [](double x, uint32_t seg, uint64_t r) {
+    return Case{"v_trig_preop_f64 v[4:5], v[0:1], v2",
+                {{"v0", lo(f64(x))}, {"v1", hi(f64(x))}, {"v2", seg}},
+                {{"v4", lo(r)}, {"v5", hi(r)}}};
+  };
+  checkCases({
+      preop(1.0, 0, 0x3fe45f306dc9c882ull),
+      preop(-1.5, 0, 0x3fe45f306dc9c882ull),  // sign and mantissa of S0 do not matter
+      preop(1.0, 1, 0x3c94a7f09d5f47d4ull),
+      preop(1.0, 33, 0x3c94a7f09d5f47d4ull),  // only S1[4:0] selects
+      preop(1.0, 2, 0x394a6ee06db14accull),
+      preop(std::ldexp(1.0, 60), 0, 0x3f87cc1b727220a9ull),    // exponent 1083: shift 6
+      preop(std::ldexp(1.0, 1000), 0, 0x0cc516ba93dd63f5ull),  // exponent 2023: shift 946, +128
+  });
+}
+
+// Quad sums of absolute differences (section 12.10, V_QSAD_PK_U16_U8, V_MQSAD_PK_U16_U8,
+// V_MQSAD_U32_U8): result k = sad(S0 bytes k..k+3, S1 bytes 0..3) + S2 entry k, for k = 0..3;
+// the mqsad forms skip the bytes where S1's byte is 0 (V_MSAD_U8); the _pk forms keep 16 bits.
+// S0 bytes 1..8, S1 bytes (1, 0, 3, 4), accumulators 10, 20, 30, 0x1000.
+TEST(VectorValues, QuadSadsMatchDefinitions) {
+  const std::vector<Val> in = {{"v0", 0x04030201},
+                               {"v1", 0x08070605},
+                               {"v2", 0x04030001},
+                               {"v6", 0x0014000a},
+                               {"v7", 0x1000001e}};
+  // sad: 2 + 10, 6 + 20, 10 + 30, 14 + 0x1000; msad: 0, 3, 6, 9 (+ the same).
+  checkCases({
+      {"v_qsad_pk_u16_u8 v[4:5], v[0:1], v2, v[6:7]", in, {{"v4", 0x001a000c}, {"v5", 0x100e0028}}},
+      {"v_mqsad_pk_u16_u8 v[4:5], v[0:1], v2, v[6:7]",
+       in,
+       {{"v4", 0x0017000a}, {"v5", 0x10090024}}},
+      // 32-bit accumulators: 9 + 0xffff = 0x10008 is kept whole.
+      {"v_mqsad_u32_u8 v[8:11], v[0:1], v2, v[4:7]",
+       {{"v0", 0x04030201},
+        {"v1", 0x08070605},
+        {"v2", 0x04030001},
+        {"v4", 10},
+        {"v5", 20},
+        {"v6", 30},
+        {"v7", 0xffff}},
+       {{"v8", 10}, {"v9", 23}, {"v10", 36}, {"v11", 0x10008}}},
+  });
+}
+
+// The _pk forms "truncate each result to 16 bits": with accumulator 0xffff the last sums,
+// 0xffff + 14 and 0xffff + 9, keep their low 16 bits 0xd and 0x8.
+TEST(VectorValues, PackedQuadSadsTruncateTo16Bits) {
+  const std::vector<Val> in = {{"v0", 0x04030201},
+                               {"v1", 0x08070605},
+                               {"v2", 0x04030001},
+                               {"v6", 0x0014000a},
+                               {"v7", 0xffff001e}};
+  checkCases({
+      {"v_qsad_pk_u16_u8 v[4:5], v[0:1], v2, v[6:7]", in, {{"v4", 0x001a000c}, {"v5", 0x000d0028}}},
+      {"v_mqsad_pk_u16_u8 v[4:5], v[0:1], v2, v[6:7]",
+       in,
+       {{"v4", 0x0017000a}, {"v5", 0x00080024}}},
+  });
+}
+
+// V_PK_FMAC_F16 (VOP2 0x3c, gfx906; the "Vega 7nm" ISA guide): D.f16[i] = fma(S0.f16[i],
+// S1.f16[i], D.f16[i]) for both halves. Assembled as gfx90a (see checkCases). The second case is
+// fused: (1 + 2^-10)(1 - 2^-11) - 1 = 2^-11 - 2^-21 (0x0ffe) where the rounded product gives 0.
+TEST(VectorValues, PkFmacF16MatchesDefinition) {
+  checkCases({{"v_pk_fmac_f16 v4, v1, v2",
+               {{"v1", 0x40003e00}, {"v2", 0xc2004000}, {"v4", 0x3c003400}},
+               {{"v4", 0xc5004280}}},
+              {"v_pk_fmac_f16 v4, v1, v2",
+               {{"v1", 0x38003c01}, {"v2", 0x38003bff}, {"v4", 0x3a00bc00}},
+               {{"v4", 0x3c000ffe}}}},
+             "gfx90a");
 }
 
 }  // namespace
