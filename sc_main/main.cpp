@@ -33,6 +33,7 @@
 #include "runtime/Runtime.h"
 #include "sc_main/CommandLine.h"
 #include "sc_main/HtmlReport.h"
+#include "sc_main/PlatformOptions.h"
 
 namespace {
 
@@ -279,32 +280,13 @@ struct RunOutcome {
 
 nlohmann::json statisticsJson(const cli::Options& o, const PlatformConfig& platform, Gpu& gpu,
                               double hostSeconds, const RunOutcome& outcome) {
-  nlohmann::json j;
-  uint64_t cycles = 0;
-  for (const auto& d : gpu.dispatches()) cycles += d.endCycle - d.startCycle;
+  nlohmann::json j = gpuStatisticsJson(platform, gpu);
   j["kernel"] = o.kernel;
   j["code_object"] = o.codeObject;
-  j["platform"] = platform.name;
-  j["mode"] = platform.functionalMode ? "functional" : "timing";
-  j["clock_mhz"] = platform.clockMHz;
-  j["compute_units"] = platform.computeUnits;
-  j["wave_slots_per_cu"] = platform.cu.simdsPerCu * platform.cu.waveSlotsPerSimd;
-  j["cycles"] = cycles;
-  // The GPU cycle (SystemC time / clock period) the first dispatch started at: waveform windows
-  // (--vcd-window) are in these absolute cycles.
-  j["start_cycle"] = gpu.dispatches().empty() ? 0 : gpu.dispatches().front().startCycle;
-  j["wave_instructions"] = gpu.statistics().sum("wave_instructions");
-  j["workgroups"] = gpu.statistics().value("dispatcher.workgroups");
-  j["waves"] = gpu.statistics().value("dispatcher.waves");
   j["host_seconds"] = hostSeconds;
-  j["simulated_seconds"] = cycles / (platform.clockMHz * 1e6);
+  j["simulated_seconds"] = j["cycles"].get<uint64_t>() / (platform.clockMHz * 1e6);
   j["faulted"] = outcome.faulted;
   if (outcome.faulted) j["fault"] = outcome.fault;
-  j["counters"] = countersJson(gpu);
-  j["dispatches"] = dispatchesJson(gpu);
-  // The time series, when they were recorded (--report).
-  if (gpu.activity()) j["activity"] = activityJson(*gpu.activity());
-  if (gpu.hazardChecker()) j["hazards"] = hazardsJson(gpu);
   return j;
 }
 
@@ -333,30 +315,7 @@ void printSummary(const nlohmann::json& s) {
 }
 
 int runCommand(const cli::Options& o) {
-  PlatformConfig platform = loadPlatform(o.platform);
-  if (o.maxCycles) platform.maxCycles = o.maxCycles;
-  if (o.perturbLatencySeed) platform.perturbLatencySeed = o.perturbLatencySeed;
-  if (o.watchdogCycles) platform.watchdogCycles = *o.watchdogCycles;
-  platform.functionalMode = o.functionalMode;
-  if (!o.ldsArbiter.empty()) platform.lds.arbiter = o.ldsArbiter;
-  if (platform.lds.arbiter == "rtl" && !Gpu::rtlLdsArbiterBuilt())
-    throw InputError(
-        "the RTL LDS arbiter (--lds-arbiter rtl, or lds.arbiter \"rtl\" in the platform) is not "
-        "available: this vgpu-sim was built without RTL co-simulation (Verilator was not found "
-        "when it was configured, or VGPU_RTL_COSIM=OFF). Install verilator (scripts/setup) and "
-        "reconfigure, or use --lds-arbiter cpp.");
-  if (!o.rtlVcdPath.empty()) {
-    if (platform.lds.arbiter != "rtl")
-      throw InputError("--rtl-vcd records the RTL LDS arbiter: add --lds-arbiter rtl");
-    platform.lds.arbiterVcdPath = o.rtlVcdPath;
-    platform.lds.vcdStartCycle = o.vcdStart;
-    platform.lds.vcdEndCycle = o.vcdEnd;
-  }
-  // The model's activity (models/trace): the files open when the GPU is built.
-  platform.trace.vcdPath = o.vcdPath;
-  platform.trace.vcd = {o.vcdStart, o.vcdEnd, o.vcdScope};
-  platform.trace.timelinePath = o.timelinePath;
-  platform.trace.timeline = {o.timelineStart, o.timelineEnd, o.timelineScope};
+  const PlatformConfig platform = cli::platformForOptions(o);
   // From a fat bundle, the entry for the platform's processor.
   auto object = loader::CodeObject::loadFile(o.codeObject, platform.processor);
   const loader::KernelInfo* info = object.findKernel(o.kernel);

@@ -1,8 +1,33 @@
 #include "gpu/StatisticsJson.h"
 
+#include "activity/RunSummary.h"
 #include "isa/HazardChecker.h"
 
 namespace vgpu {
+
+nlohmann::json gpuStatisticsJson(const PlatformConfig& platform, const Gpu& gpu) {
+  nlohmann::json j;
+  uint64_t cycles = 0;
+  for (const auto& d : gpu.dispatches()) cycles += d.endCycle - d.startCycle;
+  j["platform"] = platform.name;
+  j["mode"] = platform.functionalMode ? "functional" : "timing";
+  j["clock_mhz"] = platform.clockMHz;
+  j["compute_units"] = platform.computeUnits;
+  j["wave_slots_per_cu"] = platform.cu.simdsPerCu * platform.cu.waveSlotsPerSimd;
+  j["cycles"] = cycles;
+  // The GPU cycle (SystemC time / clock period) the first dispatch started at: waveform windows
+  // (--vcd-window) are in these absolute cycles.
+  j["start_cycle"] = gpu.dispatches().empty() ? 0 : gpu.dispatches().front().startCycle;
+  j["wave_instructions"] = gpu.statistics().sum("wave_instructions");
+  j["workgroups"] = gpu.statistics().value("dispatcher.workgroups");
+  j["waves"] = gpu.statistics().value("dispatcher.waves");
+  j["counters"] = countersJson(gpu);
+  j["dispatches"] = dispatchesJson(gpu);
+  // The time series, when they were recorded (--report).
+  if (gpu.activity()) j["activity"] = activityJson(*gpu.activity());
+  if (gpu.hazardChecker()) j["hazards"] = hazardsJson(gpu);
+  return j;
+}
 
 nlohmann::json countersJson(const Gpu& gpu) {
   nlohmann::json counters = nlohmann::json::object();

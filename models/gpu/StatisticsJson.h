@@ -9,6 +9,12 @@
 
 namespace vgpu {
 
+// What `vgpu-sim run` and a program under `vgpu-sim exec` both write (README, "Statistics"):
+// platform, mode, clock_mhz, compute_units, wave_slots_per_cu, cycles (summed over the
+// dispatches), start_cycle, wave_instructions, workgroups, waves, counters, dispatches, and
+// activity and hazards when they were recorded. The caller adds what its run is about.
+nlohmann::json gpuStatisticsJson(const PlatformConfig& platform, const Gpu& gpu);
+
 // Every registered counter by name (Statistics: cuN.*, l2.*, dram.*, system_link.*, ...).
 nlohmann::json countersJson(const Gpu& gpu);
 // One record per dispatch: kernel, queue, start_cycle, end_cycle, packet_start_ns and

@@ -31,50 +31,34 @@ Runtime::~Runtime() = default;
 
 // ---- MMIO and memory -----------------------------------------------------------------------
 
-void Runtime::mmioWrite(uint32_t reg, uint32_t value) {
+void Runtime::mmioAccess(tlm::tlm_command command, uint32_t reg, void* data, unsigned bytes) {
   tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_command(command);
   p.set_address(reg);
-  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
-  p.set_data_length(4);
-  p.set_streaming_width(4);
+  p.set_data_ptr(static_cast<uint8_t*>(data));
+  p.set_data_length(bytes);
+  p.set_streaming_width(bytes);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_time delay = SC_ZERO_TIME;
   port_.mmio->b_transport(p, delay);
   wait(delay);
   if (!p.is_response_ok())
-    throw std::runtime_error("MMIO write refused: " + p.get_response_string());
+    throw std::runtime_error(std::string("MMIO ") +
+                             (command == tlm::TLM_READ_COMMAND ? "read" : "write") +
+                             " refused: " + p.get_response_string());
+}
+
+void Runtime::mmioWrite(uint32_t reg, uint32_t value) {
+  mmioAccess(tlm::TLM_WRITE_COMMAND, reg, &value, 4);
 }
 
 void Runtime::mmioWrite64(uint32_t loRegister, uint64_t value) {
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_WRITE_COMMAND);
-  p.set_address(loRegister);
-  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
-  p.set_data_length(8);
-  p.set_streaming_width(8);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
-  port_.mmio->b_transport(p, delay);
-  wait(delay);
-  if (!p.is_response_ok())
-    throw std::runtime_error("MMIO write refused: " + p.get_response_string());
+  mmioAccess(tlm::TLM_WRITE_COMMAND, loRegister, &value, 8);
 }
 
 uint32_t Runtime::mmioRead(uint32_t reg) {
   uint32_t value = 0;
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_READ_COMMAND);
-  p.set_address(reg);
-  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
-  p.set_data_length(4);
-  p.set_streaming_width(4);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
-  port_.mmio->b_transport(p, delay);
-  wait(delay);
-  if (!p.is_response_ok())
-    throw std::runtime_error("MMIO read refused: " + p.get_response_string());
+  mmioAccess(tlm::TLM_READ_COMMAND, reg, &value, 4);
   return value;
 }
 

@@ -164,6 +164,8 @@ class Runtime {
     std::vector<uint64_t> transientAllocations;  // kernargs and outgrown scratch in flight
     uint64_t scratchBase = 0, scratchBytes = 0;  // what QUEUE_SCRATCH holds
   };
+  // One register access of `bytes` (4, or 8 for a LO/HI pair); throws if refused.
+  void mmioAccess(tlm::tlm_command command, uint32_t reg, void* data, unsigned bytes);
   void mmioWrite(uint32_t reg, uint32_t value);
   // A LO/HI register pair in one 8-byte access.
   void mmioWrite64(uint32_t loRegister, uint64_t value);

@@ -47,6 +47,7 @@
 #include "runtime/hsa/GpuPort.h"
 #include "sc_main/CommandLine.h"
 #include "sc_main/HtmlReport.h"
+#include "sc_main/PlatformOptions.h"
 
 namespace vgpu::hsa {
 namespace {
@@ -497,23 +498,6 @@ class GpuSystem : public sc_module {
   sc_event dmaPosted_;
 };
 
-// The platform a program runs on, from the VGPU_* options (the same as vgpu-sim's).
-PlatformConfig platformFor(const cli::Options& o) {
-  PlatformConfig platform = loadPlatform(o.platform);
-  if (o.maxCycles) platform.maxCycles = o.maxCycles;
-  if (o.perturbLatencySeed) platform.perturbLatencySeed = o.perturbLatencySeed;
-  if (o.watchdogCycles) platform.watchdogCycles = *o.watchdogCycles;
-  platform.functionalMode = o.functionalMode;
-  if (!o.ldsArbiter.empty()) platform.lds.arbiter = o.ldsArbiter;
-  if (platform.lds.arbiter == "rtl" && !Gpu::rtlLdsArbiterBuilt())
-    throw InputError("VGPU_LDS_ARBITER=rtl: this build has no RTL co-simulation");
-  platform.trace.vcdPath = o.vcdPath;
-  platform.trace.vcd = {o.vcdStart, o.vcdEnd, o.vcdScope};
-  platform.trace.timelinePath = o.timelinePath;
-  platform.trace.timeline = {o.timelineStart, o.timelineEnd, o.timelineScope};
-  return platform;
-}
-
 class SimulatedGpu;
 SimulatedGpu* gLive = nullptr;  // the one simulated GPU of the process
 void stopAtExit();
@@ -525,7 +509,7 @@ class SimulatedGpu final : public GpuPort {
                                  "hsa_init after hsa_shut_down: SystemC runs one simulation per "
                                  "process, so the simulated GPU cannot start again")
                            : cli::fromEnvironment()),
-        config_(platformFor(options_)),
+        config_(cli::platformForOptions(options_)),
         hostStart_(std::chrono::steady_clock::now()) {
     if (!options_.statsPath.empty()) checkWritable(options_.statsPath, "VGPU_STATS");
     if (!options_.reportPath.empty()) checkWritable(options_.reportPath, "VGPU_REPORT");
@@ -798,26 +782,14 @@ class SimulatedGpu final : public GpuPort {
     if (!options_.statsPath.empty() || !options_.reportPath.empty()) {
       // vgpu-sim run's schema (README, "Statistics"), for the whole program, so that the HTML
       // report and scripts read both alike; plus the DMA copies.
-      nlohmann::json j;
+      nlohmann::json j = gpuStatisticsJson(config_, gpu);
       j["kernel"] = programName();
       j["code_object"] = "";
-      j["platform"] = config_.name;
-      j["mode"] = config_.functionalMode ? "functional" : "timing";
-      j["clock_mhz"] = config_.clockMHz;
-      j["compute_units"] = config_.computeUnits;
-      j["wave_slots_per_cu"] = config_.cu.simdsPerCu * config_.cu.waveSlotsPerSimd;
-      j["cycles"] = kernelCycles;
-      j["start_cycle"] = gpu.dispatches().empty() ? 0 : gpu.dispatches().front().startCycle;
-      j["wave_instructions"] = gpu.statistics().sum("wave_instructions");
-      j["workgroups"] = gpu.statistics().value("dispatcher.workgroups");
-      j["waves"] = gpu.statistics().value("dispatcher.waves");
       j["host_seconds"] = hostSeconds;
       j["simulated_seconds"] = simulatedSeconds;
       bool faulted = false;
       for (const auto& d : gpu.dispatches()) faulted |= d.faulted;
       j["faulted"] = faulted;
-      j["counters"] = countersJson(gpu);
-      j["dispatches"] = dispatchesJson(gpu);
       nlohmann::json copies = nlohmann::json::array();
       for (const auto& c : system_->copies)
         copies.push_back({{"bytes", c.bytes},
@@ -827,8 +799,6 @@ class SimulatedGpu final : public GpuPort {
                           {"end_ns", c.endNs},
                           {"failed", c.failed}});
       j["copies"] = copies;
-      if (gpu.activity()) j["activity"] = activityJson(*gpu.activity());
-      if (gpu.hazardChecker()) j["hazards"] = hazardsJson(gpu);
       if (!options_.statsPath.empty())
         writeText(options_.statsPath, j.dump(2) + "\n", "statistics");
       if (!options_.reportPath.empty())

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "CheckedSystem.h"
+#include "RegisterAccess.h"
 #include "KernelCases.h"
 #include "cp/MmioRegisters.h"
 #include "loader/CodeObject.h"
@@ -40,10 +41,6 @@ void hostAccess(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command command, uint
 void hostWrite(tlm::tlm_fw_transport_if<>& port, uint64_t address, const void* data,
                uint32_t bytes) {
   hostAccess(port, tlm::TLM_WRITE_COMMAND, address, const_cast<void*>(data), bytes);
-}
-
-void mmioWrite(tlm::tlm_fw_transport_if<>& mmio, uint32_t reg, uint32_t value) {
-  hostAccess(mmio, tlm::TLM_WRITE_COMMAND, reg, &value, 4);
 }
 
 struct Buffers {

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "CheckedSystem.h"
+#include "RegisterAccess.h"
 #include "KernelCases.h"
 #include "cp/MmioRegisters.h"
 #include "platforms/Platform.h"
@@ -18,34 +19,6 @@ namespace {
 using namespace sc_core;
 
 constexpr uint32_t kRawQueue = mmio::kQueues - 1;  // driven register by register by the test
-
-uint32_t mmioRead(tlm::tlm_fw_transport_if<>& mmio, uint32_t reg) {
-  uint32_t v = 0;
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_READ_COMMAND);
-  p.set_address(reg);
-  p.set_data_ptr(reinterpret_cast<uint8_t*>(&v));
-  p.set_data_length(4);
-  p.set_streaming_width(4);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
-  mmio.b_transport(p, delay);
-  wait(delay);
-  return v;
-}
-
-void mmioWrite(tlm::tlm_fw_transport_if<>& mmio, uint32_t reg, uint32_t value) {
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_WRITE_COMMAND);
-  p.set_address(reg);
-  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
-  p.set_data_length(4);
-  p.set_streaming_width(4);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
-  mmio.b_transport(p, delay);
-  wait(delay);
-}
 
 // What a malformed-packet case needs to build its packet.
 struct Context {

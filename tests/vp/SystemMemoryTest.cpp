@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "CheckedSystem.h"
+#include "RegisterAccess.h"
 #include "KernelCases.h"
 #include "common/Error.h"
 #include "cp/MmioRegisters.h"
@@ -22,36 +23,6 @@ namespace {
 using namespace sc_core;
 
 constexpr uint32_t kN = 1024;  // work-items, whole workgroups of 64
-
-void mmioWrite(tlm::tlm_fw_transport_if<>& mmio, uint32_t reg, uint32_t value) {
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_WRITE_COMMAND);
-  p.set_address(reg);
-  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
-  p.set_data_length(4);
-  p.set_streaming_width(4);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
-  mmio.b_transport(p, delay);
-  wait(delay);
-  ASSERT_TRUE(p.is_response_ok());
-}
-
-uint32_t mmioRead(tlm::tlm_fw_transport_if<>& mmio, uint32_t reg) {
-  uint32_t value = 0;
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_READ_COMMAND);
-  p.set_address(reg);
-  p.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
-  p.set_data_length(4);
-  p.set_streaming_width(4);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
-  mmio.b_transport(p, delay);
-  wait(delay);
-  EXPECT_TRUE(p.is_response_ok());
-  return value;
-}
 
 std::vector<float> inputs(uint32_t seed) {
   std::vector<float> v(kN);
