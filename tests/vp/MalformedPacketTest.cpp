@@ -8,8 +8,8 @@
 #include <ostream>
 
 #include "CheckedSystem.h"
-#include "RegisterAccess.h"
 #include "KernelCases.h"
+#include "RegisterAccess.h"
 #include "cp/MmioRegisters.h"
 #include "platforms/Platform.h"
 

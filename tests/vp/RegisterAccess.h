@@ -10,8 +10,8 @@
 
 namespace vgpu::test {
 
-inline void registerAccess(tlm::tlm_fw_transport_if<>& mmio, tlm::tlm_command command,
-                           uint32_t reg, uint32_t& value) {
+inline void registerAccess(tlm::tlm_fw_transport_if<>& mmio, tlm::tlm_command command, uint32_t reg,
+                           uint32_t& value) {
   tlm::tlm_generic_payload p;
   p.set_command(command);
   p.set_address(reg);

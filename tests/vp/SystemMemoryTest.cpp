@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "CheckedSystem.h"
-#include "RegisterAccess.h"
 #include "KernelCases.h"
+#include "RegisterAccess.h"
 #include "common/Error.h"
 #include "cp/MmioRegisters.h"
 #include "loader/CodeObject.h"
