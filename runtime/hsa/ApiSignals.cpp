@@ -19,22 +19,10 @@ int64_t* valueOf(hsa_signal_t s) {
   return vgpu::hsa::signalValue(s);
 }
 
+using vgpu::hsa::satisfied;
+
 void changed(hsa_signal_t s) {
   if (Runtime* rt = Runtime::get()) rt->signalChanged(reinterpret_cast<amd_signal_t*>(s.handle));
-}
-
-bool satisfied(hsa_signal_value_t v, hsa_signal_condition_t c, hsa_signal_value_t x) {
-  switch (c) {
-    case HSA_SIGNAL_CONDITION_EQ:
-      return v == x;
-    case HSA_SIGNAL_CONDITION_NE:
-      return v != x;
-    case HSA_SIGNAL_CONDITION_LT:
-      return v < x;
-    case HSA_SIGNAL_CONDITION_GTE:
-      return v >= x;
-  }
-  return false;
 }
 
 hsa_signal_value_t wait(hsa_signal_t s, hsa_signal_condition_t condition,

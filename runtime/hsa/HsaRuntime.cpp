@@ -668,7 +668,6 @@ void Runtime::addAsyncHandler(const AsyncHandler& h) {
   changed_.notify_all();
 }
 
-namespace {
 bool satisfied(hsa_signal_value_t v, hsa_signal_condition_t c, hsa_signal_value_t x) {
   switch (c) {
     case HSA_SIGNAL_CONDITION_EQ:
@@ -682,7 +681,6 @@ bool satisfied(hsa_signal_value_t v, hsa_signal_condition_t c, hsa_signal_value_
   }
   return false;
 }
-}  // namespace
 
 // The runtime's own thread: runs async signal handlers (hsa_ext_amd.h,
 // hsa_amd_signal_async_handler: "handler will be invoked on a runtime thread") and reports queue

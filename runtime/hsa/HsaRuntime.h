@@ -35,6 +35,9 @@ void setGpuPortFactory(GpuPortFactory factory);
 // libhsa-runtime64, so that vgpu_hsa_core does not depend on the model).
 std::unique_ptr<GpuPort> defaultGpuPort();
 
+// Whether a signal's value `v` meets `c` against `x` (hsa_signal_condition_t, hsa.h).
+bool satisfied(hsa_signal_value_t v, hsa_signal_condition_t c, hsa_signal_value_t x);
+
 // Prints "vgpu: NAME is not supported by the simulated GPU" once per NAME, returns `status`.
 hsa_status_t unsupported(const char* name, hsa_status_t status = HSA_STATUS_ERROR);
 
