@@ -816,15 +816,23 @@ hsa_status_t HSA_API hsa_amd_profiling_async_copy_enable(bool enable) {
   return HSA_STATUS_SUCCESS;  // the DMA engine always timestamps its completion signals
 }
 
+// The start and end times the GPU (a packet's completion) or the DMA engine (a copy's) wrote
+// into the signal's amd_signal_t (ROCm's amd_hsa_signal.h: start_ts, end_ts).
+namespace {
+void readTimes(hsa_signal_t signal, uint64_t& start, uint64_t& end) {
+  const auto* s = reinterpret_cast<const amd_signal_t*>(signal.handle);
+  start = __atomic_load_n(&s->start_ts, __ATOMIC_ACQUIRE);
+  end = __atomic_load_n(&s->end_ts, __ATOMIC_ACQUIRE);
+}
+}  // namespace
+
 hsa_status_t HSA_API hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_signal_t signal,
                                                          hsa_amd_profiling_dispatch_time_t* time) {
   VGPU_RUNTIME(rt);
   if (agentOf(rt, agent) == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (!rt->isSignal(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (time == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  const auto* s = reinterpret_cast<const amd_signal_t*>(signal.handle);
-  time->start = __atomic_load_n(&s->start_ts, __ATOMIC_ACQUIRE);
-  time->end = __atomic_load_n(&s->end_ts, __ATOMIC_ACQUIRE);
+  readTimes(signal, time->start, time->end);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -845,9 +853,7 @@ hsa_status_t HSA_API hsa_amd_profiling_get_async_copy_time(
   VGPU_RUNTIME(rt);
   if (!rt->isSignal(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (time == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  const auto* s = reinterpret_cast<const amd_signal_t*>(signal.handle);
-  time->start = __atomic_load_n(&s->start_ts, __ATOMIC_ACQUIRE);
-  time->end = __atomic_load_n(&s->end_ts, __ATOMIC_ACQUIRE);
+  readTimes(signal, time->start, time->end);
   return HSA_STATUS_SUCCESS;
 }
 
