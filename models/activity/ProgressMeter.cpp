@@ -46,9 +46,9 @@ void ProgressMeter::run() {
   const sc_time tick = period_ * static_cast<double>(std::max<uint64_t>(1, options_.checkCycles));
   uint64_t lastInstructions = 0, idleCycles = 0;
   while (true) {
-    if (gpu_.dispatcher().activeDispatches() == 0 || idleCycles >= kStuckCycles) {
+    if (gpu_.activeDispatches() == 0 || idleCycles >= kStuckCycles) {
       idleCycles = 0;
-      wait(gpu_.dispatcher().submittedEvent());
+      wait(gpu_.dispatchSubmittedEvent());
     }
     wait(tick);
     const uint64_t instructions = sum(waveInstructions_);

@@ -18,6 +18,7 @@
 #include <tlm>
 
 #include "common/DebugSymbols.h"
+#include "common/DispatchRecord.h"
 #include "common/PlatformConfig.h"
 #include "cp/Aql.h"
 #include "cp/MmioRegisters.h"
@@ -28,18 +29,6 @@ namespace vgpu {
 namespace trace {
 class CommandProcessorProbe;
 }
-
-// What one kernel dispatch did, for statistics.
-struct DispatchRecord {
-  std::string kernel;
-  uint64_t startCycle = 0, endCycle = 0;  // the dispatch: first workgroup placed, last wave done
-  // The packet, as its completion signal's start_ts/end_ts give it (TIMESTAMP ns): from the
-  // command processor taking it (reading it, the kernel descriptor) to its completion.
-  uint64_t packetStartNs = 0, packetEndNs = 0;
-  uint64_t workgroups = 0, waves = 0;
-  bool faulted = false;
-  uint32_t queue = 0;  // the AQL queue it came from
-};
 
 class CommandProcessor : public sc_core::sc_module {
  public:

@@ -26,16 +26,13 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/BusSockets.h"
 #include "common/DmiRegions.h"
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
 
 namespace vgpu {
-
-// The GPU's socket for its bus-master accesses to system memory. Binding it is optional.
-using SystemMemorySocket =
-    tlm::tlm_initiator_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
 class DataFabric : public sc_core::sc_module, private tlm::tlm_bw_transport_if<> {
  public:

@@ -3,7 +3,18 @@
 #include <string>
 
 #include "common/Error.h"
+#include "cp/CommandProcessor.h"
+#include "cu/ComputeUnit.h"
+#include "cu/InstructionDecodeCache.h"
+#include "dispatcher/Dispatcher.h"
+#include "dram/Dram.h"
+#include "fabric/DataFabric.h"
+#include "l2/L2Cache.h"
+#include "lds/Lds.h"
+#include "sqc/Sqc.h"
+#include "tc/TexturePath.h"
 #include "trace/Probes.h"
+#include "trace/TraceRecorder.h"
 #ifdef VGPU_RTL_COSIM
 #include "rtl_cosim/adapter/RtlLdsBankArbiter.h"
 #endif
@@ -172,6 +183,28 @@ void Gpu::finishTraces() {
 
 Gpu::~Gpu() = default;
 
+tlm::tlm_target_socket<>& Gpu::mmioSocket() {
+  return cp_->mmio;
+}
+HostMemorySocket& Gpu::hostMemorySocket() {
+  return dram_->socket;
+}
+SystemMemorySocket& Gpu::systemMemorySocket() {
+  return fabric_->systemMemory;
+}
+size_t Gpu::activeDispatches() const {
+  return dispatcher_->activeDispatches();
+}
+const sc_core::sc_event& Gpu::dispatchSubmittedEvent() const {
+  return dispatcher_->submittedEvent();
+}
+uint64_t Gpu::timestampNow() {
+  return CommandProcessor::timestampNow();
+}
+const std::string& Gpu::debugQueueFault(uint32_t queue) const {
+  return cp_->queueFault(queue);
+}
+
 uint64_t Gpu::waveInstructions() const {
   return stats_.sum("wave_instructions");
 }
@@ -299,6 +332,8 @@ void Gpu::registerStatistics() {
   stats_.registerCounter("system_link.bytes_read", &fabric_->systemBytesRead);
   stats_.registerCounter("system_link.bytes_written", &fabric_->systemBytesWritten);
   stats_.registerCounter("system_link.errors", &fabric_->systemErrors);
+  stats_.registerCounter("decoded_instructions.decodes", &decoded_->decodes);
+  stats_.registerCounter("decoded_instructions.pages_dropped", &decoded_->pagesDropped);
   stats_.registerCounter("dispatcher.workgroups", &dispatcher_->workgroupsDispatched);
   stats_.registerCounter("dispatcher.waves", &dispatcher_->wavesDispatched);
 }

@@ -20,23 +20,30 @@
 #include <tlm>
 
 #include "activity/ActivitySampler.h"
+#include "common/BusSockets.h"
 #include "common/DebugSymbols.h"
+#include "common/DispatchRecord.h"
 #include "common/PlatformConfig.h"
 #include "common/Statistics.h"
-#include "cp/CommandProcessor.h"
-#include "cu/ComputeUnit.h"
-#include "cu/InstructionDecodeCache.h"
-#include "dispatcher/Dispatcher.h"
-#include "dram/Dram.h"
-#include "fabric/DataFabric.h"
 #include "isa/Gws.h"
-#include "l2/L2Cache.h"
-#include "lds/Lds.h"
-#include "sqc/Sqc.h"
-#include "tc/TexturePath.h"
-#include "trace/TraceRecorder.h"
+#include "isa/HazardChecker.h"
 
 namespace vgpu {
+
+// The blocks inside (models/<block>/): a platform needs none of their headers.
+class CommandProcessor;
+class ComputeUnit;
+class DataFabric;
+class Dispatcher;
+class Dram;
+class InstructionDecodeCache;
+class L2Cache;
+class Lds;
+class Sqc;
+class TexturePath;
+namespace trace {
+class TraceRecorder;
+}
 
 // How the GPU binds one of its internal initiator sockets to a target: directly (the default),
 // or through an interposer such as a TLM-2.0 base-protocol checker (tests/vp/). `where` names
@@ -52,17 +59,25 @@ class Gpu : public sc_core::sc_module {
   Gpu(sc_core::sc_module_name name, const PlatformConfig& config, SocketBinder binder = {});
   ~Gpu() override;
 
-  tlm::tlm_target_socket<>& mmioSocket() { return cp_->mmio; }
-  tlm_utils::multi_passthrough_target_socket<Dram>& hostMemorySocket() { return dram_->socket; }
-  SystemMemorySocket& systemMemorySocket() { return fabric_->systemMemory; }
+  tlm::tlm_target_socket<>& mmioSocket();
+  HostMemorySocket& hostMemorySocket();
+  SystemMemorySocket& systemMemorySocket();
 
   const PlatformConfig& config() const { return config_; }
-  Dram& dram() { return *dram_; }
-  CommandProcessor& commandProcessor() { return *cp_; }
   const Statistics& statistics() const { return stats_; }
   const std::vector<DispatchRecord>& dispatches() const { return dispatches_; }
   uint64_t waveInstructions() const;
-  const Dispatcher& dispatcher() const { return *dispatcher_; }
+  // Dispatches taken from a queue and not yet complete, and the event notified when one is
+  // taken (progress reporting: models/activity/ProgressMeter).
+  size_t activeDispatches() const;
+  const sc_core::sc_event& dispatchSubmittedEvent() const;
+  // Debug interface: the full report of queue `queue`'s fault (wave, PC, encoding, disassembly),
+  // "" if it has none. Host software learns of a fault through QUEUE_STATUS/QUEUE_ERROR
+  // (docs/register-map.md); this text is what a debugger attached to the model would show.
+  const std::string& debugQueueFault(uint32_t queue) const;
+  // The TIMESTAMP register's value now (ns of simulated time; docs/register-map.md), for
+  // platform blocks beside the GPU that stamp signals on the same clock (a DMA engine).
+  static uint64_t timestampNow();
   // Debug interface: what host software knows about the code it loaded, for reports only (fault
   // messages, statistics, hazard findings). The GPU runs kernels without it, from their kernel
   // descriptors and code in device memory; a kernel never named is reported by its descriptor
@@ -76,8 +91,6 @@ class Gpu : public sc_core::sc_module {
     symbols_.codeObjectLoaded(base, bytes);
   }
   void debugCodeObjectUnloaded(uint64_t base) { symbols_.codeObjectUnloaded(base); }
-  // The instructions decoded from device memory so far (statistics, tests).
-  const InstructionDecodeCache& decodedInstructions() const { return *decoded_; }
   // Turns on the time series of the report (vgpu-sim --report): call before the simulation
   // starts. Channels: "cuN.active_waves" (wave-cycles), "wave_instructions", "stall.REASON"
   // (wave-cycles), "lds.bytes", "lds.conflict_cycles", "vector_l1.bytes", "l2.bytes",

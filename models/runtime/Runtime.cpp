@@ -318,7 +318,7 @@ void Runtime::checkQueueError(const QueueState& q) {
   const uint32_t code = mmioRead(mmio::queueRegister(q.index, mmio::kQErrorCode));
   mmioWrite(mmio::queueRegister(q.index, mmio::kQStatus), mmio::kQueueError);
   mmioWrite(mmio::kIrqStatus, mmio::kIrqError | mmio::kIrqPacketDone);
-  const std::string message = gpu_.commandProcessor().queueFault(q.index);
+  const std::string message = gpu_.debugQueueFault(q.index);
   if (code == mmio::kErrorKernelFault) throw KernelFault(message);
   throw InputError("the GPU rejected the dispatch: " + message);
 }

@@ -418,7 +418,7 @@ class GpuSystem : public sc_module {
                           std::memory_order_release);
         if (failed & (1u << q)) {
           std::lock_guard<std::mutex> lock(hostMutex);
-          if (s.error.empty()) s.error = gpu.commandProcessor().queueFault(q);
+          if (s.error.empty()) s.error = gpu.debugQueueFault(q);
         }
       }
       if (systemMemoryWritten) systemMemoryWritten();
@@ -441,7 +441,7 @@ class GpuSystem : public sc_module {
         if (ready) break;
         wait(kDependencyPoll);
       }
-      const uint64_t start = CommandProcessor::timestampNow();
+      const uint64_t start = Gpu::timestampNow();
       const bool dstDevice = isDevice(job.dst), srcDevice = isDevice(job.src);
       std::string problem;
       if (!srcDevice && !memory.holds(job.src, job.bytes))
@@ -475,10 +475,10 @@ class GpuSystem : public sc_module {
       const double ns = ((dstDevice && srcDevice) ? 0.0 : config_.systemLink.latencyNs) +
                         static_cast<double>(job.bytes) / gbs;
       wait(sc_time(ns, SC_NS));
-      copies.push_back({job.bytes, srcDevice, dstDevice, start, CommandProcessor::timestampNow(),
-                        !problem.empty()});
+      copies.push_back(
+          {job.bytes, srcDevice, dstDevice, start, Gpu::timestampNow(), !problem.empty()});
       if (job.completion != 0) {
-        const uint64_t times[2] = {start, CommandProcessor::timestampNow()};
+        const uint64_t times[2] = {start, Gpu::timestampNow()};
         std::memcpy(reinterpret_cast<void*>(job.completion + aql::kSignalStartTimestampOffset),
                     times, sizeof times);
         __atomic_fetch_sub(reinterpret_cast<int64_t*>(job.completion + aql::kSignalValueOffset), 1,
@@ -687,7 +687,7 @@ class SimulatedGpu final : public GpuPort {
 
   uint64_t timestampNow() override {
     uint64_t now = 0;
-    call([&] { now = CommandProcessor::timestampNow(); });
+    call([&] { now = Gpu::timestampNow(); });
     return now;
   }
   uint64_t timestampFrequency() const override { return 1'000'000'000; }

@@ -109,7 +109,7 @@ TEST_P(CodeFromMemory, OverwrittenCodeRunsOnTheNextLaunch) {
     launch(rt, kAdd, x);
     c = result(rt, x);
     for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(c[i], x.a[i] - x.b[i]) << i;
-    EXPECT_GE(sys.gpu.decodedInstructions().pagesDropped, 1u);
+    EXPECT_GE(sys.gpu.statistics().value("decoded_instructions.pages_dropped"), 1u);
   });
   for (const ProtocolChecker* c : sys.checkers())
     for (const std::string& v : c->violations()) ADD_FAILURE() << v;
@@ -169,7 +169,7 @@ TEST_P(CodeFromMemory, CodeObjectWrittenWithPlainWritesRuns) {
     mmioWrite(mmio, mmio::queueRegister(queue, mmio::kQDoorbellLo), 1);
     rt.waitSignal(done);
 
-    EXPECT_EQ(sys.gpu.commandProcessor().queueFault(queue), "");
+    EXPECT_EQ(sys.gpu.debugQueueFault(queue), "");
     const std::vector<float> c = result(rt, x);
     for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(c[i], x.a[i] + x.b[i]) << i;
     // Reports name an unnamed kernel by its descriptor's address.

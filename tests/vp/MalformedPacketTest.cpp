@@ -10,6 +10,7 @@
 #include "CheckedSystem.h"
 #include "KernelCases.h"
 #include "RegisterAccess.h"
+#include "common/Error.h"
 #include "cp/MmioRegisters.h"
 #include "platforms/Platform.h"
 
@@ -163,10 +164,10 @@ TEST_P(MalformedPacket, SetsQueueErrorRaisesInterruptAndOtherQueuesGoOn) {
     EXPECT_TRUE(sys.irq.read());
     EXPECT_TRUE(mmioRead(mmio, mmio::queueRegister(kRawQueue, mmio::kQStatus)) & mmio::kQueueError);
     EXPECT_EQ(mmioRead(mmio, mmio::queueRegister(kRawQueue, mmio::kQErrorCode)), kind.expectedCode)
-        << sys.gpu.commandProcessor().queueFault(kRawQueue);
+        << sys.gpu.debugQueueFault(kRawQueue);
     EXPECT_EQ(mmioRead(mmio, mmio::kQueueErrors), 1u << kRawQueue);
     EXPECT_TRUE(mmioRead(mmio, mmio::kStatus) & mmio::kStatusError);
-    EXPECT_FALSE(sys.gpu.commandProcessor().queueFault(kRawQueue).empty());
+    EXPECT_FALSE(sys.gpu.debugQueueFault(kRawQueue).empty());
 
     // The good queue is unaffected: its kernel completes with the right result.
     rt.synchronize(good);

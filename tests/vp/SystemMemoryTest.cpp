@@ -125,8 +125,8 @@ TEST_P(SystemMemoryAccess, QueueKernargsAndCompletionSignalInSystemMemory) {
       std::memcpy(&value, host.hostPointer(signal + 8, 8), 8);
     }
     const uint64_t seenAt = static_cast<uint64_t>(sc_time_stamp() / sc_time(1, SC_NS));
-    ASSERT_EQ(value, 0) << sys.gpu.commandProcessor().queueFault(queue);
-    EXPECT_EQ(sys.gpu.commandProcessor().queueFault(queue), "");
+    ASSERT_EQ(value, 0) << sys.gpu.debugQueueFault(queue);
+    EXPECT_EQ(sys.gpu.debugQueueFault(queue), "");
     uint64_t start = 0, end = 0;
     std::memcpy(&start, host.hostPointer(signal + 32, 8), 8);
     std::memcpy(&end, host.hostPointer(signal + 40, 8), 8);
@@ -297,7 +297,7 @@ TEST_P(SystemMemoryAccess, AnUnpublishedPacketWaitsForItsProducer) {
     EXPECT_EQ(value(1), 1) << "packet 1 ran before packet 0 was published";
     const uint32_t status = mmioRead(mmio, mmio::queueRegister(queue, mmio::kQStatus));
     EXPECT_TRUE(status & mmio::kQueueAwaitingHeader) << status;
-    EXPECT_FALSE(status & mmio::kQueueError) << sys.gpu.commandProcessor().queueFault(queue);
+    EXPECT_FALSE(status & mmio::kQueueError) << sys.gpu.debugQueueFault(queue);
     EXPECT_EQ(mmioRead(mmio, mmio::queueRegister(queue, mmio::kQReadIndexLo)), 0u);
 
     // Producer 1 publishes its header, then rings the doorbell with what it has written.
@@ -307,7 +307,7 @@ TEST_P(SystemMemoryAccess, AnUnpublishedPacketWaitsForItsProducer) {
     EXPECT_EQ(value(0), 0);
     EXPECT_EQ(value(1), 0);
     EXPECT_EQ(mmioRead(mmio, mmio::queueRegister(queue, mmio::kQReadIndexLo)), 2u);
-    EXPECT_EQ(sys.gpu.commandProcessor().queueFault(queue), "");
+    EXPECT_EQ(sys.gpu.debugQueueFault(queue), "");
     std::vector<float> c(kN), d(kN);
     rt.copyFromDevice(c.data(), dc, kN * 4);
     rt.copyFromDevice(d.data(), dd, kN * 4);
