@@ -194,7 +194,7 @@ class BusyUntil {
     head_ = room;
   }
 
-  static constexpr int kMaxGapsSearched = 32;
+  static constexpr int kMaxGapsSearched = 256;
   // Disjoint intervals sorted by start, from index head_ on (a sorted vector: a std::map's node
   // walks and allocations cost more than moving the few entries an insert usually moves).
   std::vector<Interval> intervals_;
@@ -241,10 +241,21 @@ class SlotPool {
     if (!outOfOrder_ && at < latestRequest_) startAllBusy();
     latestRequest_ = std::max(latestRequest_, at);
     const size_t slot = outOfOrder_ ? firstFree(at) : firstFreeInOrder(at);
-    // Every slot is busy at `at`: the one whose last reservation ends first (the lowest index
-    // among equals).
-    if (slot >= slots_.size()) return {minEnd_[1], minEndSlot_[1]};
-    return {at, slot};
+    if (slot < slots_.size()) return {at, slot};
+    // Every slot is busy at `at`. In time order, every slot's last reservation covers `at`:
+    // the one that ends first frees first (the lowest index among equals).
+    if (!outOfOrder_) return {minEnd_[1], minEndSlot_[1]};
+    // Out of time order, slots may be free between `at` and their last reservations (booked
+    // by initiators running ahead): the first slot frees when the span during which all are
+    // busy ends. Waiting for the end of a last reservation instead would queue a lagging
+    // request behind requests of its future, as a single busy-until time would.
+    const Span all = busyTimes(1);
+    const Interval* covering = firstEndingAfter(all, at.value());
+    if (covering == all.second) return {minEnd_[1], minEndSlot_[1]};
+    const sc_core::sc_time freed = sc_core::sc_time::from_value(covering->end);
+    const size_t first = firstFree(freed);
+    if (first >= slots_.size()) return {minEnd_[1], minEndSlot_[1]};
+    return {freed, first};
   }
   // Marks slot `slot` busy over [from, until).
   void hold(size_t slot, const sc_core::sc_time& from, const sc_core::sc_time& until) {

@@ -159,11 +159,21 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at, cons
 
   // The bank is occupied from the first command it takes for this access until it can take
   // the next: tCCD for a row hit; activate (after precharge on a conflict) plus tRCD otherwise.
+  //
+  // The open row and the last activation are the bank's state after its latest activation.
+  // Under temporal decoupling a request can arrive before that activation (its initiator lags
+  // the one that caused it). To the open row it is a hit, as a controller serving a row's
+  // requests together would make it. To another row it pays a conflict in the gap of the bank's
+  // calendar where it falls, and leaves the state after the latest activation as it was:
+  // queueing it behind an activation of its future instead would make every lagging request
+  // wait for the most advanced initiator, and with them every later one.
+  const sc_time arrival = at + latency_;
+  const bool inOrder = arrival >= bank.activatedAt;
   sc_time ready;
   auto rowOutcome = trace::DramProbe::Row::Hit;  // for the trace
   if (bank.openRow == row) {
     ++rowHits;
-    const sc_time start = bank.commands.reserve(at + latency_, tCCD_, now);
+    const sc_time start = bank.commands.reserve(arrival, tCCD_, now);
     ready = start + tCL_;
   } else {
     const bool conflict = bank.openRow >= 0;
@@ -171,12 +181,12 @@ sc_time Dram::schedule(uint64_t address, uint64_t bytes, const sc_time& at, cons
     rowOutcome = conflict ? trace::DramProbe::Row::Conflict : trace::DramProbe::Row::Miss;
     // Precharge may not begin before tRAS after the previous activate.
     const sc_time earliest =
-        conflict ? std::max(at + latency_, bank.activatedAt + tRAS_) : at + latency_;
+        conflict && inOrder ? std::max(arrival, bank.activatedAt + tRAS_) : arrival;
     const sc_time occupancy = (conflict ? tRP_ : SC_ZERO_TIME) + tRCD_ + tCCD_;
     const sc_time start = bank.commands.reserve(earliest, occupancy, now);
-    bank.openRow = row;
-    bank.activatedAt = start + (conflict ? tRP_ : SC_ZERO_TIME);
-    ready = bank.activatedAt + tRCD_ + tCL_;
+    const sc_time activated = start + (conflict ? tRP_ : SC_ZERO_TIME);
+    if (activated >= bank.activatedAt) bank.openRow = row, bank.activatedAt = activated;
+    ready = activated + tRCD_ + tCL_;
   }
   const sc_time burst = burstTime(bytes);
   const sc_time busStart = ch.bus.reserve(ready, burst, now);

@@ -112,7 +112,7 @@ class ReferenceCalendar {
     if (it != intervals_.begin() && std::prev(it)->second > start) start = std::prev(it)->second;
     for (int gaps = 0; it != intervals_.end() && it->first < start + occupancy; ++it) {
       start = std::max(start, it->second);
-      if (++gaps == 32) {
+      if (++gaps == 256) {  // BusyUntil's bound on the gaps searched
         start = std::max(start, freeAt());
         break;
       }
@@ -143,6 +143,13 @@ class ReferenceCalendar {
     return true;
   }
   const sc_core::sc_time& busyTime() const { return busy_; }
+  // When the run of touching reservations that covers `at` ends (`at` if none covers it).
+  sc_core::sc_time busyRunEnd(const sc_core::sc_time& at) const {
+    sc_core::sc_time t = at;
+    for (const Interval& i : intervals_)
+      if (i.first <= t && t < i.second) t = i.second;
+    return t;
+  }
 
  private:
   using Interval = std::pair<sc_core::sc_time, sc_core::sc_time>;
@@ -154,12 +161,21 @@ class ReferenceSlotPool {
  public:
   explicit ReferenceSlotPool(unsigned slots) : slots_(slots) {}
   std::pair<sc_core::sc_time, size_t> acquire(const sc_core::sc_time& at) const {
+    outOfOrder_ = outOfOrder_ || at < latest_;
+    latest_ = std::max(latest_, at);
     size_t best = 0;
     sc_core::sc_time bestStart = sc_core::sc_max_time();
     for (size_t i = 0; i < slots_.size(); ++i) {
       if (slots_[i].freeAt() <= at || slots_[i].isFreeAt(at)) return {at, i};
       if (slots_[i].freeAt() < bestStart) bestStart = slots_[i].freeAt(), best = i;
     }
+    if (!outOfOrder_) return {bestStart, best};
+    // Once requests came out of time order: the first moment after `at` at which some slot is
+    // free (the earliest end of the busy run covering `at`), and the lowest slot free then.
+    sc_core::sc_time freed = sc_core::sc_max_time();
+    for (const ReferenceCalendar& slot : slots_) freed = std::min(freed, slot.busyRunEnd(at));
+    for (size_t i = 0; i < slots_.size(); ++i)
+      if (slots_[i].isFreeAt(freed)) return {freed, i};
     return {bestStart, best};
   }
   void hold(size_t slot, const sc_core::sc_time& from, const sc_core::sc_time& until,
@@ -169,6 +185,8 @@ class ReferenceSlotPool {
 
  private:
   std::vector<ReferenceCalendar> slots_;
+  mutable bool outOfOrder_ = false;
+  mutable sc_core::sc_time latest_ = sc_core::SC_ZERO_TIME;
 };
 
 // Requests as temporal decoupling delivers them: SystemC time advances, and each request
