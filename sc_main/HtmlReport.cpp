@@ -36,7 +36,12 @@ constexpr const char* kPage = R"HTML(<!DOCTYPE html>
   th, td { border-bottom: 1px solid #e4e4e4; padding: 3px 10px; text-align: right; }
   th:first-child, td:first-child { text-align: left; }
   th { background: #f6f6f6; font-weight: 600; }
-  td.code { font-family: ui-monospace, monospace; font-size: 12px; text-align: left; }
+  .wide { overflow-x: auto; }
+  table.profile { font-size: 12px; }
+  table.profile td { white-space: nowrap; }
+  table.profile th { white-space: nowrap; }
+  td.code { font-family: ui-monospace, monospace; text-align: left; }
+  td.text, th.text { text-align: left; }
 </style>
 </head>
 <body data-report="loading">
@@ -442,8 +447,9 @@ std::string instructionTable(const nlohmann::json& profile) {
       std::to_string(profile["addresses"].get<uint64_t>()) +
       " instruction addresses waves issued from most often, by code-object offset (as vgpu-sim "
       "disasm and llvm-objdump print it); stalls in wave-cycles spent at the instruction, by "
-      "reason.</p>\n<table id=\"table-instructions\">\n<tr><th>offset</th><th>kernel</th>"
-      "<th>instruction</th><th>issued</th><th>% of issued</th>";
+      "reason.</p>\n<div class=\"wide\"><table id=\"table-instructions\" class=\"profile\">\n"
+      "<tr><th>offset</th><th class=\"text\">kernel</th><th class=\"text\">instruction</th>"
+      "<th>issued</th><th>% of issued</th>";
   for (const auto& r : profile["stall_reasons"])
     html += "<th>" + escapeHtml(r.get<std::string>()) + "</th>";
   html += "</tr>\n";
@@ -452,7 +458,7 @@ std::string instructionTable(const nlohmann::json& profile) {
     const uint64_t issued = e["issued"];
     char share[32];
     std::snprintf(share, sizeof share, "%.1f %%", total > 0 ? 100.0 * double(issued) / total : 0);
-    html += "<tr><td>" + hexOffset(e["offset"]) + "</td><td>" +
+    html += "<tr><td>" + hexOffset(e["offset"]) + "</td><td class=\"text\">" +
             escapeHtml(e["kernel"].get<std::string>()) + "</td><td class=\"code\">" +
             escapeHtml(e["instruction"].get<std::string>()) + "</td><td>" + std::to_string(issued) +
             "</td><td>" + share + "</td>";
@@ -461,7 +467,7 @@ std::string instructionTable(const nlohmann::json& profile) {
               "</td>";
     html += "</tr>\n";
   }
-  return html + "</table>\n";
+  return html + "</table></div>\n";
 }
 
 }  // namespace

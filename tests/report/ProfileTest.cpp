@@ -231,7 +231,7 @@ TEST(Report, ShowsTheHottestInstructionsTable) {
                        " --stats " + shellQuote(dir.file("s.json")));
   ASSERT_EQ(run.result.exitCode, 0) << run.result.err;
   const std::string html = slurp(dir.file("r.html"));
-  const size_t table = html.find("<table id=\"table-instructions\">");
+  const size_t table = html.find("<table id=\"table-instructions\"");
   ASSERT_NE(table, std::string::npos);
   EXPECT_NE(html.find("<h2>Hottest instructions</h2>"), std::string::npos);
   const std::string rows = html.substr(table, html.find("</table>", table) - table);
@@ -244,8 +244,9 @@ TEST(Report, ShowsTheHottestInstructionsTable) {
   char offset[32];
   std::snprintf(offset, sizeof offset, "0x%llx",
                 static_cast<unsigned long long>(first["offset"].get<uint64_t>()));
-  const std::string row = std::string("<tr><td>") + offset + "</td><td>profile_loop</td>" +
-                          "<td class=\"code\">" + code.at(first["offset"]).text + "</td><td>" +
+  const std::string row = std::string("<tr><td>") + offset +
+                          "</td><td class=\"text\">profile_loop</td>" + "<td class=\"code\">" +
+                          code.at(first["offset"]).text + "</td><td>" +
                           std::to_string(kWaves * kCount) + "</td>";
   EXPECT_NE(rows.find(row), std::string::npos) << row << "\nin\n" << rows;
 }
