@@ -164,12 +164,18 @@ void parseOffsets(const std::string& s, const std::string& what, uint64_t out[3]
   for (size_t d = 0; d < 3; ++d) out[d] = d < v.size() ? v[d] : 0;
 }
 
-// START:END in GPU cycles, both inclusive.
-void parseWindow(const std::string& w, const std::string& what, uint64_t& start, uint64_t& end) {
-  const size_t colon = w.find(':');
-  if (colon == std::string::npos) bad(what + ": expected START:END ('" + w + "')");
-  start = parseUnsigned(w.substr(0, colon), what + " START", ~uint64_t{0});
-  end = parseUnsigned(w.substr(colon + 1), what + " END", ~uint64_t{0});
+// START:END in GPU cycles, both inclusive: absolute (from the start of the simulation), or
+// with "kernel+" counted from the start of the first kernel dispatch (`fromKernel`).
+void parseWindow(const std::string& w, const std::string& what, uint64_t& start, uint64_t& end,
+                 bool& fromKernel) {
+  static const std::string kKernel = "kernel+";
+  fromKernel = w.compare(0, kKernel.size(), kKernel) == 0;
+  const std::string cycles = fromKernel ? w.substr(kKernel.size()) : w;
+  const size_t colon = cycles.find(':');
+  if (colon == std::string::npos)
+    bad(what + ": expected START:END or kernel+START:END ('" + w + "')");
+  start = parseUnsigned(cycles.substr(0, colon), what + " START", ~uint64_t{0});
+  end = parseUnsigned(cycles.substr(colon + 1), what + " END", ~uint64_t{0});
   if (end < start) bad(what + ": END is before START ('" + w + "')");
 }
 
@@ -489,6 +495,15 @@ const std::vector<Row>& table() {
        [](Options& o, const std::string& v, const std::string& what) {
          o.reportPath = requireFileName(v, what);
        }},
+      {"profile-instructions", 0, "N", "instructions", "0 (off)", Reach::Everywhere, Shape::Value,
+       "adds the N instructions issued most often to --stats (instruction_profile) and --report "
+       "(needs one of them): "
+       "per code-object offset (as vgpu-sim disasm prints it) the disassembly, the times waves "
+       "issued it and the wave-cycles they stalled at it by reason; costs host time only when "
+       "on",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.profileInstructions = static_cast<uint32_t>(parseUnsigned(v, what, 1u << 20));
+       }},
       {"lds-arbiter", 0, "cpp|rtl", "keyword", "the platform's lds.arbiter (cpp)",
        Reach::Everywhere, Shape::Value,
        "the LDS bank-conflict arbiter: C++, or the Verilated RTL when built with VGPU_RTL_COSIM",
@@ -507,10 +522,14 @@ const std::vector<Row>& table() {
        [](Options& o, const std::string& v, const std::string& what) {
          o.vcdPath = requireFileName(v, what);
        }},
-      {"vcd-window", 0, "START:END", "GPU cycles", "the whole run", Reach::Everywhere, Shape::Value,
-       "keeps the GPU cycles START..END in --vcd and --rtl-vcd",
+      {"vcd-window", 0, "[kernel+]START:END", "GPU cycles", "the whole run", Reach::Everywhere,
+       Shape::Value,
+       "keeps the GPU cycles START..END in --vcd and --rtl-vcd, counted from the start of the "
+       "simulation (which moves with the size of the inputs: host copies come first) or, with "
+       "kernel+, from the start of the first kernel dispatch (--vcd only); a window that keeps "
+       "no activity is warned about",
        [](Options& o, const std::string& v, const std::string& what) {
-         parseWindow(v, what, o.vcdStart, o.vcdEnd);
+         parseWindow(v, what, o.vcdStart, o.vcdEnd, o.vcdFromKernel);
        }},
       {"vcd-scope", 0, "BLOCK,...", "block names", "every block", Reach::Everywhere, Shape::List,
        "keeps the named blocks in --vcd: cuN (with its ldsN and tcN), sqcN, l2, dram, cp",
@@ -523,10 +542,11 @@ const std::vector<Row>& table() {
        [](Options& o, const std::string& v, const std::string& what) {
          o.timelinePath = requireFileName(v, what);
        }},
-      {"timeline-window", 0, "START:END", "GPU cycles", "the whole run", Reach::Everywhere,
-       Shape::Value, "keeps the GPU cycles START..END in --timeline",
+      {"timeline-window", 0, "[kernel+]START:END", "GPU cycles", "the whole run", Reach::Everywhere,
+       Shape::Value,
+       "keeps the GPU cycles START..END in --timeline (as --vcd-window, also kernel+START:END)",
        [](Options& o, const std::string& v, const std::string& what) {
-         parseWindow(v, what, o.timelineStart, o.timelineEnd);
+         parseWindow(v, what, o.timelineStart, o.timelineEnd, o.timelineFromKernel);
        }},
       {"timeline-scope", 0, "BLOCK,...", "block names", "every block", Reach::Everywhere,
        Shape::List, "keeps the named blocks in --timeline (as --vcd-scope)",
@@ -761,6 +781,8 @@ void checkCombinations(const po::variables_map& vm, const Options& o) {
   if (vm.count("vcd-window") && o.vcdPath.empty() && o.rtlVcdPath.empty())
     bad("--vcd-window needs --vcd FILE or --rtl-vcd FILE");
   if (vm.count("vcd-scope") && o.vcdPath.empty()) bad("--vcd-scope needs --vcd FILE");
+  if (o.profileInstructions && o.statsPath.empty() && o.reportPath.empty())
+    bad("--profile-instructions needs --stats FILE or --report FILE (where the profile goes)");
   if ((vm.count("timeline-window") || vm.count("timeline-scope")) && o.timelinePath.empty())
     bad("--timeline-window and --timeline-scope need --timeline FILE");
 }

@@ -69,14 +69,19 @@ struct Options {
   bool checkHazards = false;
   bool progress = false;   // --progress: progress on stderr even when it is not a terminal
   std::string reportPath;  // --report: the HTML report
+  // --profile-instructions N: the N hottest instructions in --stats and --report; 0: off
+  uint32_t profileInstructions = 0;
   std::string ldsArbiter;  // --lds-arbiter rtl|cpp; empty: the platform's lds.arbiter
   std::string vcdPath;     // --vcd: the model's activity (models/trace)
   std::string rtlVcdPath;  // --rtl-vcd: waveform of the RTL LDS arbiter of compute unit 0
-  // --vcd-window START:END, in GPU cycles: the window of both VCDs.
+  // --vcd-window [kernel+]START:END, in GPU cycles: the window of both VCDs; with kernel+
+  // (vcdFromKernel) counted from the start of the first kernel dispatch.
   uint64_t vcdStart = 0, vcdEnd = ~uint64_t{0};
+  bool vcdFromKernel = false;
   std::vector<std::string> vcdScope;  // --vcd-scope cu0,l2,...: blocks in --vcd; empty: all
   std::string timelinePath;           // --timeline: Chrome/Perfetto trace-event JSON
   uint64_t timelineStart = 0, timelineEnd = ~uint64_t{0};  // --timeline-window START:END
+  bool timelineFromKernel = false;                         // --timeline-window kernel+...
   std::vector<std::string> timelineScope;                  // --timeline-scope
 };
 

@@ -1,5 +1,7 @@
 #include "sc_main/HtmlReport.h"
 
+#include <cstdio>
+
 #include "activity/RunSummary.h"
 
 namespace vgpu {
@@ -34,6 +36,12 @@ constexpr const char* kPage = R"HTML(<!DOCTYPE html>
   th, td { border-bottom: 1px solid #e4e4e4; padding: 3px 10px; text-align: right; }
   th:first-child, td:first-child { text-align: left; }
   th { background: #f6f6f6; font-weight: 600; }
+  .wide { overflow-x: auto; }
+  table.profile { font-size: 12px; }
+  table.profile td { white-space: nowrap; }
+  table.profile th { white-space: nowrap; }
+  td.code { font-family: ui-monospace, monospace; text-align: left; }
+  td.text, th.text { text-align: left; }
 </style>
 </head>
 <body data-report="loading">
@@ -71,6 +79,7 @@ to and from memory for the kernels.</p>
 
 <h2>Kernels</h2>
 <table id="table-kernels"></table>
+<!--VGPU_INSTRUCTIONS-->
 
 <h2>Caches and traffic</h2>
 <table id="table-caches"></table>
@@ -406,6 +415,61 @@ window.addEventListener('error', function (e) {
 </html>
 )HTML";
 
+std::string escapeHtml(const std::string& text) {
+  std::string s;
+  for (char c : text) {
+    if (c == '<')
+      s += "&lt;";
+    else if (c == '>')
+      s += "&gt;";
+    else if (c == '&')
+      s += "&amp;";
+    else if (c == '"')
+      s += "&quot;";
+    else
+      s += c;
+  }
+  return s;
+}
+
+std::string hexOffset(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// --profile-instructions: the hottest instructions as a plain table, written here rather than
+// by the page's script so that it reads the same without JavaScript.
+std::string instructionTable(const nlohmann::json& profile) {
+  std::string html =
+      "<h2>Hottest instructions</h2>\n<p class=\"note\">The " +
+      std::to_string(profile["rows"].get<uint64_t>()) + " of " +
+      std::to_string(profile["addresses"].get<uint64_t>()) +
+      " instruction addresses waves issued from most often, by code-object offset (as vgpu-sim "
+      "disasm and llvm-objdump print it); stalls in wave-cycles spent at the instruction, by "
+      "reason.</p>\n<div class=\"wide\"><table id=\"table-instructions\" class=\"profile\">\n"
+      "<tr><th>offset</th><th class=\"text\">kernel</th><th class=\"text\">instruction</th>"
+      "<th>issued</th><th>% of issued</th>";
+  for (const auto& r : profile["stall_reasons"])
+    html += "<th>" + escapeHtml(r.get<std::string>()) + "</th>";
+  html += "</tr>\n";
+  const double total = profile["wave_instructions"].get<double>();
+  for (const auto& e : profile["list"]) {
+    const uint64_t issued = e["issued"];
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f %%", total > 0 ? 100.0 * double(issued) / total : 0);
+    html += "<tr><td>" + hexOffset(e["offset"]) + "</td><td class=\"text\">" +
+            escapeHtml(e["kernel"].get<std::string>()) + "</td><td class=\"code\">" +
+            escapeHtml(e["instruction"].get<std::string>()) + "</td><td>" + std::to_string(issued) +
+            "</td><td>" + share + "</td>";
+    for (const auto& r : profile["stall_reasons"])
+      html += "<td>" + std::to_string(e["stall_cycles"][r.get<std::string>()].get<uint64_t>()) +
+              "</td>";
+    html += "</tr>\n";
+  }
+  return html + "</table></div>\n";
+}
+
 }  // namespace
 
 std::string renderHtmlReport(const nlohmann::json& stats) {
@@ -414,6 +478,7 @@ std::string renderHtmlReport(const nlohmann::json& stats) {
   run.erase("counters");
   run.erase("activity");
   run.erase("dispatches");
+  run.erase("instruction_profile");  // a table of its own, written into the page
   data["run"] = run;
   data["summary"] = runSummaryJson(summarizeRun(stats));
   data["dispatches"] = stats.value("dispatches", nlohmann::json::array());
@@ -425,6 +490,11 @@ std::string renderHtmlReport(const nlohmann::json& stats) {
   std::string page = kPage;
   const std::string marker = "/*VGPU_DATA*/";
   page.replace(page.find(marker), marker.size(), json);
+  const std::string instructions = "<!--VGPU_INSTRUCTIONS-->";
+  page.replace(page.find(instructions), instructions.size(),
+               stats.contains("instruction_profile")
+                   ? instructionTable(stats["instruction_profile"])
+                   : std::string());
   return page;
 }
 

@@ -22,15 +22,20 @@ PlatformConfig platformForOptions(const Options& o) {
   if (!o.rtlVcdPath.empty()) {
     if (platform.lds.arbiter != "rtl")
       throw InputError("--rtl-vcd records the RTL LDS arbiter: add --lds-arbiter rtl");
+    // The RTL arbiter's VCD is written by the Verilated model, which knows no kernel.
+    if (o.vcdFromKernel)
+      throw InputError(
+          "--vcd-window kernel+START:END applies to --vcd only; --rtl-vcd takes absolute GPU "
+          "cycles (a run with --vcd prints the cycles the kernel ran in)");
     platform.lds.arbiterVcdPath = o.rtlVcdPath;
     platform.lds.vcdStartCycle = o.vcdStart;
     platform.lds.vcdEndCycle = o.vcdEnd;
   }
   // The model's activity (models/trace): the files open when the GPU is built.
   platform.trace.vcdPath = o.vcdPath;
-  platform.trace.vcd = {o.vcdStart, o.vcdEnd, o.vcdScope};
+  platform.trace.vcd = {o.vcdStart, o.vcdEnd, o.vcdScope, o.vcdFromKernel};
   platform.trace.timelinePath = o.timelinePath;
-  platform.trace.timeline = {o.timelineStart, o.timelineEnd, o.timelineScope};
+  platform.trace.timeline = {o.timelineStart, o.timelineEnd, o.timelineScope, o.timelineFromKernel};
   return platform;
 }
 

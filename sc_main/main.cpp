@@ -351,6 +351,7 @@ int runCommand(const cli::Options& o) {
   Simulation sim(platform);
   if (!o.reportPath.empty()) sim.gpu().enableActivitySampling();
   if (o.checkHazards) sim.gpu().enableHazardChecks();
+  if (o.profileInstructions) sim.gpu().enableInstructionProfile(o.profileInstructions);
   // Progress only where someone watches: a terminal, or asked for with --progress.
   std::unique_ptr<ProgressMeter> progress;
   const bool terminal = ::isatty(::fileno(stderr)) != 0;
@@ -414,6 +415,8 @@ int runCommand(const cli::Options& o) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress->finish();
 
+  // A window outside the kernel would otherwise leave an empty trace without a word.
+  for (const std::string& w : sim.gpu().emptyTraceWindows()) warn(w);
   const nlohmann::json stats = statisticsJson(o, platform, sim.gpu(), hostSeconds, outcome);
   // Statistics are written even for a faulted kernel: they show how far it got.
   if (!o.statsPath.empty()) writeFileAtomically(o.statsPath, stats.dump(2) + "\n");
@@ -456,7 +459,7 @@ int runCommand(const cli::Options& o) {
     written(o.rtlVcdPath, "waveform of compute unit 0's LDS arbiter");
     std::printf(
         "the kernel ran in GPU cycles %llu..%llu, the cycles --vcd-window and "
-        "--timeline-window take\n",
+        "--timeline-window take (kernel+START:END counts from its start)\n",
         static_cast<unsigned long long>(start), static_cast<unsigned long long>(end));
   }
   return 0;

@@ -339,6 +339,10 @@ void ComputeUnit::retireCompleted() {
       w.state = Wave::State::Ready;
       markIssuable(w);
       (w.waitingOnVm ? waitcntVmStallCycles : waitcntLgkmStallCycles) += now_ - w.waitStart;
+      if (profile_)
+        profile_->stalled(w.blockedPc,
+                          w.waitingOnVm ? StallReason::WaitcntVm : StallReason::WaitcntLgkm,
+                          now_ - w.waitStart);
       if (activity_)
         activity_->addSpan(
             w.waitingOnVm ? activityChannels_.stallWaitcntVm : activityChannels_.stallWaitcntLgkm,
@@ -389,7 +393,7 @@ unsigned ComputeUnit::issueFunctional() {
   unsigned issued = 0;
   updateCycleContext();
   contextGroup_ = nullptr;  // issuePlain sets the LDS fields on its own
-  const bool observed = hazardChecker_ || activity_ || traceProbe;
+  const bool observed = hazardChecker_ || activity_ || traceProbe || profile_;
   for (uint32_t word = 0; word < issuableSlots_.size(); ++word) {
     // Re-read after every issue: an instruction can end its own wave (s_endpgm), a barrier
     // release others.
@@ -445,12 +449,14 @@ unsigned ComputeUnit::issueCycle() {
     const auto type = static_cast<size_t>(inst->issue);
     if (typeUsed[type]) {
       ++issueConflictCycles;
+      if (profile_) profile_->stalled(inst->pc, StallReason::IssueConflict, 1);
       if (activity_) activity_->add(activityChannels_.stallIssueConflict, now_, 1);
       continue;
     }
     // A VALU instruction also needs the SIMD's VALU free (FP64 and transcendentals hold it).
     if (inst->issue == isa::IssueType::Valu && simdValuFree_[simd] > now_) {
       ++valuBusyCycles;
+      if (profile_) profile_->stalled(inst->pc, StallReason::ValuBusy, 1);
       if (activity_) activity_->add(activityChannels_.stallValuBusy, now_, 1);
       continue;
     }
@@ -524,6 +530,8 @@ void ComputeUnit::fetch(Wave& w) {
     const uint64_t until = now_ + cycles - hidden;
     if (until > w.readyCycle) {
       fetchStallCycles += until - std::max(w.readyCycle, now_);
+      if (profile_)
+        profile_->stalled(w.s->pc, StallReason::Fetch, until - std::max(w.readyCycle, now_));
       if (activity_)
         activity_->addSpan(activityChannels_.stallFetch, std::max(w.readyCycle, now_), until, 1);
     }
@@ -556,6 +564,7 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   const isa::StepResult& r = step_;
   ++waveInstructions;
   ++instructionsByType[static_cast<size_t>(inst.issue)];
+  if (profile_) profile_->issued(inst, w.group->dispatch->kernelName);
   if (activity_) activity_->add(activityChannels_.instructions, now_, 1);
   uint32_t busy = 1;
   switch (inst.issue) {
@@ -916,6 +925,7 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
     const auto& w = slots_[slot];
     if (w && w->group == &g && w->state == Wave::State::Barrier) {
       barrierStallCycles += now_ - w->waitStart;
+      if (profile_) profile_->stalled(w->blockedPc, StallReason::Barrier, now_ - w->waitStart);
       if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
       w->state = Wave::State::Ready;
       markIssuable(*w);
@@ -935,6 +945,7 @@ void ComputeUnit::pollGws() {
     --gwsWaiting_;
     // Counted with the workgroup barriers: a GWS barrier or semaphore is a device-wide one.
     barrierStallCycles += now_ - w->waitStart;
+    if (profile_) profile_->stalled(w->blockedPc, StallReason::Barrier, now_ - w->waitStart);
     if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
     w->state = Wave::State::Ready;
     markIssuable(*w);

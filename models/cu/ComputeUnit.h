@@ -24,6 +24,7 @@
 #include "common/DmiRegions.h"
 #include "common/PlatformConfig.h"
 #include "cu/InstructionDecodeCache.h"
+#include "cu/InstructionProfile.h"
 #include "cu/LatencyPerturbation.h"
 #include "cu/WaitcntCounters.h"
 #include "dispatcher/KernelDispatch.h"
@@ -119,6 +120,9 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   // Co-verification (--check-hazards): every instruction a wave issues goes to `checker`, in
   // the wave's program order; nullptr (the default) checks nothing and costs nothing.
   void setHazardChecker(isa::HazardChecker* checker) { hazardChecker_ = checker; }
+  // The per-instruction profile (--profile-instructions): issues and stall cycles per
+  // instruction address; nullptr (the default) records nothing and costs a null test per issue.
+  void setInstructionProfile(InstructionProfile* profile) { profile_ = profile; }
   // Time series for the report (vgpu-sim --report); without it the hooks cost a null test.
   void attachActivity(ActivitySampler* sampler, const CuActivityChannels& channels) {
     activity_ = sampler;
@@ -254,6 +258,7 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
   uint64_t gwsPolled_ = 0;     // GwsState::version() at the last pollGws
   uint64_t gwsAnnounced_ = 0;  // GwsState::version() this CU last notified gwsChanged_ for
   isa::HazardChecker* hazardChecker_ = nullptr;
+  InstructionProfile* profile_ = nullptr;
   ActivitySampler* activity_ = nullptr;
   CuActivityChannels activityChannels_;
   std::vector<uint64_t> simdValuFree_;  // per SIMD: cycle its VALU accepts the next instruction

@@ -181,6 +181,10 @@ void Gpu::finishTraces() {
   if (trace_) trace_->finish();
 }
 
+std::vector<std::string> Gpu::emptyTraceWindows() const {
+  return trace_ ? trace_->emptyWindowWarnings() : std::vector<std::string>{};
+}
+
 Gpu::~Gpu() = default;
 
 tlm::tlm_target_socket<>& Gpu::mmioSocket() {
@@ -217,13 +221,21 @@ isa::HazardChecker& Gpu::enableHazardChecks() {
   return *hazards_;
 }
 
+InstructionProfile& Gpu::enableInstructionProfile(uint32_t rows) {
+  if (!profile_) {
+    profile_ = std::make_unique<InstructionProfile>(config_.target, rows);
+    for (auto& cu : cus_) cu->setInstructionProfile(profile_.get());
+  }
+  return *profile_;
+}
+
 std::vector<isa::HazardFinding> Gpu::hazardFindings() const {
   if (!hazards_) return {};
   std::vector<isa::HazardFinding> findings = hazards_->findings();
   // PCs are device addresses; `vgpu-sim disasm` prints offsets in the code object.
   for (auto& f : findings) {
-    f.firstOffset = f.firstPc - symbols_.codeObjectBase(f.firstPc);
-    f.secondOffset = f.secondPc - symbols_.codeObjectBase(f.secondPc);
+    f.firstOffset = codeObjectOffset(f.firstPc);
+    f.secondOffset = codeObjectOffset(f.secondPc);
   }
   return findings;
 }

@@ -105,11 +105,25 @@ class Gpu : public sc_core::sc_module {
   const isa::HazardChecker* hazardChecker() const { return hazards_.get(); }
   // The checker's findings with their code-object offsets filled in (empty when it is off).
   std::vector<isa::HazardFinding> hazardFindings() const;
+  // Turns on the per-instruction profile (vgpu-sim --profile-instructions): issues and stall
+  // cycles per instruction address (cu/InstructionProfile.h); reports show the `rows` hottest.
+  // Call before the simulation starts.
+  InstructionProfile& enableInstructionProfile(uint32_t rows);
+  // Null unless enableInstructionProfile() was called.
+  const InstructionProfile* instructionProfile() const { return profile_.get(); }
+  // `address` as an offset in the code object host software loaded it with (what `vgpu-sim
+  // disasm` and llvm-objdump print); the address itself when no code object holds it.
+  uint64_t codeObjectOffset(uint64_t address) const {
+    return address - symbols_.codeObjectBase(address);
+  }
   // Whether this build has the RTL LDS arbiter (lds.arbiter "rtl"; CMake option VGPU_RTL_COSIM).
   static bool rtlLdsArbiterBuilt();
   // Completes the model-activity VCD and the timeline (config.trace; models/trace): call once
   // after the simulation (Simulation::run does). Without it, no trace file is left behind.
   void finishTraces();
+  // After finishTraces(): a message for each trace whose window was asked for and kept no
+  // activity, naming the window and the cycles the kernels ran in (empty: nothing to warn).
+  std::vector<std::string> emptyTraceWindows() const;
 
  private:
   void registerStatistics();
@@ -126,6 +140,7 @@ class Gpu : public sc_core::sc_module {
   std::vector<DispatchRecord> dispatches_;
   std::unique_ptr<ActivitySampler> activity_;
   std::unique_ptr<isa::HazardChecker> hazards_;
+  std::unique_ptr<InstructionProfile> profile_;
   std::unique_ptr<trace::TraceRecorder> trace_;  // null unless config.trace asks for a file
 
   std::unique_ptr<Dram> dram_;

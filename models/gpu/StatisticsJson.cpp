@@ -26,7 +26,35 @@ nlohmann::json gpuStatisticsJson(const PlatformConfig& platform, const Gpu& gpu)
   // The time series, when they were recorded (--report).
   if (gpu.activity()) j["activity"] = activityJson(*gpu.activity());
   if (gpu.hazardChecker()) j["hazards"] = hazardsJson(gpu);
+  if (gpu.instructionProfile()) j["instruction_profile"] = instructionProfileJson(gpu);
   return j;
+}
+
+nlohmann::json instructionProfileJson(const Gpu& gpu) {
+  const InstructionProfile& profile = *gpu.instructionProfile();
+  const std::vector<InstructionProfile::Entry> hottest = profile.hottest();
+  nlohmann::json reasons = nlohmann::json::array();
+  for (size_t r = 0; r < kStallReasons; ++r)
+    reasons.push_back(stallReasonName(static_cast<StallReason>(r)));
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t i = 0; i < hottest.size() && i < profile.rows(); ++i) {
+    const InstructionProfile::Entry& e = hottest[i];
+    nlohmann::json stalls = nlohmann::json::object();
+    for (size_t r = 0; r < kStallReasons; ++r)
+      stalls[stallReasonName(static_cast<StallReason>(r))] = e.stallCycles[r];
+    list.push_back({{"kernel", e.kernel},
+                    {"pc", e.pc},
+                    {"offset", gpu.codeObjectOffset(e.pc)},
+                    {"instruction", e.disassembly},
+                    {"issued", e.issued},
+                    {"stall_cycles", stalls},
+                    {"stalled", e.stalled()}});
+  }
+  return {{"wave_instructions", profile.totalIssued()},
+          {"addresses", hottest.size()},
+          {"rows", list.size()},
+          {"stall_reasons", reasons},
+          {"list", list}};
 }
 
 nlohmann::json countersJson(const Gpu& gpu) {

@@ -12,7 +12,8 @@ namespace vgpu {
 // What `vgpu-sim run` and a program under `vgpu-sim exec` both write (README, "Statistics"):
 // platform, mode, clock_mhz, compute_units, wave_slots_per_cu, cycles (summed over the
 // dispatches), start_cycle, wave_instructions, workgroups, waves, counters, dispatches, and
-// activity and hazards when they were recorded. The caller adds what its run is about.
+// activity, hazards and instruction_profile when they were recorded. The caller adds what its run
+// is about.
 nlohmann::json gpuStatisticsJson(const PlatformConfig& platform, const Gpu& gpu);
 
 // Every registered counter by name (Statistics: cuN.*, l2.*, dram.*, system_link.*, ...).
@@ -24,5 +25,9 @@ nlohmann::json dispatchesJson(const Gpu& gpu);
 // --check-hazards: what the hazard checker found (schema in README, "Statistics"); call only
 // when it is on (gpu.hazardChecker() not null).
 nlohmann::json hazardsJson(const Gpu& gpu);
+
+// --profile-instructions N: the N hottest instructions (schema in README, "Statistics"); call
+// only when the profile is on (gpu.instructionProfile() not null).
+nlohmann::json instructionProfileJson(const Gpu& gpu);
 
 }  // namespace vgpu

@@ -304,6 +304,7 @@ CommandProcessorProbe::CommandProcessorProbe(TraceRecorder& recorder, const std:
 }
 
 void CommandProcessorProbe::kernelStarted(uint32_t q, uint64_t cycle) {
+  recorder_.kernelStarted(cycle);
   if (q >= state_.size()) return;
   recorder_.change(running_, cycle, 1);
   recorder_.interval(start_, cycle, cycle + 1);
@@ -313,6 +314,7 @@ void CommandProcessorProbe::kernelStarted(uint32_t q, uint64_t cycle) {
 void CommandProcessorProbe::kernelEnded(uint32_t q, const std::string& name, uint64_t startCycle,
                                         uint64_t endCycle, uint64_t workgroups, uint64_t waves,
                                         bool faulted) {
+  recorder_.kernelEnded(startCycle, endCycle);
   if (q >= state_.size()) return;
   recorder_.change(running_, endCycle, -1);
   recorder_.interval(end_, endCycle, endCycle + 1);

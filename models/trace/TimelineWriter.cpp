@@ -36,12 +36,18 @@ std::string jsonEscape(std::string_view text) {
 }
 
 TimelineWriter::TimelineWriter(const std::string& path, const TraceFilter& filter, double clockMHz)
-    : out_(path, "--timeline"), filter_(filter) {
+    : out_(path, "--timeline"), filter_(filter), anchored_(!filter.fromKernel) {
   char clock[64];
   std::snprintf(clock, sizeof clock, "%.6g", clockMHz);
   out_.write(std::string("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"vgpu\","
                          "\"time_unit\":\"1 ns on the time axis = 1 GPU cycle\",\"clock_mhz\":") +
              clock + "},\n\"traceEvents\":[\n");
+}
+
+void TimelineWriter::anchor(uint64_t kernelStart) {
+  if (anchored_) return;
+  anchored_ = true;
+  filter_ = anchoredAt(filter_, kernelStart);
 }
 
 uint32_t TimelineWriter::track(const std::string& process, const std::string& thread,
@@ -96,7 +102,8 @@ void TimelineWriter::begin(uint32_t index) {
 void TimelineWriter::slice(uint32_t track, uint64_t from, uint64_t to, std::string_view name,
                            std::string_view category, std::string_view args) {
   if (to < from) to = from;
-  if (from > filter_.endCycle || to < filter_.startCycle) return;
+  if (!anchored_ || from > filter_.endCycle || to < filter_.startCycle) return;
+  ++slicesWritten_;
   begin(track);
   line_ += "\"ph\":\"X\",\"ts\":";
   appendTime(from);

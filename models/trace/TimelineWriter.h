@@ -37,8 +37,16 @@ class TimelineWriter {
   uint32_t track(const std::string& process, const std::string& thread, uint32_t sortIndex);
 
   bool inWindow(uint64_t cycle) const {
-    return cycle >= filter_.startCycle && cycle <= filter_.endCycle;
+    return anchored_ && cycle >= filter_.startCycle && cycle <= filter_.endCycle;
   }
+  // A window counted from the kernel (TraceFilter::fromKernel) starts at `kernelStart` + START;
+  // until then nothing is written. The first call counts (the first dispatch).
+  void anchor(uint64_t kernelStart);
+  bool anchored() const { return anchored_; }
+  // The window in absolute cycles (for a kernel-relative one: once anchored).
+  const TraceFilter& window() const { return filter_; }
+  // Slices written (inside the window).
+  uint64_t slicesWritten() const { return slicesWritten_; }
   // A complete slice over the cycles [from, to); `args` is the inside of a JSON object or empty.
   void slice(uint32_t track, uint64_t from, uint64_t to, std::string_view name,
              std::string_view category, std::string_view args);
@@ -63,7 +71,9 @@ class TimelineWriter {
   void appendTime(uint64_t cycle);
 
   OutputFile out_;
-  TraceFilter filter_;
+  TraceFilter filter_;  // absolute cycles once anchored
+  bool anchored_;
+  uint64_t slicesWritten_ = 0;
   std::vector<Group> groups_;
   std::vector<Track> tracks_;
   bool first_ = true;

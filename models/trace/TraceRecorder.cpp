@@ -143,6 +143,45 @@ void TraceRecorder::validateScopes() const {
   if (timeline_) check(options_.timeline, "--timeline-scope");
 }
 
+void TraceRecorder::kernelStarted(uint64_t cycle) {
+  if (kernels_++ > 0) return;
+  firstKernelStart_ = cycle;
+  if (vcd_) vcd_->anchor(cycle);
+  if (timeline_) timeline_->anchor(cycle);
+}
+
+void TraceRecorder::kernelEnded(uint64_t, uint64_t endCycle) {
+  lastKernelEnd_ = std::max(lastKernelEnd_, endCycle);
+}
+
+std::vector<std::string> TraceRecorder::emptyWindowWarnings() const {
+  std::vector<std::string> warnings;
+  std::string ran;
+  if (kernels_ == 0)
+    ran = "no kernel ran";
+  else if (lastKernelEnd_ < firstKernelStart_)  // stopped before any dispatch completed
+    ran = "the kernel started at GPU cycle " + std::to_string(firstKernelStart_);
+  else
+    ran = std::string(kernels_ == 1 ? "the kernel ran" : "the kernels ran") + " in GPU cycles " +
+          std::to_string(firstKernelStart_) + ".." + std::to_string(lastKernelEnd_);
+  auto check = [&](const char* option, const TraceFilter& given, const TraceFilter& absolute,
+                   bool anchored, bool empty, const char* nothing) {
+    if (!given.windowed() || !empty) return;
+    std::string window = std::string(option) + " " + given.windowText();
+    if (given.fromKernel && anchored)
+      window += " (GPU cycles " + std::to_string(absolute.startCycle) + ".." +
+                std::to_string(absolute.endCycle) + ")";
+    warnings.push_back(window + " kept " + nothing + ": " + ran);
+  };
+  if (vcd_)
+    check("--vcd-window", options_.vcd, vcd_->window(), vcd_->anchored(),
+          vcd_->changesWritten() == 0, "no value change");
+  if (timeline_)
+    check("--timeline-window", options_.timeline, timeline_->window(), timeline_->anchored(),
+          timeline_->slicesWritten() == 0, "no slice");
+  return warnings;
+}
+
 void TraceRecorder::finish() {
   if (finished_) return;
   finished_ = true;

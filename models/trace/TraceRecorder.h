@@ -102,6 +102,15 @@ class TraceRecorder {
   // Traffic that is not part of the current transaction (an L2 write-back) adds no steps.
   void pauseFlows(bool paused) { flowsPaused_ += paused ? 1 : -1; }
 
+  // Kernel dispatches, from the command processor: the first start anchors the windows counted
+  // from the kernel (TraceFilter::fromKernel); both give the range empty-window warnings name.
+  void kernelStarted(uint64_t cycle);
+  void kernelEnded(uint64_t startCycle, uint64_t endCycle);
+  // After finish(): one message per output whose window was asked for and kept no activity
+  // (no value change in the VCD, no slice in the timeline), naming the window in absolute
+  // cycles and the cycles the kernels ran in.
+  std::vector<std::string> emptyWindowWarnings() const;
+
   // Throws InputError naming a --vcd-scope / --timeline-scope entry that matches no block.
   void validateScopes() const;
   // Writes out and closes both files (atomically). Call once, after the simulation.
@@ -134,6 +143,8 @@ class TraceRecorder {
   uint64_t flowId_ = 0;
   int flowsPaused_ = 0;
   bool finished_ = false;
+  // Kernel dispatches seen: the first start, the last end.
+  uint64_t kernels_ = 0, firstKernelStart_ = 0, lastKernelEnd_ = 0;
 };
 
 }  // namespace vgpu::trace

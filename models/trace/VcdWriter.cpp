@@ -24,9 +24,22 @@ VcdWriter::VcdWriter(const std::string& path, const TraceFilter& filter,
                      sc_core::sc_time clockPeriod)
     : out_(path, "--vcd"),
       filter_(filter),
+      relative_(filter),
       period_(clockPeriod),
       periodPs_(static_cast<uint64_t>(std::llround(clockPeriod.to_seconds() * 1e12))),
-      flushAt_(kFlushEvents) {}
+      flushAt_(kFlushEvents) {
+  // Until the kernel starts, a kernel-relative window lies beyond every cycle: changes are
+  // kept (they give the values at the window's start) and nothing is written.
+  if (filter.fromKernel) filter_.startCycle = filter_.endCycle = ~uint64_t{0};
+}
+
+void VcdWriter::anchor(uint64_t kernelStart) {
+  if (!relative_.fromKernel || anchored_) return;
+  anchored_ = true;
+  // Nothing is written yet: the horizon (SystemC time) has not passed the kernel's start,
+  // which is the command processor's SystemC time, so no change at or after it is final.
+  filter_ = anchoredAt(relative_, kernelStart);
+}
 
 VcdWriter::~VcdWriter() = default;
 
@@ -185,6 +198,8 @@ void VcdWriter::flushBefore(uint64_t horizon) {
       if (cycle == filter_.startCycle) writeDump(cycle);
       continue;
     }
+    // Recorded before a kernel-relative window was anchored, past its end.
+    if (cycle > filter_.endCycle) continue;
     bool timeWritten = false;
     std::sort(touched.begin(), touched.end());  // a deterministic order within the step
     for (uint32_t index : touched) {
@@ -194,6 +209,7 @@ void VcdWriter::flushBefore(uint64_t horizon) {
       if (!timeWritten) writeTime(cycle), timeWritten = true;
       writeValue(s, v);
       s.written = v;
+      ++changesWritten_;
     }
   }
   events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(i));
@@ -203,6 +219,8 @@ void VcdWriter::flushBefore(uint64_t horizon) {
 }
 
 void VcdWriter::finish() {
+  // A kernel-relative window of a run without a kernel: the values at cycle 0, nothing more.
+  if (!anchored()) filter_.startCycle = filter_.endCycle = 0;
   flushBefore(~uint64_t{0});
   if (!dumped_) writeDump(filter_.startCycle);
   // A closing timestamp one cycle after the last change (or at the window's end), so viewers

@@ -51,9 +51,18 @@ class VcdWriter {
     events_.push_back({cycle, signal, delta, value});
     if (events_.size() >= flushAt_) flushBefore(currentHorizon());
   }
+  // A window counted from the kernel (TraceFilter::fromKernel) starts at `kernelStart` + START:
+  // until then the changes update the signals' values but nothing is written. The first call
+  // counts (the first dispatch); later ones do nothing.
+  void anchor(uint64_t kernelStart);
   // Writes everything recorded, then the closing timestamp.
   void finish();
   uint64_t lateChanges() const { return lateChanges_; }
+  // Value changes written inside the window, after the values at its start.
+  uint64_t changesWritten() const { return changesWritten_; }
+  // The window in absolute cycles (for a kernel-relative one: once anchored).
+  const TraceFilter& window() const { return filter_; }
+  bool anchored() const { return !relative_.fromKernel || anchored_; }
 
  private:
   struct Event {
@@ -84,7 +93,10 @@ class VcdWriter {
   void apply(Signal& s, const Event& e);
 
   OutputFile out_;
-  TraceFilter filter_;
+  TraceFilter filter_;    // absolute cycles; a kernel-relative window: nothing before anchor()
+  TraceFilter relative_;  // the window as given
+  bool anchored_ = false;
+  uint64_t changesWritten_ = 0;
   sc_core::sc_time period_;
   uint64_t periodPs_;
   std::vector<Signal> signals_;

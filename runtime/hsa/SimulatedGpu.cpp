@@ -523,6 +523,8 @@ class SimulatedGpu final : public GpuPort {
         sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);
         system_ = std::make_unique<GpuSystem>("vgpu", config_);
         if (options_.checkHazards) system_->gpu.enableHazardChecks();
+        if (options_.profileInstructions)
+          system_->gpu.enableInstructionProfile(options_.profileInstructions);
         if (!options_.reportPath.empty()) system_->gpu.enableActivitySampling();
         if (!system_->requests.suspending())
           throw std::runtime_error("this SystemC cannot suspend for asynchronous requests");
@@ -537,6 +539,8 @@ class SimulatedGpu final : public GpuPort {
         std::fprintf(stderr, "vgpu: the simulation stopped: %s\n", e.what());
       }
       system_->gpu.finishTraces();
+      for (const std::string& w : system_->gpu.emptyTraceWindows())
+        std::fprintf(stderr, "vgpu: warning: %s\n", w.c_str());
       report();
     });
     try {

@@ -4,6 +4,7 @@
 // and the --stats records.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -119,6 +120,51 @@ TEST(Exec, ReportAndTimelineCoverTheProgram) {
   EXPECT_NE(html.find("hip_vadd"), std::string::npos) << "the report names the program";
   const nlohmann::json t = nlohmann::json::parse(slurp(timeline));
   EXPECT_NE(t.dump().find("vadd"), std::string::npos) << "the kernel is on the timeline";
+}
+
+// The options of issue 20 reach the program too: a window counted from the (first) kernel's
+// start, the warning for a window that keeps nothing, and the per-instruction profile.
+TEST(Exec, KernelRelativeWindowsAndTheProfileReachTheProgram) {
+  ScratchDir dir;
+  const std::string stats = dir.file("s.json"), timeline = dir.file("t.json"),
+                    empty = dir.file("e.json");
+  SimResult r =
+      runVgpuSim("exec --platform tiny --mode functional --quiet --stats " + shellQuote(stats) +
+                     " --profile-instructions 5 --timeline " + shellQuote(timeline) +
+                     " --timeline-window kernel+0:100 -- " + shellQuote(VGPU_HIP_VADD),
+                 dir);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  const nlohmann::json s = nlohmann::json::parse(slurp(stats));
+  ASSERT_FALSE(s["dispatches"].empty());
+  const int64_t start = s["dispatches"][0]["start_cycle"];
+  const nlohmann::json& profile = s["instruction_profile"];
+  ASSERT_EQ(profile["list"].size(), 5u) << s.dump(1);
+  EXPECT_NE(profile["list"][0]["kernel"].get<std::string>().find("vadd"), std::string::npos);
+  EXPECT_LT(profile["list"][0]["offset"].get<uint64_t>(), profile["list"][0]["pc"].get<uint64_t>())
+      << "offsets in the code object, not device addresses";
+  size_t slices = 0;
+  const nlohmann::json events = nlohmann::json::parse(slurp(timeline))["traceEvents"];
+  for (const nlohmann::json& e : events) {
+    if (e["ph"] != "X") continue;
+    ++slices;
+    const int64_t from = std::llround(e["ts"].get<double>() * 1000);
+    const int64_t to = from + std::llround(e["dur"].get<double>() * 1000);
+    EXPECT_LE(from, start + 100) << e.dump();
+    EXPECT_GE(to, start) << e.dump();
+  }
+  EXPECT_GT(slices, 0u);
+
+  r = runVgpuSim("exec --platform tiny --mode functional --quiet --timeline " + shellQuote(empty) +
+                     " --timeline-window kernel+100000000:100000010 -- " +
+                     shellQuote(VGPU_HIP_VADD),
+                 dir);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("vgpu: warning: --timeline-window kernel+100000000:100000010 (GPU cycles " +
+                       std::to_string(start + 100000000) + ".." +
+                       std::to_string(start + 100000010) + ") kept no slice: the kernel"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace

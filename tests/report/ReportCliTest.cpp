@@ -246,7 +246,8 @@ TEST(Report, RendersInHeadlessChromium) {
                     "report cannot be rendered here";
   ScratchDir dir;
   const std::string html = dir.file("report.html");
-  const SimResult run = runColumnSum("--quiet --report " + shellQuote(html), dir);
+  const SimResult run =
+      runColumnSum("--quiet --profile-instructions 10 --report " + shellQuote(html), dir);
   ASSERT_EQ(run.exitCode, 0) << run.err;
 
   const std::string browser = shellQuote(chromium) +
@@ -278,6 +279,14 @@ TEST(Report, RendersInHeadlessChromium) {
     ASSERT_EQ(box.size(), 4u) << id << " data-box='" << a["data-box"] << "'";
     boxes[id] = box;
   }
+  // The hottest-instructions table: a header and the ten rows asked for, after the script ran.
+  const size_t table = dom.out.find("<table id=\"table-instructions\"");
+  ASSERT_NE(table, std::string::npos);
+  const std::string rows = dom.out.substr(table, dom.out.find("</table>", table) - table);
+  size_t count = 0;
+  for (size_t at = rows.find("<tr>"); at != std::string::npos; at = rows.find("<tr>", at + 1))
+    ++count;
+  EXPECT_EQ(count, 11u) << rows;
   // The kernel's 32-way conflicts are in the histogram's last bin.
   const std::string lds = dom.out.substr(dom.out.find("id=\"chart-lds-histogram\""));
   EXPECT_NE(lds.find(">32+<"), std::string::npos);

@@ -180,6 +180,47 @@ TEST(Vcd, WindowKeepsOnlyItsCycles) {
   EXPECT_GT(v.times.size(), 3u) << "something happens in the window";
 }
 
+// kernel+START:END counts from the dispatch's start, which moves with the inputs (the host
+// copies run first): the window lands on the same cycles of the kernel for either input size.
+TEST(Vcd, KernelRelativeWindowFollowsTheKernelStart) {
+  ScratchDir dir;
+  // The same launch with a 256 KiB buffer (the kernel uses its first 2 KiB): the runtime
+  // clears it before the dispatch, which then starts later.
+  const std::string small = stride2Run(dir), arg = " --arg zeros:2048 ";
+  std::string largeRun = small;
+  ASSERT_NE(largeRun.find(arg), std::string::npos);
+  largeRun.replace(largeRun.find(arg), arg.size(), " --arg zeros:262144 ");
+  uint64_t starts[2] = {};
+  std::string files[2];
+  int i = 0;
+  for (const std::string& run : {small, largeRun}) {
+    const std::string vcd = dir.file("k" + std::to_string(i) + ".vcd");
+    const Result r =
+        vgpuSim(dir, run + " --vcd " + shellQuote(vcd) + " --vcd-window kernel+50:250");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+    starts[i] = r.stats["dispatches"][0]["start_cycle"].get<uint64_t>();
+    const Vcd v = readVcd(vcd);
+    ASSERT_FALSE(v.times.empty());
+    EXPECT_EQ(v.times.front(), (starts[i] + 50) * kPeriodPs)
+        << "the window starts with every value";
+    for (uint64_t t : v.times) {
+      EXPECT_GE(t, (starts[i] + 50) * kPeriodPs);
+      EXPECT_LE(t, (starts[i] + 251) * kPeriodPs);
+    }
+    EXPECT_GT(v.times.size(), 3u) << "something happens in the window";
+    files[i] = vcd;
+    ++i;
+  }
+  EXPECT_LT(starts[0], starts[1]) << "a larger input starts the kernel later";
+  // The same window in absolute cycles gives the same file.
+  const Result a =
+      vgpuSim(dir, small + " --vcd " + shellQuote(dir.file("a.vcd")) + " --vcd-window " +
+                       std::to_string(starts[0] + 50) + ":" + std::to_string(starts[0] + 250));
+  ASSERT_EQ(a.exitCode, 0) << a.err;
+  EXPECT_EQ(slurp(dir.file("a.vcd")), slurp(files[0]));
+}
+
 TEST(Vcd, ScopeKeepsOnlyTheNamedBlocks) {
   ScratchDir dir;
   const Result r = vgpuSim(
@@ -356,6 +397,54 @@ TEST(Timeline, WindowAndScopeFilter) {
     EXPECT_LE(cycles(s["ts"]), end);
     EXPECT_GE(cycles(s["ts"]) + cycles(s["dur"]), start);
   }
+}
+
+TEST(Timeline, KernelRelativeWindowIsTheAbsoluteOneFromTheKernelStart) {
+  ScratchDir dir;
+  const Result whole = vgpuSim(dir, stride2Run(dir));
+  ASSERT_EQ(whole.exitCode, 0) << whole.err;
+  const uint64_t start = whole.stats["dispatches"][0]["start_cycle"].get<uint64_t>();
+  const Result relative =
+      vgpuSim(dir, stride2Run(dir) + " --timeline " + shellQuote(dir.file("k.json")) +
+                       " --timeline-window kernel+100:400");
+  ASSERT_EQ(relative.exitCode, 0) << relative.err;
+  const Result absolute =
+      vgpuSim(dir, stride2Run(dir) + " --timeline " + shellQuote(dir.file("a.json")) +
+                       " --timeline-window " + std::to_string(start + 100) + ":" +
+                       std::to_string(start + 400));
+  ASSERT_EQ(absolute.exitCode, 0) << absolute.err;
+  const Timeline t = readTimeline(dir.file("k.json"));
+  ASSERT_FALSE(t.slices.empty());
+  EXPECT_EQ(slurp(dir.file("k.json")), slurp(dir.file("a.json")));
+}
+
+// A window that keeps nothing says so, with the cycles the kernel ran in.
+TEST(Tracing, EmptyWindowIsAWarningNamingTheKernelCycles) {
+  ScratchDir dir;
+  const Result r = vgpuSim(dir, stride2Run(dir) + " --vcd " + shellQuote(dir.file("w.vcd")) +
+                                    " --vcd-window 1000000000:1000000100 --timeline " +
+                                    shellQuote(dir.file("t.json")) +
+                                    " --timeline-window kernel+5000000:5000100");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const uint64_t start = r.stats["dispatches"][0]["start_cycle"].get<uint64_t>();
+  const uint64_t end = r.stats["dispatches"][0]["end_cycle"].get<uint64_t>();
+  const std::string ran =
+      "the kernel ran in GPU cycles " + std::to_string(start) + ".." + std::to_string(end);
+  EXPECT_NE(r.err.find("warning: --vcd-window 1000000000:1000000100 kept no value change: " + ran),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("warning: --timeline-window kernel+5000000:5000100 (GPU cycles " +
+                       std::to_string(start + 5000000) + ".." + std::to_string(start + 5000100) +
+                       ") kept no slice: " + ran),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(readTimeline(dir.file("t.json")).slices.empty());
+  // Within the kernel: no warning.
+  const Result inside =
+      vgpuSim(dir, stride2Run(dir) + " --vcd " + shellQuote(dir.file("w.vcd")) + " --vcd-window " +
+                       std::to_string(start) + ":" + std::to_string(end));
+  ASSERT_EQ(inside.exitCode, 0) << inside.err;
+  EXPECT_EQ(inside.err.find("warning"), std::string::npos) << inside.err;
 }
 
 // ---- Tracing is an observer ---------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // touches no other test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -79,6 +80,43 @@ TEST(OptionSources, EnvironmentSetsSimulatorOptions) {
   EXPECT_EQ(o.timelineEnd, 4u);
   EXPECT_EQ(o.reportPath, "r.html");
   EXPECT_TRUE(o.progress);
+}
+
+// Windows counted from the kernel's start, from every source, and through exec's variables.
+TEST(OptionSources, KernelRelativeWindows) {
+  const Options o = parse(run({"--vcd", "a.vcd", "--vcd-window", "kernel+10:20", "--timeline",
+                               "t.json", "--timeline-window", "5:6"}));
+  EXPECT_TRUE(o.vcdFromKernel);
+  EXPECT_EQ(o.vcdStart, 10u);
+  EXPECT_EQ(o.vcdEnd, 20u);
+  EXPECT_FALSE(o.timelineFromKernel);
+  EXPECT_EQ(o.timelineStart, 5u);
+  {
+    const Env env{{"VGPU_TIMELINE", "t.json"}, {"VGPU_TIMELINE_WINDOW", "kernel+0:400"}};
+    const Options e = fromEnvironment();
+    EXPECT_TRUE(e.timelineFromKernel);
+    EXPECT_EQ(e.timelineStart, 0u);
+    EXPECT_EQ(e.timelineEnd, 400u);
+  }
+  const auto vars = execEnvironment({"--vcd", "a.vcd", "--vcd-window", "kernel+7:9"});
+  EXPECT_NE(std::find(vars.begin(), vars.end(),
+                      std::make_pair(std::string("VGPU_VCD_WINDOW"), std::string("kernel+7:9"))),
+            vars.end());
+  expectInputError(
+      [] {
+        parse(run({"--vcd", "a.vcd", "--vcd-window", "kernel+10"}));
+      },
+      {"--vcd-window: expected START:END or kernel+START:END ('kernel+10')"});
+  expectInputError(
+      [] {
+        parse(run({"--vcd", "a.vcd", "--vcd-window", "kernel-1:10"}));
+      },
+      {"--vcd-window START: 'kernel-1' is not a non-negative integer"});
+  expectInputError(
+      [] {
+        parse(run({"--timeline", "t.json", "--timeline-window", "kernel+9:3"}));
+      },
+      {"--timeline-window: END is before START ('kernel+9:3')"});
 }
 
 TEST(OptionSources, EmptyEnvironmentGivesTheDefaults) {
@@ -340,13 +378,14 @@ TEST(OptionSources, HelpListsEveryOptionWithUnitAndDefault) {
                              "--quiet, -q",
                              "--progress",
                              "--report FILE.html",
+                             "--profile-instructions N",
                              "--lds-arbiter cpp|rtl",
                              "--rtl-vcd FILE.vcd",
                              "--vcd FILE.vcd",
-                             "--vcd-window START:END",
+                             "--vcd-window [kernel+]START:END",
                              "--vcd-scope BLOCK,...",
                              "--timeline FILE.json",
-                             "--timeline-window START:END",
+                             "--timeline-window [kernel+]START:END",
                              "--timeline-scope BLOCK,...",
                              "--options FILE",
                              "--help, -h"})
