@@ -52,6 +52,17 @@ const std::vector<uint8_t> kNoWaitKernel = {
     0x00, 0x80, 0x70, 0xdc, 0x01, 0x02, 0x04, 0x00,  // global_store_dword v1, v2, s[4:5]
     0x00, 0x00, 0x81, 0xbf,                          // s_endpgm
 };
+// Wave 0 (s7 = 0) sleeps 5 x 64 cycles before the barrier (Vega ISA guide, S_SLEEP: about
+// 64 x SIMM16[2:0] clocks); every wave stores its work-item IDs after it, at s[4:5].
+const std::vector<uint8_t> kBarrierKernel = {
+    0x07, 0x80, 0x06, 0xbf,                          // s_cmp_eq_u32 s7, 0
+    0x01, 0x00, 0x84, 0xbf,                          // s_cbranch_scc0 BAR (1 instruction on)
+    0x05, 0x00, 0x8e, 0xbf,                          // s_sleep 5
+    0x00, 0x00, 0x8a, 0xbf,                          // BAR: s_barrier
+    0x82, 0x00, 0x02, 0x24,                          // v_lshlrev_b32_e32 v1, 2, v0
+    0x00, 0x80, 0x70, 0xdc, 0x01, 0x00, 0x04, 0x00,  // global_store_dword v1, v0, s[4:5]
+    0x00, 0x00, 0x81, 0xbf,                          // s_endpgm
+};
 const std::vector<uint8_t> kEndKernel = {0x00, 0x00, 0x81, 0xbf};  // s_endpgm
 
 // A target that records each transaction's address, length and arrival time (SystemC time plus
@@ -317,6 +328,31 @@ TEST(ComputeUnitBlock, ScalarDataReachesTheRegisterOnlyWhenTheResponseArrives) {
   // v_mov_b32 issues a few cycles after s_load_dword, well within its 50-cycle latency.
   for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(b.memory.read32(out + 4 * i), 0xdeadu) << i;
   ASSERT_EQ(b.listener.finished.size(), 1u);
+}
+
+TEST(ComputeUnitBlock, BarrierHoldsEveryWaveOfTheWorkgroupUntilTheLastArrives) {
+  CuBench b(kBarrierKernel);
+  sc_time launched;
+  b.dispatcher.body([&] {
+    uint32_t index = 0;
+    launched = sc_time_stamp();
+    ASSERT_TRUE(b.place({2, 4, 16, 0}, nullptr, [&](isa::WaveState& s) {
+      const uint64_t out = kData + 0x100 + 0x100 * index;  // each wave its own 64 dwords
+      s.sgpr[4] = static_cast<uint32_t>(out);
+      s.sgpr[5] = static_cast<uint32_t>(out >> 32);
+      s.sgpr[7] = index++;
+    }));
+    sc_core::wait(cycles(2000));
+  });
+  test::simulate();
+  ASSERT_EQ(b.memory.vectorAccesses.size(), 2u);
+  for (const Access& a : b.memory.vectorAccesses)  // neither wave passed before the sleeper
+    EXPECT_GE(a.at, launched + cycles(5 * 64)) << "store to " << a.address;
+  for (uint32_t w = 0; w < 2; ++w)
+    for (uint32_t i = 0; i < 64; ++i)
+      EXPECT_EQ(b.memory.read32(kData + 0x100 * (w + 1) + 4 * i), i);
+  EXPECT_EQ(b.cu.barrierWaits, 2u);
+  ASSERT_EQ(b.listener.finished.size(), 1u);  // one workgroup, reported once
 }
 
 TEST(ComputeUnitBlock, RefusedStoreFaultsTheKernelAndHaltsTheCu) {

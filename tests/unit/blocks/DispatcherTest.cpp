@@ -6,7 +6,8 @@
 // grid and workgroup sizes (HSA PSA 1.2, "Kernel Dispatch Packet": grid sizes count work-items),
 // the initial SGPRs and VGPRs from LLVM AMDGPUUsage ("Initial Kernel Execution State" for GFX9:
 // workgroup IDs in the system SGPRs COMPUTE_PGM_RSRC2 enables, right after the user SGPRs;
-// work-item IDs in v0..v2), the LDS granule from the tiny platform (lds alloc granule 512 bytes),
+// work-item IDs in v0..v2), the LDS allocation granule of 512 bytes (AMDGPUUsage,
+// COMPUTE_PGM_RSRC2.LDS_SIZE: 128-dword granularity on GFX7-GFX9; tiny.json keeps that default),
 // and the order from the dispatcher's documented policy (Dispatcher.h: round-robin over CUs with
 // room; one workgroup of each active dispatch in turn).
 #include <gtest/gtest.h>
@@ -226,7 +227,7 @@ TEST(DispatcherBlock, EveryWorkgroupOnceInGridOrderRoundRobinOverCus) {
     EXPECT_EQ(l.resources.waves, (items + 63) / 64);
     EXPECT_EQ(l.resources.vgprsPerWave, 40u);
     EXPECT_EQ(l.resources.sgprsPerWave, 32u);
-    EXPECT_EQ(l.resources.ldsBytes, 1024u);  // 1000 rounded up to the 512-byte granule
+    EXPECT_EQ(l.resources.ldsBytes, 1024u);  // 1000 rounded up to 128 dwords
     waves += l.resources.waves;
     for (size_t w = 0; w < l.waves.size(); ++w) {
       const isa::WaveState& s = *l.waves[w];
