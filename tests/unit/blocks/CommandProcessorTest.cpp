@@ -735,6 +735,42 @@ TEST(CommandProcessorBlock, DISABLED_QueueIsBusyWhilePacketsUpToTheDoorbellAreUn
   test::simulate();
 }
 
+TEST(CommandProcessorBlock, PacketsUpToTheHighestDoorbellValueRunWhateverTheOrderOfWrites) {
+  CpBench b;
+  std::vector<int> fences;
+  b.cp.onAcquireFence = [&](aql::FenceScope s) { fences.push_back(static_cast<int>(s)); };
+  b.host.body([&](TesterInitiator&) {
+    b.enableQueue(0);
+    // Two producers: the second's doorbell (2) comes before the first's (1). Acquire scopes
+    // none, then agent: the fence hook runs for the second only.
+    DispatchPacket first = b.dispatchOf(0, b.signal(0));
+    DispatchPacket second = b.dispatchOf(0, b.signal(1));
+    second.header = packetHeader(kTypeDispatch, 1, 0);
+    b.setSignal(b.signal(0), 1);
+    b.setSignal(b.signal(1), 1);
+    b.writePacket(0, 0, first.bytes());
+    b.writePacket(0, 1, second.bytes());
+    b.ring(0, 2);
+    b.ring(0, 1);
+    EXPECT_EQ(b.reg(queueRegister(0, kQDoorbell)), 1u);  // reads back the last write
+    ASSERT_TRUE(b.waitUntil([&] { return b.dispatcher.submitted.size() == 1; }, 1000));
+    b.dispatcher.finish(0);
+    ASSERT_TRUE(b.waitUntil([&] { return b.dispatcher.submitted.size() == 2; }, 1000));
+    b.dispatcher.finish(1);
+    ASSERT_TRUE(b.waitUntil([&] { return b.readIndex(0) == 2; }, 1000));
+    EXPECT_EQ(b.dispatcher.submitted[1]->dispatch->packetAddress, b.ring(0) + 64);
+    EXPECT_EQ(b.signalValue(b.signal(0)), 0);
+    EXPECT_EQ(b.signalValue(b.signal(1)), 0);
+    EXPECT_EQ(fences, std::vector<int>{1});
+    // Enabling a disabled, idle queue starts it afresh: read and write indices 0.
+    b.setReg(queueRegister(0, kQEnable), 0);
+    b.setReg(queueRegister(0, kQEnable), 1);
+    EXPECT_EQ(b.readIndex(0), 0u);
+    EXPECT_EQ(b.reg(queueRegister(0, kQDoorbell)), 0u);
+  });
+  test::simulate();
+}
+
 TEST(CommandProcessorBlock, QueuesRunConcurrentlyAndCompleteIndependently) {
   CpBench b;
   b.host.body([&](TesterInitiator&) {
