@@ -36,7 +36,7 @@ T load(const uint8_t* p) {
 }  // namespace
 
 CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& config,
-                                   Dispatcher& dispatcher, const DebugSymbols& symbols,
+                                   DispatcherPort& dispatcher, const DebugSymbols& symbols,
                                    uint64_t deviceMemoryBase, uint64_t deviceMemoryBytes)
     : sc_module(name),
       mmio("mmio"),

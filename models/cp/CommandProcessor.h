@@ -38,8 +38,8 @@ class CommandProcessor : public sc_core::sc_module {
 
   SC_HAS_PROCESS(CommandProcessor);
   CommandProcessor(sc_core::sc_module_name name, const PlatformConfig& config,
-                   Dispatcher& dispatcher, const DebugSymbols& symbols, uint64_t deviceMemoryBase,
-                   uint64_t deviceMemoryBytes);
+                   DispatcherPort& dispatcher, const DebugSymbols& symbols,
+                   uint64_t deviceMemoryBase, uint64_t deviceMemoryBytes);
 
   // The MEM_MAP command register: map or unmap a device-memory range (the GPU sets them to
   // the DRAM's). Return false when the range is refused.
@@ -122,7 +122,7 @@ class CommandProcessor : public sc_core::sc_module {
   bool busy() const;
 
   PlatformConfig config_;
-  Dispatcher& dispatcher_;
+  DispatcherPort& dispatcher_;
   const DebugSymbols& symbols_;  // kernel names for messages (host-given)
   uint64_t deviceMemoryBase_, deviceMemoryBytes_;
   uint64_t memMapBase_ = 0, memMapSize_ = 0;

@@ -66,9 +66,26 @@ class ComputeUnitListener {
                              const std::string& message) = 0;
 };
 
+// What the dispatcher (SPI) sees of a compute unit: room for a workgroup, and starting one.
+// An interface so that the dispatcher can be tested on its own, against stand-in CUs.
+class ComputeUnitPort {
+ public:
+  virtual ~ComputeUnitPort() = default;
+  virtual uint32_t id() const = 0;
+  // Wave slots of the CU (scratch is laid out per wave slot of the GPU).
+  virtual uint32_t waveSlots() const = 0;
+  // The wave slot each wave of the workgroup would get into `placement`; false if the
+  // workgroup does not fit now.
+  virtual bool findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const = 0;
+  // Starts the workgroup in the slots findSlots returned; takes the waves' states.
+  virtual void launch(WorkgroupLaunch& group) = 0;
+  // A finished wave's state for the next wave to reuse; nullptr if there is none.
+  virtual std::unique_ptr<isa::WaveState> recycledWaveState() = 0;
+};
+
 // Functional mode: the CU is the ISA's direct memory (isa::DirectMemory), through the DMI
 // regions its memory sockets grant.
-class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
+class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort, private isa::DirectMemory {
  public:
   tlm_utils::simple_initiator_socket<ComputeUnit> ldsSocket;
   tlm_utils::simple_initiator_socket<ComputeUnit> vectorMemorySocket;  // to the texture path
@@ -80,18 +97,18 @@ class ComputeUnit : public sc_core::sc_module, private isa::DirectMemory {
               ComputeUnitListener& listener);
   ~ComputeUnit() override;
 
-  uint32_t id() const { return id_; }
+  uint32_t id() const override { return id_; }
   // The wave slot each wave of the workgroup would get (spread over the SIMDs round-robin, each
   // with room for its VGPRs and SGPRs) into `placement`; false if it does not fit now (slots,
   // registers, LDS). A wave's scratch follows its slot, as the SPI's per-wave scratch offsets do.
-  bool findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const;
-  uint32_t waveSlots() const { return static_cast<uint32_t>(slots_.size()); }
+  bool findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const override;
+  uint32_t waveSlots() const override { return static_cast<uint32_t>(slots_.size()); }
   // Starts the workgroup in the slots findSlots returned. Takes the waves' states; the caller
   // may reuse `group.waves` (its storage) for the next workgroup.
-  void launch(WorkgroupLaunch& group);
+  void launch(WorkgroupLaunch& group) override;
   // The state of a wave that has ended here, for makeInitialWaveState to reuse (its VGPR
   // storage stays allocated); nullptr if there is none.
-  std::unique_ptr<isa::WaveState> recycledWaveState() {
+  std::unique_ptr<isa::WaveState> recycledWaveState() override {
     if (spareStates_.empty()) return nullptr;
     std::unique_ptr<isa::WaveState> s = std::move(spareStates_.back());
     spareStates_.pop_back();

@@ -13,7 +13,7 @@ Dispatcher::Dispatcher(sc_module_name name, const PlatformConfig& config)
   SC_THREAD(run);
 }
 
-void Dispatcher::attach(const std::vector<ComputeUnit*>& cus) {
+void Dispatcher::attach(const std::vector<ComputeUnitPort*>& cus) {
   cus_ = cus;
 }
 
@@ -51,10 +51,10 @@ bool Dispatcher::placeNext(Active& a) {
   const auto extent = workgroupExtent(d, id);
   WorkgroupResources res = a.resources;
   res.waves = (extent[0] * extent[1] * extent[2] + 63) / 64;
-  ComputeUnit* cu = nullptr;
+  ComputeUnitPort* cu = nullptr;
   std::vector<uint32_t>& slots = slots_;
   for (size_t i = 0; i < cus_.size(); ++i) {
-    ComputeUnit* c = cus_[(nextCu_ + i) % cus_.size()];
+    ComputeUnitPort* c = cus_[(nextCu_ + i) % cus_.size()];
     if (c->findSlots(res, slots)) {
       cu = c;
       nextCu_ = static_cast<uint32_t>((nextCu_ + i + 1) % cus_.size());

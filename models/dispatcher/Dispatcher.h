@@ -32,17 +32,30 @@ struct DispatchProgress {
   sc_core::sc_time endTime;            // when it became done
 };
 
-class Dispatcher : public sc_core::sc_module, public ComputeUnitListener {
+// What the command processor sees of the dispatcher: it submits a dispatch and learns when one
+// is done. An interface so that the command processor can be tested on its own.
+class DispatcherPort {
+ public:
+  virtual ~DispatcherPort() = default;
+  // Starts the dispatch next to every other active one; returns at once.
+  virtual std::shared_ptr<DispatchProgress> submit(
+      std::shared_ptr<const KernelDispatch> dispatch) = 0;
+  // Notified whenever a dispatch becomes done.
+  virtual const sc_core::sc_event& finishedEvent() const = 0;
+};
+
+class Dispatcher : public sc_core::sc_module, public DispatcherPort, public ComputeUnitListener {
  public:
   SC_HAS_PROCESS(Dispatcher);
   Dispatcher(sc_core::sc_module_name name, const PlatformConfig& config);
 
-  void attach(const std::vector<ComputeUnit*>& cus);
+  // The compute units, in the order workgroups go round them; a CU's id() is its index here.
+  void attach(const std::vector<ComputeUnitPort*>& cus);
 
   // Starts placing the dispatch's workgroups next to every other active dispatch; returns at
   // once. finishedEvent() is notified whenever a dispatch becomes done.
-  std::shared_ptr<DispatchProgress> submit(std::shared_ptr<const KernelDispatch> dispatch);
-  const sc_core::sc_event& finishedEvent() const { return finished_; }
+  std::shared_ptr<DispatchProgress> submit(std::shared_ptr<const KernelDispatch> dispatch) override;
+  const sc_core::sc_event& finishedEvent() const override { return finished_; }
   // Dispatches submitted and not yet done.
   size_t activeDispatches() const;
   // Notified whenever a dispatch is submitted (progress reports wake on it).
@@ -74,7 +87,7 @@ class Dispatcher : public sc_core::sc_module, public ComputeUnitListener {
   void retireIdle();
 
   PlatformConfig config_;
-  std::vector<ComputeUnit*> cus_;
+  std::vector<ComputeUnitPort*> cus_;
   uint32_t nextCu_ = 0;
   size_t nextDispatch_ = 0;  // round-robin position among active dispatches
   // Submission order. A faulted dispatch stays here until its last placed workgroup ends.

@@ -122,7 +122,7 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config, SocketBinder binder)
          "sqc" + std::to_string(g) + ".instruction->l2");
   }
 
-  std::vector<ComputeUnit*> cuPointers;
+  std::vector<ComputeUnitPort*> cuPointers;
   gds_.assign(config_.lds.gdsSizeBytes, 0);
   for (uint32_t i = 0; i < config.computeUnits; ++i) {
     const std::string n = std::to_string(i);

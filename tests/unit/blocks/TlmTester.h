@@ -148,6 +148,22 @@ class TesterInitiator : public sc_core::sc_module {
   std::function<void(TesterInitiator&)> body_;
 };
 
+// A thread that runs a test body, for benches whose block is driven by function calls rather
+// than a socket (the command processor submitting to the dispatcher, the dispatcher launching
+// workgroups on a compute unit).
+class TestThread : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(TestThread);
+  explicit TestThread(sc_core::sc_module_name name) : sc_module(name) { SC_THREAD(run); }
+  void body(std::function<void()> f) { body_ = std::move(f); }
+
+ private:
+  void run() {
+    if (body_) body_();
+  }
+  std::function<void()> body_;
+};
+
 // Runs the simulation until every tester thread is done.
 inline void simulate() {
   sc_core::sc_start();
