@@ -477,6 +477,15 @@ const std::vector<Row>& table() {
        [](Options& o, const std::string& v, const std::string& what) {
          o.checkHazards = parseSwitch(v, what);
        }},
+      {"check-memory", 0, nullptr, "switch", "off", Reach::File, Shape::Switch,
+       "maps exactly the bytes of each buffer argument (file:, zeros:), which lie between "
+       "64 KiB guards that are never mapped (with or without this option, so a kernel that stays "
+       "inside its buffers runs identically): a load, store or atomic touching any byte outside "
+       "faults (exit 3), and the report names the argument and how far past its end (or before "
+       "its start) the access was; vgpu-sim run only",
+       [](Options& o, const std::string& v, const std::string& what) {
+         o.checkMemory = parseSwitch(v, what);
+       }},
       {"quiet", 'q', nullptr, "switch", "off", Reach::Everywhere, Shape::Switch,
        "prints neither the result line, the summary nor progress",
        [](Options& o, const std::string& v, const std::string& what) {
@@ -1003,6 +1012,9 @@ std::vector<std::pair<std::string, std::string>> execEnvironment(
       bad("exec: '" + (opt.original_tokens.empty() ? opt.string_key : opt.original_tokens[0]) +
           "' is not an option; the program and its arguments follow --");
     const Row* row = findRow(opt.string_key);
+    if (row != nullptr && std::string(row->name) == "check-memory")
+      bad("exec: --check-memory works with vgpu-sim run only: under exec the program's HIP "
+          "runtime allocates its buffers, and vgpu's HSA runtime does not guard them");
     if (row == nullptr || row->reach != Reach::Everywhere)
       bad("exec: --" + opt.string_key +
           " describes one `vgpu-sim run` launch; the program makes its own launches");

@@ -67,6 +67,9 @@ struct Options {
   bool quiet = false;
   // --check-hazards: report missing software-inserted wait states (isa/HazardChecker.h)
   bool checkHazards = false;
+  // --check-memory: buffer arguments mapped byte-exactly between unmapped guards; an access
+  // outside one faults and is named (vgpu-sim run only)
+  bool checkMemory = false;
   bool progress = false;   // --progress: progress on stderr even when it is not a terminal
   std::string reportPath;  // --report: the HTML report
   // --profile-instructions N: the N hottest instructions in --stats and --report; 0: off

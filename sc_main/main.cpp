@@ -273,6 +273,55 @@ std::string printfNote(const loader::KernelInfo& k, const std::string& argument)
          "write what it would print to a buffer of its own)";
 }
 
+// Buffer arguments lie between guards of this many bytes that are never mapped, with or
+// without --check-memory (the addresses, and so the timing, are the same either way).
+constexpr uint64_t kBufferGuardBytes = 64 * 1024;
+
+// A buffer argument as --check-memory names it.
+struct BufferArg {
+  size_t index = 0;        // among the explicit arguments (kernel argument N, --arg N + 1)
+  std::string name, type;  // the metadata's .name and .type_name; either may be empty
+  uint64_t address = 0, bytes = 0;
+};
+
+// The address a memory-violation report names: the first byte the memory refused
+// (ComputeUnit's "memory violation: [scalar ]access to 0x..." line). Nothing for other faults.
+std::optional<uint64_t> faultAddressIn(const std::string& report) {
+  const size_t violation = report.find("memory violation: ");
+  if (violation == std::string::npos) return std::nullopt;
+  const std::string marker = "access to 0x";
+  const size_t at = report.find(marker, violation);
+  if (at == std::string::npos) return std::nullopt;
+  char* end = nullptr;
+  const char* digits = report.c_str() + at + marker.size();
+  const uint64_t address = std::strtoull(digits, &end, 16);
+  if (end == digits) return std::nullopt;
+  return address;
+}
+
+// --check-memory: the buffer argument whose guards hold `address`, and how far outside its bytes
+// the access was; "" if the address is in no buffer's guards.
+std::string nameStrayAccess(const std::vector<BufferArg>& buffers, uint64_t address) {
+  for (const BufferArg& b : buffers) {
+    const uint64_t mappedEnd = b.address + ((b.bytes + 255) & ~uint64_t{255});
+    if (address + kBufferGuardBytes < b.address || address >= mappedEnd + kBufferGuardBytes)
+      continue;
+    if (address >= b.address && address < b.address + b.bytes) continue;  // inside: not it
+    const bool before = address < b.address;
+    const uint64_t distance = before ? b.address - address : address - (b.address + b.bytes);
+    std::ostringstream os;
+    os << "memory check: the access to " << hex(address) << " is " << distance << " byte"
+       << (distance == 1 ? "" : "s") << (before ? " before the start of" : " past the end of");
+    os << " kernel argument " << b.index;
+    if (!b.name.empty()) os << " '" << b.name << "'";
+    os << " (" << (b.type.empty() ? "" : b.type + ", ") << "--arg " << b.index + 1
+       << "): a buffer of " << b.bytes << " bytes at " << hex(b.address) << ", offset "
+       << (before ? "-" : "") << (before ? b.address - address : address - b.address) << " in it";
+    return os.str();
+  }
+  return "";
+}
+
 struct RunOutcome {
   bool faulted = false;
   std::string fault;
@@ -362,6 +411,7 @@ int runCommand(const cli::Options& o) {
   }
   RunOutcome outcome;
   std::vector<std::vector<uint8_t>> outputs(o.args.size());
+  std::vector<BufferArg> bufferArgs;
   const auto start = std::chrono::steady_clock::now();
   try {
     sim.run([&](Runtime& rt) {
@@ -369,16 +419,19 @@ int runCommand(const cli::Options& o) {
       const Kernel k = rt.kernel(m, o.kernel);
       std::vector<KernelArg> args;
       std::vector<uint64_t> buffers(o.args.size(), 0);
+      const auto meta = k.info->explicitArgs();
       for (size_t i = 0; i < o.args.size(); ++i) {
         const cli::ArgSpec& a = o.args[i];
-        if (a.kind == cli::ArgSpec::Kind::File) {
-          buffers[i] = rt.malloc(inputs[i].size());
-          rt.copyToDevice(buffers[i], inputs[i].data(), inputs[i].size());
+        if (a.isBuffer()) {
+          const bool file = a.kind == cli::ArgSpec::Kind::File;
+          const uint64_t bytes = file ? inputs[i].size() : a.bytes;
+          buffers[i] = rt.mallocGuarded(bytes, kBufferGuardBytes, o.checkMemory);
+          if (file)
+            rt.copyToDevice(buffers[i], inputs[i].data(), bytes);
+          else
+            rt.memset(buffers[i], 0, bytes);
           args.push_back(KernelArg::pointer(buffers[i]));
-        } else if (a.kind == cli::ArgSpec::Kind::Zeros) {
-          buffers[i] = rt.malloc(a.bytes);
-          rt.memset(buffers[i], 0, a.bytes);
-          args.push_back(KernelArg::pointer(buffers[i]));
+          bufferArgs.push_back({i, meta[i].name, meta[i].typeName, buffers[i], bytes});
         } else if (a.isLocal()) {
           // The kernarg holds the 32-bit group-segment offset of the argument's LDS.
           KernelArg arg = KernelArg::value(localOffsets[i]);
@@ -408,6 +461,11 @@ int runCommand(const cli::Options& o) {
   } catch (const KernelFault& f) {
     outcome.faulted = true;
     outcome.fault = f.what();
+    if (o.checkMemory)
+      if (const auto address = faultAddressIn(outcome.fault)) {
+        const std::string named = nameStrayAccess(bufferArgs, *address);
+        if (!named.empty()) outcome.fault += "\n  " + named;
+      }
     // A fault at a small address is the call writing through the null buffer: say so.
     if (!printfHint.empty()) outcome.fault += "\n  note: probably printf: " + printfHint;
   }

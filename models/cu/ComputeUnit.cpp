@@ -9,6 +9,7 @@
 #include "common/Apertures.h"
 #include "common/Hex.h"
 #include "common/MemoryExtensions.h"
+#include "common/RefusedAddressExtension.h"
 #include "dram/DeviceMemoryMap.h"
 #include "isa/Gws.h"
 #include "isa/OpInfo.h"
@@ -726,6 +727,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   const sc_time local = qk_.get_local_time();
   sc_time delay = local;
   AtomicExtension atomic;
+  RefusedAddressExtension refused;
 
   switch (req->space) {
     case isa::MemSpace::Scalar:
@@ -740,14 +742,18 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
         atomic.returnsData = true;
         p.set_extension(&atomic);
       }
-      if (req->laneMask & 1)
+      if (req->laneMask & 1) {
+        p.set_extension(&refused);
         scalarMemorySocket->b_transport(p, delay);
-      else
+        p.clear_extension(&refused);
+      } else {
         p.set_response_status(tlm::TLM_OK_RESPONSE);
+      }
       if (p.get_extension<AtomicExtension>()) p.clear_extension(&atomic);
       if (p.is_response_error()) {
+        // The first byte memory refused: the block may start inside a mapped range.
         req->faulted = true;
-        req->faultAddress = req->addr[0][0];
+        req->faultAddress = refused.valid ? refused.address : req->addr[0][0];
       }
       break;
     case isa::MemSpace::Lds:

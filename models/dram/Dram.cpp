@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/MemoryExtensions.h"
+#include "common/RefusedAddressExtension.h"
 #include "common/SimTime.h"
 #include "isa/Atomics.h"
 #include "trace/Probes.h"
@@ -103,6 +104,17 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtens
     if (!ok) {
       ++addressErrors;
       trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      // The first refused byte, for an initiator that asks (a refused access ends the wave
+      // that made it, so a byte at a time costs nothing that matters).
+      if (auto* refused = trans.get_extension<RefusedAddressExtension>()) {
+        uint64_t first = ~uint64_t{0};
+        forEachEnabledRun([&](unsigned i, unsigned n) {
+          for (unsigned k = 0; k < n && first == ~uint64_t{0}; ++k)
+            if (!map_.covers(addr + i + k, 1)) first = addr + i + k;
+        });
+        refused->address = first;
+        refused->valid = first != ~uint64_t{0};
+      }
       return false;
     }
   }

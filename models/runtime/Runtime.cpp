@@ -154,8 +154,42 @@ uint64_t Runtime::malloc(uint64_t bytes) {
   return *base;
 }
 
+uint64_t Runtime::mallocGuarded(uint64_t bytes, uint64_t guardBytes, bool exact) {
+  if (guardBytes % 256 != 0)
+    throw std::logic_error("mallocGuarded: the guard must be a multiple of 256 bytes");
+  DeviceMemoryAllocator& a = allocator();
+  const uint64_t rounded = (bytes + 255) & ~uint64_t{255};
+  const auto base = a.allocate(rounded + 2 * guardBytes, 256, "guarded buffer");
+  if (!base) {
+    throw InputError("out of device memory: cannot allocate " + std::to_string(bytes) +
+                     " bytes with " + std::to_string(guardBytes) + "-byte guards (" +
+                     std::to_string(a.bytesAllocated()) + " of " + std::to_string(a.capacity()) +
+                     " in use)");
+  }
+  const uint64_t buffer = *base + guardBytes;
+  guarded_[buffer] = *base;
+  // Nothing to map for an empty exact buffer: every access to it faults.
+  const uint64_t mapped = exact ? bytes : std::max<uint64_t>(rounded, 256);
+  if (mapped != 0) {
+    mmioWrite64(mmio::kMemMapBaseLo, buffer);
+    mmioWrite64(mmio::kMemMapSizeLo, mapped);
+    mmioWrite(mmio::kMemMapCommand, mmio::kMemMapMap);
+    if (mmioRead(mmio::kMemMapStatus) != 0)
+      throw std::logic_error("the GPU refused to map device memory the allocator handed out");
+  }
+  return buffer;
+}
+
 void Runtime::free(uint64_t deviceAddress) {
   DeviceMemoryAllocator& a = allocator();
+  if (auto g = guarded_.find(deviceAddress); g != guarded_.end()) {
+    // Unmapping an empty exact buffer (never mapped) is refused harmlessly.
+    mmioWrite64(mmio::kMemMapBaseLo, deviceAddress);
+    mmioWrite(mmio::kMemMapCommand, mmio::kMemMapUnmap);
+    a.release(g->second);
+    guarded_.erase(g);
+    return;
+  }
   const DeviceMemoryAllocator::Allocation* allocation = a.find(deviceAddress);
   if (allocation == nullptr || allocation->base != deviceAddress) return;
   mmioWrite64(mmio::kMemMapBaseLo, deviceAddress);
@@ -521,8 +555,12 @@ void Runtime::synchronize() {
 void Runtime::synchronize(Queue queue) {
   QueueState& q = queueState(queue);
   while (true) {
+    // READ_INDEX first: the CP raises a dispatch's error before it retires the packet, so once
+    // the index shows the packet consumed its error shows too. (Checked the other way round, a
+    // fault raised while the index was being read went unseen.)
+    const bool consumed = readIndex(q) >= q.writeIndex;
     checkQueueError(q);
-    if (readIndex(q) >= q.writeIndex) break;
+    if (consumed) break;
     waitForInterrupt();  // sleep until the GPU interrupts (a completion or an error)
   }
   for (uint64_t a : q.transientAllocations) free(a);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -104,6 +105,13 @@ class Runtime {
 
   // Device memory.
   uint64_t malloc(uint64_t bytes);
+  // A buffer with `guardBytes` (a multiple of 256) of address space before and after it that is
+  // never mapped, so a kernel's access that strays into it faults instead of reaching another
+  // allocation. With `exact`, only the `bytes` asked for are mapped (MEM_MAP ranges are
+  // byte-exact): an access to any byte outside them faults. Without, the allocation rounded
+  // up to 256 bytes is mapped, as malloc maps it. The addresses are the same either way, so a
+  // kernel that stays inside its buffers runs identically. free() takes the returned address.
+  uint64_t mallocGuarded(uint64_t bytes, uint64_t guardBytes, bool exact);
   void free(uint64_t deviceAddress);
   void copyToDevice(uint64_t dst, const void* src, uint64_t bytes);
   void copyFromDevice(void* dst, uint64_t src, uint64_t bytes);
@@ -190,6 +198,7 @@ class Runtime {
   HostPort& port_;
   Gpu& gpu_;
   std::unique_ptr<DeviceMemoryAllocator> allocator_;
+  std::map<uint64_t, uint64_t> guarded_;  // mallocGuarded: buffer address -> its allocation
   std::vector<std::unique_ptr<Module>> modules_;
   std::vector<QueueState> queues_;  // [0] the default queue, then createQueue()'s
 };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/MemoryExtensions.h"
+#include "common/RefusedAddressExtension.h"
 #include "common/SimTime.h"
 #include "common/SmallCopy.h"
 #include "trace/Probes.h"
@@ -39,6 +40,8 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
   pieceAddress_.resize(maxPieces), sortedAddress_.resize(maxPieces);
   pieceData_.resize(maxPieces), sortedData_.resize(maxPieces);
   pieceOrder_.resize(maxPieces), sortKeys_.resize(maxPieces);
+  // A refused line names its first refused byte (the payload owns the extension and frees it).
+  payload_.set_extension(new RefusedAddressExtension);
 }
 
 void TexturePath::prepare(tlm::tlm_command command, uint64_t address, uint8_t* data,
@@ -252,9 +255,13 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     dataMovedSet = moved;
   };
 
+  // `address`: the faulting lane's element; the memory's first refused byte when it says,
+  // which differs when the element (or the line's first lane) starts inside a mapped range.
   auto fail = [&](uint64_t address) {
+    auto* refused = p.get_extension<RefusedAddressExtension>();
     req.faulted = true;
-    req.faultAddress = address;
+    req.faultAddress = refused->valid ? refused->address : address;
+    refused->valid = false;
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
   };
 

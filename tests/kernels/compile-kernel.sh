@@ -6,6 +6,7 @@
 #       hip-v5  code object v5 from the same HIP source (bare ELF)
 #       cl      clang-15 OpenCL C (bare ELF, code object v4)
 #       cl-v5   clang-15 OpenCL C, code object v5
+#       cl-names   as cl, with -cl-kernel-arg-info: the metadata names each argument (.name)
 #
 # Code object v5: Debian's clang 15 generates v5 code and metadata, but its ld.lld 15 refuses to
 # link an object whose ELF ABI version byte says v5 ("unknown abi version"). We compile to a
@@ -39,6 +40,9 @@ case $mode in
     link_v5 "$tmp/k.o" ;;
   cl)
     clang-15 -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu="$arch" -O2 \
+      --rocm-device-lib-path="$libdir" "$src" -o "$out" ;;
+  cl-names)
+    clang-15 -x cl -cl-std=CL2.0 -cl-kernel-arg-info --target=amdgcn-amd-amdhsa -mcpu="$arch" -O2 \
       --rocm-device-lib-path="$libdir" "$src" -o "$out" ;;
   cl-v5)
     clang-15 -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu="$arch" -O2 \

@@ -7,6 +7,7 @@
 
 #include "CheckedSystem.h"
 #include "KernelCases.h"
+#include "common/RefusedAddressExtension.h"
 #include "cp/MmioRegisters.h"
 #include "platforms/Platform.h"
 
@@ -284,6 +285,67 @@ TEST(Conformance, HostMemoryByteEnablesAndAddressErrors) {
               tlm::TLM_BURST_ERROR_RESPONSE);
   });
   EXPECT_GT(sys.memoryChecker.okResponses, 0u);
+  expectNoViolations(sys);
+}
+
+// Runtime::mallocGuarded (vgpu-sim run --check-memory): exact, only the bytes asked for are
+// mapped; otherwise the allocation rounded to 256 bytes; the 64 KiB guards never are. DRAM names
+// the first byte it refused to an initiator that attaches a RefusedAddressExtension.
+TEST(Conformance, GuardedBuffersAndTheFirstRefusedByte) {
+  CheckedSystem sys(twoCus());
+  sys.run([&](Runtime& rt) {
+    auto& mem = sys.memoryChecker;
+    constexpr uint64_t kGuard = 64 * 1024;
+    const uint64_t exact = rt.mallocGuarded(4002, kGuard, true);
+    const uint64_t rounded = rt.mallocGuarded(4002, kGuard, false);
+    EXPECT_EQ(rounded - exact, 4096 + 2 * kGuard) << "each buffer has its own guards";
+    std::vector<uint8_t> bytes(8, 0x5a);
+    EXPECT_EQ(access(mem, tlm::TLM_WRITE_COMMAND, exact + 4001, bytes.data(), 1),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(access(mem, tlm::TLM_READ_COMMAND, exact + 4000, bytes.data(), 4),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE)
+        << "bytes 4002 and 4003 were not asked for";
+    EXPECT_EQ(access(mem, tlm::TLM_READ_COMMAND, exact - 1, bytes.data(), 1),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(access(mem, tlm::TLM_READ_COMMAND, rounded + 4092, bytes.data(), 4),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(access(mem, tlm::TLM_READ_COMMAND, rounded + 4096, bytes.data(), 1),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(access(mem, tlm::TLM_READ_COMMAND, rounded - kGuard, bytes.data(), 1),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE);
+
+    // The first refused byte: 8 bytes from 3998 stop being mapped at 4002; with bytes 4002 and
+    // 4003 disabled, the first refused enabled byte is 4004.
+    auto firstRefused = [&](uint64_t address, uint8_t* enables, unsigned enableLength) {
+      RefusedAddressExtension refused;
+      tlm::tlm_generic_payload p;
+      p.set_command(tlm::TLM_READ_COMMAND);
+      p.set_address(address);
+      p.set_data_ptr(bytes.data());
+      p.set_data_length(8);
+      p.set_streaming_width(8);
+      p.set_byte_enable_ptr(enables);
+      p.set_byte_enable_length(enableLength);
+      p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      p.set_extension(&refused);
+      sc_time delay = SC_ZERO_TIME;
+      mem.b_transport(p, delay);
+      p.clear_extension(&refused);
+      EXPECT_EQ(p.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      EXPECT_TRUE(refused.valid);
+      return refused.address;
+    };
+    EXPECT_EQ(firstRefused(exact + 3998, nullptr, 0), exact + 4002);
+    uint8_t enables[8];
+    for (uint8_t& e : enables) e = TLM_BYTE_ENABLED;
+    enables[4] = enables[5] = TLM_BYTE_DISABLED;
+    EXPECT_EQ(firstRefused(exact + 3998, enables, 8), exact + 4004);
+
+    // Freed with its guards: the same request gets the same addresses again.
+    rt.free(rounded);
+    rt.free(exact);
+    EXPECT_EQ(rt.mallocGuarded(4002, kGuard, true), exact);
+  });
   expectNoViolations(sys);
 }
 

@@ -297,6 +297,17 @@ TEST(OptionSources, SwitchesCanBeTurnedOffAbove) {
   EXPECT_TRUE(parse(run({}), Environment::Read).quiet);
 }
 
+TEST(OptionSources, CheckMemoryComesFromTheCommandLineAndFilesOnly) {
+  // It concerns vgpu-sim run's buffer arguments, which no VGPU_* variable can mean.
+  EXPECT_TRUE(parse(run({"--check-memory"})).checkMemory);
+  EXPECT_FALSE(parse(run({})).checkMemory);
+  const std::string path = optionFile("CheckMemory.cfg", "check-memory = yes\n");
+  EXPECT_TRUE(parse(run({"--options", path})).checkMemory);
+  EXPECT_FALSE(parse(run({"--options", path, "--check-memory=false"})).checkMemory);
+  const Env env{{"VGPU_CHECK_MEMORY", "1"}};
+  EXPECT_FALSE(parse(run({}), Environment::Read).checkMemory);
+}
+
 TEST(OptionSources, CombinationsAreCheckedOverAllSources) {
   // The window in the environment, the file it applies to on the command line: fine together.
   const Env env{{"VGPU_VCD_WINDOW", "100:200"}};
@@ -375,6 +386,7 @@ TEST(OptionSources, HelpListsEveryOptionWithUnitAndDefault) {
                              "--max-cycles N",
                              "--watchdog-cycles N",
                              "--check-hazards",
+                             "--check-memory",
                              "--quiet, -q",
                              "--progress",
                              "--report FILE.html",
