@@ -110,6 +110,30 @@ void vop3Interp(ValuLanes& L) {
   const unsigned code = L.in->f[fld::kSrc0];
   if (K == kMov)
     for (int i = 0; i < kWaveSize; ++i) L.b[i] = L.in->f[fld::kSrc1];
+  if (K == kP2) {
+    // V_INTERP_P2_F32 accumulates into D (D = P20 * S + D) in the VOP3 form too: D is read
+    // from the destination VGPR, as the VINTRP form does.
+    const int vdst = L.in->f[fld::kDst] - opnd::kVgpr0;
+    if (!vgprInRange(*L.w, vdst, 1)) {
+      L.fault = "VGPR operand out of the wave's allocation";
+      return;
+    }
+    const uint32_t* d = L.w->v(static_cast<uint32_t>(vdst));
+    for (int i = 0; i < kWaveSize; ++i) L.c[i] = d[i];
+  }
+  if (K == kP1lv) {
+    // V_INTERP_P1LV_F16: S2 holds two f16 values and the attribute word (`high`) selects the
+    // VGPR's half as well as the LDS half. The source is fetched as 32 bits, abs / neg applied
+    // to bit 31 (the high half's sign); for the low half they are applied here to bit 15. Both
+    // halves then hold the selected value for interpolate().
+    const bool high = (code >> 8) & 1;
+    const unsigned mods = L.in->f[fld::kMods];
+    const uint64_t keep = ((mods >> 2) & 1) ? 0x7fff : 0xffff, flip = ((mods >> 5) & 1) << 15;
+    for (int i = 0; i < kWaveSize; ++i) {
+      const uint64_t h = high ? (L.c[i] >> 16) & 0xffff : ((L.c[i] & keep) ^ flip);
+      L.c[i] = h | (h << 16);
+    }
+  }
   interpolate(K, L, code & 0x3f, (code >> 6) & 3, (code >> 8) & 1);
 }
 
@@ -148,7 +172,8 @@ const OpInfo kInterpOps[] = {
     interp3(0x271, "v_interp_p2_f32_e64", Ty::F32, Ty::F32, Ty::None, vop3Interp<kP2>),
     interp3(0x272, "v_interp_mov_f32_e64", Ty::F32, Ty::None, Ty::None, vop3Interp<kMov>),
     interp3(0x274, "v_interp_p1ll_f16", Ty::F32, Ty::F32, Ty::None, vop3Interp<kP1ll>),
-    interp3(0x275, "v_interp_p1lv_f16", Ty::F32, Ty::F32, Ty::F16, vop3Interp<kP1lv>),
+    // src2 read whole: `high` picks its half (vop3Interp), as it picks the LDS half.
+    interp3(0x275, "v_interp_p1lv_f16", Ty::F32, Ty::F32, Ty::B32, vop3Interp<kP1lv>),
     interp3(0x276, "v_interp_p2_legacy_f16", Ty::F16, Ty::F32, Ty::F32, vop3Interp<kP2Legacy>),
     interp3(0x277, "v_interp_p2_f16", Ty::F16, Ty::F32, Ty::F32, vop3Interp<kP2F16>),
 };

@@ -147,21 +147,28 @@ void setreg(S& s, uint32_t value) {
   s.write = false;
 }
 
-// Fork/join (Vega ISA guide 4.6): a 6-deep stack of {PC, EXEC} entries in SGPR[CSP*4 .. CSP*4+3]
-// (EXEC in the low pair, PC in the high pair), CSP kept per wave (WaveState::cspDepth; the
-// entries are mirrored in WaveState::csp for inspection).
+// Fork/join (Vega ISA guide 4.6 "Arbitrary Divergent Control Flow" and the S_CBRANCH_G_FORK /
+// S_CBRANCH_I_FORK / S_CBRANCH_JOIN definitions of chapter 12): a 6-deep stack of {PC, EXEC}
+// entries in SGPR[CSP*4 .. CSP*4+3] (EXEC in the low pair, PC in the high pair). CSP, the
+// conditional branch stack pointer, is MODE[31:29] (the guide's MODE register table, section 3.5).
+constexpr int kCspShift = 29;
+uint32_t csp(const S& s) {
+  return s.w.mode >> kCspShift;
+}
+void setCsp(S& s, uint32_t v) {
+  s.w.mode = (s.w.mode & ((1u << kCspShift) - 1)) | (v << kCspShift);
+}
 void forkPush(S& s, uint64_t pc, uint64_t mask) {
-  if (s.w.cspDepth >= 6) {
+  if (csp(s) >= 6) {
     s.fault = "s_cbranch_fork: control stack overflow (6 entries)";
     return;
   }
-  const int base = static_cast<int>(s.w.cspDepth) * 4;
+  const int base = static_cast<int>(csp(s)) * 4;
   s.w.sgpr[base] = static_cast<uint32_t>(mask);
   s.w.sgpr[base + 1] = static_cast<uint32_t>(mask >> 32);
   s.w.sgpr[base + 2] = static_cast<uint32_t>(pc);
   s.w.sgpr[base + 3] = static_cast<uint32_t>(pc >> 32);
-  s.w.csp[s.w.cspDepth] = pc;
-  ++s.w.cspDepth;
+  setCsp(s, csp(s) + 1);
 }
 void fork(S& s, uint64_t target) {
   const uint64_t exec = s.w.exec, pass = s.a & exec, fail = ~s.a & exec;
@@ -184,13 +191,13 @@ void fork(S& s, uint64_t target) {
 }
 void join(S& s) {
   s.write = false;
-  if (s.w.cspDepth == static_cast<uint32_t>(s.a)) return;  // second join: fall through
-  if (s.w.cspDepth == 0) {
+  if (csp(s) == static_cast<uint32_t>(s.a)) return;  // second join: fall through
+  if (csp(s) == 0) {
     s.fault = "s_cbranch_join: control stack underflow";
     return;
   }
-  --s.w.cspDepth;
-  const int base = static_cast<int>(s.w.cspDepth) * 4;
+  setCsp(s, csp(s) - 1);
+  const int base = static_cast<int>(csp(s)) * 4;
   s.w.exec = s.w.sgpr[base] | static_cast<uint64_t>(s.w.sgpr[base + 1]) << 32;
   s.w.pc = (s.w.sgpr[base + 2] | static_cast<uint64_t>(s.w.sgpr[base + 3]) << 32) & ~3ull;
   s.pcSet = true;

@@ -218,8 +218,10 @@ Real divFixup(Real q, Real den, Real num) {
   const Real inf = std::numeric_limits<Real>::infinity();
   if (std::isnan(num)) return num;
   if (std::isnan(den)) return den;
-  if (den == 0 && num == 0) return std::numeric_limits<Real>::quiet_NaN();
-  if (std::isinf(den) && std::isinf(num)) return std::numeric_limits<Real>::quiet_NaN();
+  // 0/0 and inf/inf: the guide's pseudocode gives the quiet NaN with the sign bit set
+  // (0xffc00000 for f32, 0xfff8000000000000 for f64, 0xfe00 for the f16 forms).
+  if (den == 0 && num == 0) return -std::numeric_limits<Real>::quiet_NaN();
+  if (std::isinf(den) && std::isinf(num)) return -std::numeric_limits<Real>::quiet_NaN();
   if (den == 0 || std::isinf(num)) return sign ? -inf : inf;
   if (std::isinf(den) || num == 0) return sign ? Real(-0.0) : Real(0.0);
   // The quotient underflows: exponent(num) - exponent(den) below -150 (f32) / -1075 (f64).

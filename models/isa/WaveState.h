@@ -41,9 +41,8 @@ struct WaveState {
   // (kfd_device_queue_manager_v9.c: SH_MEM_ALIGNMENT_MODE_UNALIGNED).
   uint8_t alignmentMode = 3;
 
-  // Fork/join control stack (s_cbranch_*_fork / s_cbranch_join): 6 entries (Vega ISA guide 4.6).
-  std::array<uint64_t, 6> csp{};  // not architectural SGPRs: kept per wave by the sequencer
-  uint32_t cspDepth = 0;
+  // The fork/join stack pointer (s_cbranch_*_fork / s_cbranch_join) is MODE[31:29] (CSP) and
+  // its entries are SGPRs (Vega ISA guide 4.6): no state of its own.
 
   void resizeVgprs(uint32_t count) {
     numVgprs = count;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ValueCheck.h"
 #include "WaveRunner.h"
 #include "isa/Gws.h"
 
@@ -206,6 +207,7 @@ TEST(DsGws, InitTakesTheFirstActiveLaneAndTheResourceFromM0PlusOffset) {
   w.v(1, 0) = 11;
   ASSERT_EQ(w.step().kind, StepKind::Memory);
   EXPECT_EQ(gws.counter(2), 11u);  // (63 + 3) % 64
+  recordValueChecked({"ds_gws_init"});
 }
 
 TEST(DsGws, SemaVAddsOneAndSemaBrAddsTheValue) {
@@ -216,6 +218,7 @@ TEST(DsGws, SemaVAddsOneAndSemaBrAddsTheValue) {
   runToEnd(r);
   EXPECT_EQ(gws.counter(0), 6u);
   EXPECT_EQ(gws.counter(1), 0u);
+  recordValueChecked({"ds_gws_sema_v", "ds_gws_sema_br"});
 }
 
 TEST(DsGws, SemaPWaitsUntilTheCounterIsPositive) {
@@ -242,6 +245,7 @@ TEST(DsGws, SemaPWaitsUntilTheCounterIsPositive) {
   WaveRunner q = atGws("gws_p", &gws, 0);
   EXPECT_EQ(q.step().kind, StepKind::Memory);
   EXPECT_EQ(gws.counter(1), 1u);
+  recordValueChecked({"ds_gws_sema_p"});
 }
 
 TEST(DsGws, ReleaseAllLetsEveryQueuedWavePass) {
@@ -257,6 +261,7 @@ TEST(DsGws, ReleaseAllLetsEveryQueuedWavePass) {
   for (int k = 0; k < 3; ++k) EXPECT_TRUE(gws.tryQueuedP(1)) << k;
   EXPECT_FALSE(gws.tryQueuedP(1));
   EXPECT_EQ(gws.counter(1), 0u);
+  recordValueChecked({"ds_gws_sema_release_all"});
 }
 
 TEST(DsGws, BarrierReleasesWhenTheInitialisedNumberOfWavesArrived) {
@@ -283,6 +288,7 @@ TEST(DsGws, BarrierReleasesWhenTheInitialisedNumberOfWavesArrived) {
     EXPECT_EQ(gws.counter(2), 2u);
     EXPECT_EQ(gws.queuedAtBarrier(2), 0u);
   }
+  recordValueChecked({"ds_gws_barrier"});
 }
 
 TEST(DsGws, OrderedCountIsGraphicsOnlyAndGwsNeedsTheUnit) {

@@ -34,8 +34,7 @@ void prepare(WaveRunner& r, uint64_t pc, unsigned variant) {
   w.exec = variant & 1 ? 0x00ff00ff00ff00ffull : ~0ull;
   w.vcc = 0x5555aaaa5555aaaaull;
   w.m0 = 0x100;
-  w.mode = 0;
-  w.cspDepth = variant & 2 ? 1 : 0;
+  w.mode = variant & 2 ? 1u << 29 : 0;  // MODE.CSP = 1: s_cbranch_join has an entry to pop
   w.tba = 0;
   w.flatScratch = 0x100000;
   w.pc = pc;

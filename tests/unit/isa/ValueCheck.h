@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "WaveRunner.h"
 #include "isa/Isa.h"
 
 namespace vgpu::isa::test {
@@ -37,6 +38,37 @@ struct Case {
 // for assembling only (the wave is always gfx906): gfx90a for v_pk_fmac_f16, which LLVM 15 knows
 // only there, with the same encoding (VOP2 opcode 0x3c) as on gfx906.
 void checkCases(const std::vector<Case>& cases, const std::string& asmCpu = "gfx906");
+
+// A short program: instructions one per line (s_endpgm is appended), run on one fresh wave
+// from the state `in` (defaults as in Case) until it ends. `out` as in Case ("pcrel" is the PC
+// at the end minus the program's first address). Every instruction of the program whose
+// mnemonic (without _e32/_e64) is in `checks` is recorded in valueChecked() when the program
+// ended without a fault and every expectation held; each name in `checks` must occur in it.
+struct ProgramCase {
+  std::string text;
+  std::vector<Val> in;
+  std::vector<Val> out;
+  std::vector<std::string> checks;
+};
+void checkPrograms(const std::vector<ProgramCase>& cases);
+
+// The program of a ProgramCase for tests that run it themselves: assembled at 0x1000 with
+// s_endpgm appended; `pcs` (if given) receives each instruction's address.
+CodeFile assembleProgram(const std::string& text, std::vector<uint64_t>* pcs = nullptr);
+
+// Instructions that must change no architectural state but the PC ("no effect other than PC
+// advance"): each runs once on a wave whose SGPRs, VGPRs, EXEC, VCC, SCC, M0, TTMPs, LDS and a
+// region of test memory hold distinct non-zero values, and afterwards every one of them, MODE,
+// TRAPSTS, FLAT_SCRATCH, TBA/TMA and the fork/join stack must equal its value before, which is
+// what a run of the same program without the instruction leaves; the PC must have advanced by
+// the instruction's size. One instruction per string, as llvm-mc-15 accepts it, or "NAME //
+// raw 0xWORD ..." for an encoding llvm-mc-15 cannot produce. Records each opcode that passed.
+void checkNoArchitecturalEffect(const std::vector<std::string>& instructions);
+
+// For tests that compare results in their own way (several waves, clocks): records every
+// opcode named `mnemonic` under the running test's name. Call it only after the comparisons,
+// and only when they passed (it records nothing once the test has a failure).
+void recordValueChecked(const std::vector<std::string>& mnemonics);
 
 // Opcode -> the first test that compared its results with expected values.
 std::map<const OpInfo*, std::string>& valueChecked();

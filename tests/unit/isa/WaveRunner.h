@@ -45,6 +45,7 @@ class TestMemory {
     write32(a + 4, static_cast<uint32_t>(v >> 32));
   }
   size_t size() const { return bytes_.size(); }
+  const std::map<uint64_t, uint8_t>& bytes() const { return bytes_; }
 
  private:
   std::map<uint64_t, uint8_t> bytes_;
