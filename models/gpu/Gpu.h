@@ -25,6 +25,7 @@
 #include "common/DispatchRecord.h"
 #include "common/PlatformConfig.h"
 #include "common/Statistics.h"
+#include "cu/InstructionProfile.h"
 #include "isa/Gws.h"
 #include "isa/HazardChecker.h"
 
