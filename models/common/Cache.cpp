@@ -26,7 +26,7 @@ Cache::Cache(sc_module_name name, const CacheConfig& config, sc_time clockPeriod
   const uint32_t n = std::max(1u, config.channels);
   for (uint32_t c = 0; c < n; ++c)
     channels_.push_back({CacheTags(config.sizeBytes / n, config.lineBytes, config.ways),
-                         BacklogCalendar(), SlotPool(config.mshrs)});
+                         BusyUntil(), SlotPool(config.mshrs)});
   tlm::tlm_generic_payload& p = writeBackPayload_;
   p.set_command(tlm::TLM_WRITE_COMMAND);
   p.set_data_ptr(writeBackData_);

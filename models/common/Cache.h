@@ -77,7 +77,7 @@ class Cache : public sc_core::sc_module {
  private:
   struct Channel {
     CacheTags tags;
-    BacklogCalendar port;  // shared by decoupled CUs (L2): out-of-order requests are the rule
+    BusyUntil port;
     SlotPool mshrs;
   };
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
