@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
-#include <map>
 #include <vector>
 
 #include <systemc>
@@ -26,11 +25,6 @@ namespace vgpu {
 // One server: a port, a bus, a bank.
 class BusyUntil {
  public:
-  // How many gaps a request out of time order searches before it goes after the last
-  // reservation. 32 once; a DRAM-bound kernel on 60 CUs ran 16 % more cycles with it than with
-  // an unbounded search, which 256 matches (private_array on vega20).
-  static constexpr int kMaxGapsSearched = 256;
-
   // [start, end) in picoseconds (sc_time values): plain integers, so that the calendar moves
   // its entries with memmove and compares them without going through sc_time.
   struct Interval {
@@ -200,82 +194,12 @@ class BusyUntil {
     head_ = room;
   }
 
+  static constexpr int kMaxGapsSearched = 256;
   // Disjoint intervals sorted by start, from index head_ on (a sorted vector: a std::map's node
   // walks and allocations cost more than moving the few entries an insert usually moves).
   std::vector<Interval> intervals_;
   size_t head_ = 0;
   sc_core::sc_time lastEnd_ = sc_core::SC_ZERO_TIME;  // the last interval's end, as sc_time
-  sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
-};
-
-// The same calendar as BusyUntil (the same first-fit placement, the same bound on the gaps
-// searched, touching reservations merged), kept in a balanced tree. For a resource whose
-// backlog reaches far past the current time: a DRAM bank or channel bus, which the requests of
-// 60 temporally decoupled CUs reach out of time order with microseconds of queue ahead of
-// them. There BusyUntil's sorted vector moves thousands of entries for every request that
-// falls into a gap (a third of the host time of a DRAM-bound kernel on vega20); the tree
-// inserts in logarithmic time.
-class BacklogCalendar {
- public:
-  sc_core::sc_time reserve(const sc_core::sc_time& at, const sc_core::sc_time& occupancy,
-                           const sc_core::sc_time& now) {
-    busy_ += occupancy;
-    while (!intervals_.empty() && intervals_.begin()->second <= now.value())
-      intervals_.erase(intervals_.begin());
-    const uint64_t t = at.value(), length = occupancy.value();
-    if (intervals_.empty()) {
-      if (length != 0) intervals_.emplace(t, t + length);
-      return at;
-    }
-    auto last = std::prev(intervals_.end());
-    if (t >= last->first) {  // in time order: at `at` or behind the last reservation
-      if (last->second > t) {
-        const uint64_t start = last->second;
-        last->second += length;
-        return sc_core::sc_time::from_value(start);
-      }
-      if (length == 0) return at;
-      if (last->second == t)
-        last->second = t + length;
-      else
-        intervals_.emplace_hint(intervals_.end(), t, t + length);
-      return at;
-    }
-    // Out of time order: the first gap at or after `at` long enough, searched for a bounded
-    // number of gaps as BusyUntil does.
-    uint64_t start = t;
-    auto it = intervals_.upper_bound(start);
-    if (it != intervals_.begin() && std::prev(it)->second > start) start = std::prev(it)->second;
-    for (int gaps = 0; it != intervals_.end() && it->first < start + length; ++it) {
-      start = std::max(start, it->second);
-      if (++gaps == BusyUntil::kMaxGapsSearched) {
-        start = std::max(start, last->second);
-        it = intervals_.end();
-        break;
-      }
-    }
-    const sc_core::sc_time startTime = start == t ? at : sc_core::sc_time::from_value(start);
-    if (length == 0) return startTime;
-    const uint64_t end = start + length;
-    const bool joinsPrev = it != intervals_.begin() && std::prev(it)->second == start;
-    const bool joinsNext = it != intervals_.end() && it->first == end;
-    if (joinsPrev && joinsNext) {
-      std::prev(it)->second = it->second;
-      intervals_.erase(it);
-    } else if (joinsPrev) {
-      std::prev(it)->second = end;
-    } else if (joinsNext) {
-      const uint64_t nextEnd = it->second;
-      intervals_.emplace_hint(intervals_.erase(it), start, nextEnd);
-    } else {
-      intervals_.emplace_hint(it, start, end);
-    }
-    return startTime;
-  }
-  const sc_core::sc_time& busyTime() const { return busy_; }
-
- private:
-  std::map<uint64_t, uint64_t> intervals_;  // start -> end (ps), disjoint, touching ones merged
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
 };
 

@@ -84,11 +84,11 @@ class Dram : public sc_core::sc_module, public PageWatcher {
   struct Bank {
     int64_t openRow = -1;
     sc_core::sc_time activatedAt = sc_core::SC_ZERO_TIME;
-    BacklogCalendar commands;
+    BusyUntil commands;
   };
   struct Channel {
     std::vector<Bank> banks;
-    BacklogCalendar bus;
+    BusyUntil bus;
   };
 
   DramConfig config_;

@@ -206,25 +206,6 @@ struct DecoupledArrivals {
   }
 };
 
-TEST(Reservation, BacklogCalendarMatchesTheFirstFitSearchUnderDecoupling) {
-  // The tree-kept calendar of DRAM banks and buses places every request as the plain search
-  // does, in and out of time order, with short and long occupancies.
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
-    DecoupledArrivals arrivals(seed);
-    BacklogCalendar calendar;
-    ReferenceCalendar reference;
-    const uint64_t quantum = seed % 2 ? 8 : 2000;
-    for (int n = 0; n < 5000; ++n) {
-      const sc_core::sc_time at = arrivals.next(quantum);
-      const sc_core::sc_time occupancy = arrivals.occupancy(seed % 3 ? 4 : 60);
-      ASSERT_EQ(calendar.reserve(at, occupancy, arrivals.now()),
-                reference.reserve(at, occupancy, arrivals.now()))
-          << "seed " << seed << " request " << n;
-    }
-    EXPECT_EQ(calendar.busyTime(), reference.busyTime());
-  }
-}
-
 TEST(Reservation, CalendarMatchesTheFirstFitSearchUnderDecoupling) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     DecoupledArrivals arrivals(seed);
