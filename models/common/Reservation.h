@@ -194,6 +194,8 @@ class BusyUntil {
     head_ = room;
   }
 
+  // 32 once; a DRAM-bound kernel on 60 CUs (private_array on vega20) ran 16 % more cycles with
+  // it than with an unbounded search, which 256 matches.
   static constexpr int kMaxGapsSearched = 256;
   // Disjoint intervals sorted by start, from index head_ on (a sorted vector: a std::map's node
   // walks and allocations cost more than moving the few entries an insert usually moves).
