@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "CliRunner.h"
+#include "StatsJson.h"
 
 namespace vgpu {
 namespace {
@@ -98,14 +99,7 @@ LoopRun runLoop(const ScratchDir& dir, const std::string& options) {
   return run;
 }
 
-uint64_t sumCounters(const json& stats, const std::string& suffix) {
-  uint64_t total = 0;
-  for (const auto& [name, value] : stats["counters"].items())
-    if (name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      total += value.get<uint64_t>();
-  return total;
-}
+using test::sumCounters;
 
 TEST(Profile, HottestInstructionsAreTheLoopBodyAsObjdumpPrintsThem) {
   ScratchDir dir;

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "CliRunner.h"
+#include "StatsJson.h"
 #include "VcdReader.h"
 
 namespace {
@@ -58,14 +59,7 @@ std::string stride2Run(const ScratchDir& dir) {
          " lds_stride2 --grid 512 --block 128 --arg zeros:2048 --platform " + shellQuote(platform);
 }
 
-uint64_t sumCounters(const json& stats, const std::string& suffix) {
-  uint64_t total = 0;
-  for (const auto& [name, value] : stats["counters"].items())
-    if (name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      total += value.get<uint64_t>();
-  return total;
-}
+using vgpu::test::sumCounters;
 
 // ---- The VCD ------------------------------------------------------------------------------------
 
