@@ -95,7 +95,8 @@ LoopRun runLoop(const ScratchDir& dir, const std::string& options) {
     run.stats = json::parse(slurp(stats));
   const std::string bytes = slurp(dir.file("out.bin"));
   run.out.resize(bytes.size() / 4);
-  std::memcpy(run.out.data(), bytes.data(), run.out.size() * 4);
+  // A refused run writes no output (memcpy's pointers must not be null, even for 0 bytes).
+  if (!run.out.empty()) std::memcpy(run.out.data(), bytes.data(), run.out.size() * 4);
   return run;
 }
 
