@@ -687,6 +687,23 @@ struct Source {
   }
 };
 
+// Boost's error messages replace %option%-style placeholders with the user's text, and loop
+// forever when that text holds such a placeholder itself (an option file line
+// "%%invalid_line%%", found by fuzzing). The message is built from a copy whose substitutions
+// show '%' as '?'.
+class PlaceholderSafeError : public po::error_with_option_name {
+ public:
+  explicit PlaceholderSafeError(const po::error_with_option_name& e)
+      : po::error_with_option_name(e) {
+    for (auto& [name, value] : m_substitutions) std::replace(value.begin(), value.end(), '%', '?');
+  }
+};
+std::string errorText(const po::error& e) {
+  if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e))
+    return PlaceholderSafeError(*named).what();
+  return e.what();
+}
+
 po::parsed_options parseCommandLine(const std::vector<std::string>& args) {
   // No guessing from prefixes (--gri is an error, not --grid) and no grouped short options:
   // what was not an option before must not quietly become one.
@@ -704,9 +721,9 @@ po::parsed_options parseCommandLine(const std::vector<std::string>& args) {
   } catch (const po::invalid_command_line_syntax& e) {
     if (e.kind() == po::invalid_command_line_syntax::missing_parameter)
       bad(e.get_option_name() + " needs a value");
-    bad(e.what());
+    bad(errorText(e));
   } catch (const po::error& e) {
-    bad(e.what());
+    bad(errorText(e));
   }
 }
 
@@ -721,7 +738,7 @@ po::parsed_options parseOptionFile(const std::string& text, const std::string& f
     bad("option file '" + fileName + "': unknown option '" + e.get_option_name() + "'" +
         suggestion(e.get_option_name(), Reach::File, ""));
   } catch (const po::error& e) {
-    bad("option file '" + fileName + "': " + e.what());
+    bad("option file '" + fileName + "': " + errorText(e));
   }
 }
 
@@ -748,7 +765,7 @@ po::parsed_options parseEnvironment() {
           return "";
         });
   } catch (const po::error& e) {
-    bad(std::string("environment: ") + e.what());
+    bad(std::string("environment: ") + errorText(e));
   }
 }
 
@@ -760,7 +777,7 @@ po::variables_map applySources(const std::vector<Source>& sources, Options& o) {
     try {
       po::store(s.parsed, vm);
     } catch (const po::error& e) {
-      bad(s.where("") + e.what());
+      bad(s.where("") + errorText(e));
     }
   }
   for (const Row& r : table()) {
