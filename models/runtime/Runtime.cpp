@@ -145,13 +145,22 @@ uint64_t Runtime::malloc(uint64_t bytes) {
                      std::to_string(a.bytesAllocated()) + " of " + std::to_string(a.capacity()) +
                      " in use)");
   }
-  // The GPU learns of the range through its MEM_MAP registers, as from a driver's page tables.
-  mmioWrite64(mmio::kMemMapBaseLo, *base);
-  mmioWrite64(mmio::kMemMapSizeLo, a.find(*base)->size);
+  mapDeviceMemory(*base, a.find(*base)->size);
+  return *base;
+}
+
+// The GPU learns of a range through its MEM_MAP registers, as from a driver's page tables.
+void Runtime::mapDeviceMemory(uint64_t base, uint64_t bytes) {
+  mmioWrite64(mmio::kMemMapBaseLo, base);
+  mmioWrite64(mmio::kMemMapSizeLo, bytes);
   mmioWrite(mmio::kMemMapCommand, mmio::kMemMapMap);
   if (mmioRead(mmio::kMemMapStatus) != 0)
     throw std::logic_error("the GPU refused to map device memory the allocator handed out");
-  return *base;
+}
+
+void Runtime::unmapDeviceMemory(uint64_t base) {
+  mmioWrite64(mmio::kMemMapBaseLo, base);
+  mmioWrite(mmio::kMemMapCommand, mmio::kMemMapUnmap);
 }
 
 uint64_t Runtime::mallocGuarded(uint64_t bytes, uint64_t guardBytes, bool exact) {
@@ -170,13 +179,7 @@ uint64_t Runtime::mallocGuarded(uint64_t bytes, uint64_t guardBytes, bool exact)
   guarded_[buffer] = *base;
   // Nothing to map for an empty exact buffer: every access to it faults.
   const uint64_t mapped = exact ? bytes : std::max<uint64_t>(rounded, 256);
-  if (mapped != 0) {
-    mmioWrite64(mmio::kMemMapBaseLo, buffer);
-    mmioWrite64(mmio::kMemMapSizeLo, mapped);
-    mmioWrite(mmio::kMemMapCommand, mmio::kMemMapMap);
-    if (mmioRead(mmio::kMemMapStatus) != 0)
-      throw std::logic_error("the GPU refused to map device memory the allocator handed out");
-  }
+  if (mapped != 0) mapDeviceMemory(buffer, mapped);
   return buffer;
 }
 
@@ -184,16 +187,14 @@ void Runtime::free(uint64_t deviceAddress) {
   DeviceMemoryAllocator& a = allocator();
   if (auto g = guarded_.find(deviceAddress); g != guarded_.end()) {
     // Unmapping an empty exact buffer (never mapped) is refused harmlessly.
-    mmioWrite64(mmio::kMemMapBaseLo, deviceAddress);
-    mmioWrite(mmio::kMemMapCommand, mmio::kMemMapUnmap);
+    unmapDeviceMemory(deviceAddress);
     a.release(g->second);
     guarded_.erase(g);
     return;
   }
   const DeviceMemoryAllocator::Allocation* allocation = a.find(deviceAddress);
   if (allocation == nullptr || allocation->base != deviceAddress) return;
-  mmioWrite64(mmio::kMemMapBaseLo, deviceAddress);
-  mmioWrite(mmio::kMemMapCommand, mmio::kMemMapUnmap);
+  unmapDeviceMemory(deviceAddress);
   a.release(deviceAddress);
 }
 

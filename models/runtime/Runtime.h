@@ -181,6 +181,9 @@ class Runtime {
   DeviceMemoryAllocator& allocator();
   // Gives the queue at least `bytes` of scratch (QUEUE_SCRATCH) before a dispatch needs it.
   void ensureScratch(QueueState& q, uint64_t bytes);
+  // MEM_MAP: tells the GPU a range is (no longer) valid device memory.
+  void mapDeviceMemory(uint64_t base, uint64_t bytes);
+  void unmapDeviceMemory(uint64_t base);
   uint32_t mmioRead(uint32_t reg);
   void transfer(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint64_t bytes);
   QueueState& queueState(Queue queue);
