@@ -284,26 +284,11 @@ struct BufferArg {
   uint64_t address = 0, bytes = 0;
 };
 
-// The address a memory-violation report names: the first byte the memory refused
-// (ComputeUnit's "memory violation: [scalar ]access to 0x..." line). Nothing for other faults.
-std::optional<uint64_t> faultAddressIn(const std::string& report) {
-  const size_t violation = report.find("memory violation: ");
-  if (violation == std::string::npos) return std::nullopt;
-  const std::string marker = "access to 0x";
-  const size_t at = report.find(marker, violation);
-  if (at == std::string::npos) return std::nullopt;
-  char* end = nullptr;
-  const char* digits = report.c_str() + at + marker.size();
-  const uint64_t address = std::strtoull(digits, &end, 16);
-  if (end == digits) return std::nullopt;
-  return address;
-}
-
 // --check-memory: the buffer argument whose guards hold `address`, and how far outside its bytes
 // the access was; "" if the address is in no buffer's guards.
 std::string nameStrayAccess(const std::vector<BufferArg>& buffers, uint64_t address) {
   for (const BufferArg& b : buffers) {
-    const uint64_t mappedEnd = b.address + ((b.bytes + 255) & ~uint64_t{255});
+    const uint64_t mappedEnd = b.address + Runtime::allocationBytes(b.bytes);
     if (address + kBufferGuardBytes < b.address || address >= mappedEnd + kBufferGuardBytes)
       continue;
     if (address >= b.address && address < b.address + b.bytes) continue;  // inside: not it
@@ -461,8 +446,9 @@ int runCommand(const cli::Options& o) {
   } catch (const KernelFault& f) {
     outcome.faulted = true;
     outcome.fault = f.what();
+    // The GPU's FAULT_ADDRESS register, as Runtime read it when the queue reported the fault.
     if (o.checkMemory)
-      if (const auto address = faultAddressIn(outcome.fault)) {
+      if (const auto address = f.refusedAddress()) {
         const std::string named = nameStrayAccess(bufferArgs, *address);
         if (!named.empty()) outcome.fault += "\n  " + named;
       }

@@ -59,8 +59,9 @@ CommandProcessor::CommandProcessor(sc_module_name name, const PlatformConfig& co
 // ---- MMIO ----------------------------------------------------------------------------------
 
 bool CommandProcessor::busy() const {
-  return std::any_of(queues_.begin(), queues_.end(),
-                     [](const Queue& q) { return q.hasWork() || q.state != Queue::State::Idle; });
+  return std::any_of(queues_.begin(), queues_.end(), [](const Queue& q) {
+    return q.unconsumed() || q.state != Queue::State::Idle;
+  });
 }
 
 uint32_t CommandProcessor::readQueueRegister(const Queue& q, uint32_t offset) const {
@@ -82,7 +83,7 @@ uint32_t CommandProcessor::readQueueRegister(const Queue& q, uint32_t offset) co
     case mmio::kQReadIndexHi:
       return static_cast<uint32_t>(q.readIndex >> 32);
     case mmio::kQStatus:
-      return (q.hasWork() || q.state != Queue::State::Idle ? uint32_t{mmio::kQueueBusy} : 0u) |
+      return (q.unconsumed() || q.state != Queue::State::Idle ? uint32_t{mmio::kQueueBusy} : 0u) |
              (q.errorCode != mmio::kErrorNone ? uint32_t{mmio::kQueueError} : 0u) |
              (q.state == Queue::State::Barrier ? uint32_t{mmio::kQueueBarrier} : 0u) |
              (q.awaitingHeader ? uint32_t{mmio::kQueueAwaitingHeader} : 0u);
@@ -137,7 +138,7 @@ uint32_t CommandProcessor::readRegister(uint32_t offset) const {
     case mmio::kCapabilities:
       return mmio::kCapKernelDispatch | mmio::kCapBarrierAnd | mmio::kCapBarrierOr |
              mmio::kCapFences | mmio::kCapConcurrentDispatch | mmio::kCapSystemMemory |
-             mmio::kCapHostMemoryMap;
+             mmio::kCapHostMemoryMap | mmio::kCapFaultAddress;
     case mmio::kMemMapBaseLo:
       return static_cast<uint32_t>(memMapBase_);
     case mmio::kMemMapBaseHi:
@@ -156,6 +157,12 @@ uint32_t CommandProcessor::readRegister(uint32_t offset) const {
       return static_cast<uint32_t>(deviceMemoryBytes_);
     case mmio::kDeviceMemorySizeHi:
       return static_cast<uint32_t>(deviceMemoryBytes_ >> 32);
+    case mmio::kFaultAddressLo:
+      return static_cast<uint32_t>(faultAddress_);
+    case mmio::kFaultAddressHi:
+      return static_cast<uint32_t>(faultAddress_ >> 32);
+    case mmio::kFaultStatus:
+      return faultStatus_;
     case mmio::kTimestampLo: {
       const uint64_t now = timestampNow();
       timestampHi_ = static_cast<uint32_t>(now >> 32);
@@ -232,7 +239,12 @@ void CommandProcessor::writeRegister(uint32_t offset, uint32_t value) {
   switch (offset) {
     case mmio::kIrqStatus:
       irqStatus_ &= ~value;
-      if (irqStatus_ == 0) errorCode_ = mmio::kErrorNone, status_ &= ~mmio::kStatusError;
+      if (irqStatus_ == 0) {
+        errorCode_ = mmio::kErrorNone;
+        status_ &= ~mmio::kStatusError;
+        faultAddress_ = 0;
+        faultStatus_ = 0;
+      }
       updateIrq();
       break;
     case mmio::kIrqEnable:
@@ -325,8 +337,13 @@ void CommandProcessor::driveIrq() {
   irq.write((irqStatus_ & irqEnable_) != 0);
 }
 
-void CommandProcessor::raiseError(uint32_t q, mmio::ErrorCode code, const std::string& message) {
+void CommandProcessor::raiseError(uint32_t q, mmio::ErrorCode code, const std::string& message,
+                                  std::optional<uint64_t> refusedAddress) {
   if (errorCode_ == mmio::kErrorNone) errorCode_ = code;
+  if (refusedAddress && !(faultStatus_ & mmio::kFaultValid)) {
+    faultAddress_ = *refusedAddress;
+    faultStatus_ = mmio::kFaultValid | q << mmio::kFaultQueueShift;
+  }
   if (queues_[q].errorCode == mmio::kErrorNone) queues_[q].errorCode = code;
   status_ |= mmio::kStatusError;
   irqStatus_ |= mmio::kIrqError;
@@ -658,7 +675,7 @@ void CommandProcessor::finishDispatch(uint32_t q) {
   ++dispatches_;
   ++queue.dispatches;
   if (p.faulted) {
-    raiseError(q, mmio::kErrorKernelFault, p.fault);
+    raiseError(q, mmio::kErrorKernelFault, p.fault, p.faultAddress);
     queue.halted = true;  // the packets behind it wait until host software saw the fault
   }
   queue.record.packetStartNs = toTimestamp(queue.packetStart);

@@ -90,9 +90,10 @@ class CommandProcessor : public sc_core::sc_module {
     // A kernel of this queue faulted: like a GPU's queue after an exception, it processes no
     // more packets until host software clears its error (QUEUE_STATUS bit 1).
     bool halted = false;
-    bool hasWork() const {
-      return enabled && size != 0 && readIndex < published && !awaitingHeader && !halted;
-    }
+    bool hasWork() const { return unconsumed() && !awaitingHeader && !halted; }
+    // QUEUE_STATUS busy (docs/register-map.md): packets up to the doorbell not yet consumed,
+    // also while the queue waits for a header or for host software to clear a fault.
+    bool unconsumed() const { return enabled && size != 0 && readIndex < published; }
   };
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -114,7 +115,9 @@ class CommandProcessor : public sc_core::sc_module {
   // Writes the packet's start and end times into the signal (amd_signal_t start_ts/end_ts,
   // ROCm's amd_hsa_signal.h, in TIMESTAMP units) and decrements its value.
   void completeSignal(uint32_t q, uint64_t signal);
-  void raiseError(uint32_t q, mmio::ErrorCode code, const std::string& message);
+  // `refusedAddress`: a memory violation's first refused byte (FAULT_ADDRESS).
+  void raiseError(uint32_t q, mmio::ErrorCode code, const std::string& message,
+                  std::optional<uint64_t> refusedAddress = std::nullopt);
   void updateIrq();
   void driveIrq();
   bool readMemory(uint64_t address, void* data, uint32_t bytes);
@@ -133,6 +136,8 @@ class CommandProcessor : public sc_core::sc_module {
   sc_core::sc_event irqChanged_;
 
   uint32_t status_ = 0, errorCode_ = 0, irqStatus_ = 0, irqEnable_ = 0;
+  uint64_t faultAddress_ = 0;  // FAULT_ADDRESS, valid while faultStatus_ has kFaultValid
+  uint32_t faultStatus_ = 0;
   uint32_t dispatches_ = 0;
   std::array<Queue, mmio::kQueues> queues_;
   uint32_t nextQueue_ = 0;  // round-robin position

@@ -10,7 +10,8 @@ constexpr uint32_t kIdValue = 0x55504756;  // "VGPU"
 // 2.0: several AQL queues (1.0 had one, at the same offsets as queue 0 now).
 // 3.0: device memory mapped by host software (MEM_MAP), scratch per queue given by host
 // software (QUEUE_SCRATCH), system memory reachable by the GPU, TIMESTAMP.
-constexpr uint32_t kVersionValue = 0x00030000;
+// 3.1: FAULT_ADDRESS and FAULT_STATUS (where a memory violation was refused).
+constexpr uint32_t kVersionValue = 0x00030001;
 
 // AQL queues served by the command processor, and their register blocks.
 constexpr uint32_t kQueues = 8;
@@ -43,6 +44,11 @@ enum Register : uint32_t {
   kDeviceMemorySizeHi = 0x054,
   kTimestampLo = 0x058,  // RO  the timestamp counter (ns of simulated time; reading LO latches HI)
   kTimestampHi = 0x05C,
+  // The first memory violation since IRQ_STATUS was last cleared: the first byte the memory
+  // refused (what a GPU's VM protection-fault address register holds), and FaultStatusBit.
+  kFaultAddressLo = 0x060,  // RO
+  kFaultAddressHi = 0x064,
+  kFaultStatus = 0x068,  // RO  bit0 valid, bits 15:8 the queue whose kernel made the access
   // Queue q's block starts at kQueueBlockBase + q * kQueueStride; offsets below are queue 0's.
   kQueueBaseLo = 0x100,  // RW  ring buffer of 64-byte AQL packets
   kQueueBaseHi = 0x104,
@@ -102,7 +108,10 @@ enum CapabilityBit : uint32_t {
   kCapConcurrentDispatch = 1u << 4,  // dispatches of different queues share the CUs
   kCapSystemMemory = 1u << 5,   // queues, kernargs, signals and buffers may be in system memory
   kCapHostMemoryMap = 1u << 6,  // MEM_MAP, QUEUE_SCRATCH and TIMESTAMP (version 3.0)
+  kCapFaultAddress = 1u << 7,   // FAULT_ADDRESS and FAULT_STATUS (version 3.1)
 };
+enum FaultStatusBit : uint32_t { kFaultValid = 1u << 0 };
+constexpr uint32_t kFaultQueueShift = 8;
 
 enum ErrorCode : uint32_t {
   kErrorNone = 0,

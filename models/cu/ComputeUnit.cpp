@@ -782,7 +782,8 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
           std::string("memory violation: ") +
               (req->space == isa::MemSpace::Scalar ? "scalar " : "") + "access to " +
               hex(req->faultAddress) + ", which is " +
-              whereNothingAnswersIn(req->faultAddress, config_.dram.sizeBytes));
+              whereNothingAnswersIn(req->faultAddress, config_.dram.sizeBytes),
+          req->faultAddress);
     return;
   }
 
@@ -1129,7 +1130,8 @@ void ComputeUnit::checkWatchdog() {
                 " since cycle " + std::to_string(oldest->waitStart));
 }
 
-void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::string& reason) {
+void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::string& reason,
+                        std::optional<uint64_t> refusedAddress) {
   std::ostringstream os;
   os << "kernel '" << w.group->dispatch->kernelName << "' faulted: " << reason << "\n  at "
      << describeWave(w) << ", cycle " << now_;
@@ -1156,7 +1158,7 @@ void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::
   halted_ = true;
   if (traceProbe) traceProbe->faulted();
   qk_.sync();
-  listener_.kernelFaulted(id_, w.group->dispatch, os.str());
+  listener_.kernelFaulted(id_, w.group->dispatch, WaveFault{os.str(), refusedAddress});
 }
 
 }  // namespace vgpu

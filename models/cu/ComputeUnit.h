@@ -11,6 +11,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
@@ -57,13 +58,21 @@ struct WorkgroupLaunch {
   std::vector<WaveLaunch> waves;
 };
 
+// Why a wave stopped its kernel: the report (wave, PC, encoding, disassembly) and, for a memory
+// violation, the first byte the memory refused, which host software reads back from the
+// FAULT_ADDRESS registers (docs/register-map.md) instead of parsing the report.
+struct WaveFault {
+  std::string message;
+  std::optional<uint64_t> refusedAddress;
+};
+
 // Told by a CU when a workgroup has finished or a wave faulted.
 class ComputeUnitListener {
  public:
   virtual ~ComputeUnitListener() = default;
   virtual void workgroupFinished(uint32_t cuId, const KernelDispatch* dispatch) = 0;
   virtual void kernelFaulted(uint32_t cuId, const KernelDispatch* dispatch,
-                             const std::string& message) = 0;
+                             const WaveFault& fault) = 0;
 };
 
 // What the dispatcher (SPI) sees of a compute unit: room for a workgroup, and starting one.
@@ -199,7 +208,8 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort, private i
   void pollGws();
   void waitForGws(uint64_t next);
   void endWave(Wave& w);
-  void fault(const Wave& w, const isa::Instruction* inst, const std::string& reason);
+  void fault(const Wave& w, const isa::Instruction* inst, const std::string& reason,
+             std::optional<uint64_t> refusedAddress = std::nullopt);
   std::string describeWave(const Wave& w) const;
   // Deadlock and runaway reports: what one wave is doing (PC, the instruction it waits in or
   // issues next, what it waits for), and that for every wave on the CU.

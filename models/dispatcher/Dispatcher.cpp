@@ -114,10 +114,12 @@ Dispatcher::Active* Dispatcher::find(const KernelDispatch* dispatch) {
   return nullptr;
 }
 
-void Dispatcher::finish(Active& a, bool faulted, const std::string& fault) {
+void Dispatcher::finish(Active& a, bool faulted, const std::string& fault,
+                        std::optional<uint64_t> faultAddress) {
   a.progress->done = true;
   a.progress->faulted = faulted;
   a.progress->fault = fault;
+  a.progress->faultAddress = faultAddress;
   a.progress->endTime = sc_time_stamp();
   finished_.notify(SC_ZERO_TIME);
 }
@@ -143,10 +145,12 @@ void Dispatcher::workgroupFinished(uint32_t cuId, const KernelDispatch* dispatch
 }
 
 void Dispatcher::kernelFaulted(uint32_t cuId, const KernelDispatch* dispatch,
-                               const std::string& message) {
+                               const WaveFault& fault) {
+  const std::string& message = fault.message;
   // The faulting CU halts with every wave on it: the faulted dispatch ends now, and so does every
   // other dispatch with workgroups on that CU (they could never finish).
-  if (Active* a = find(dispatch); a != nullptr && !a->progress->done) finish(*a, true, message);
+  if (Active* a = find(dispatch); a != nullptr && !a->progress->done)
+    finish(*a, true, message, fault.refusedAddress);
   for (auto& a : active_) {
     if (a->progress->done || a->perCu[cuId] == 0) continue;
     finish(*a, true,

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,9 @@ struct DispatchProgress {
   bool done = false;     // every workgroup finished, or the dispatch faulted
   bool faulted = false;  // `fault` says why
   std::string fault;
-  uint64_t workgroups = 0, waves = 0;  // placed on compute units so far
-  sc_core::sc_time endTime;            // when it became done
+  std::optional<uint64_t> faultAddress;  // a memory violation's first refused byte
+  uint64_t workgroups = 0, waves = 0;    // placed on compute units so far
+  sc_core::sc_time endTime;              // when it became done
 };
 
 // What the command processor sees of the dispatcher: it submits a dispatch and learns when one
@@ -66,7 +68,7 @@ class Dispatcher : public sc_core::sc_module, public DispatcherPort, public Comp
   // ComputeUnitListener
   void workgroupFinished(uint32_t cuId, const KernelDispatch* dispatch) override;
   void kernelFaulted(uint32_t cuId, const KernelDispatch* dispatch,
-                     const std::string& message) override;
+                     const WaveFault& fault) override;
 
   uint64_t workgroupsDispatched = 0, wavesDispatched = 0;
 
@@ -83,7 +85,8 @@ class Dispatcher : public sc_core::sc_module, public DispatcherPort, public Comp
   // Places the next workgroup of `a` on a CU with room; false if none has room now.
   bool placeNext(Active& a);
   Active* find(const KernelDispatch* dispatch);
-  void finish(Active& a, bool faulted, const std::string& fault);
+  void finish(Active& a, bool faulted, const std::string& fault,
+              std::optional<uint64_t> faultAddress = std::nullopt);
   void retireIdle();
 
   PlatformConfig config_;

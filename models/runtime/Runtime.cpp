@@ -167,7 +167,7 @@ uint64_t Runtime::mallocGuarded(uint64_t bytes, uint64_t guardBytes, bool exact)
   if (guardBytes % 256 != 0)
     throw std::logic_error("mallocGuarded: the guard must be a multiple of 256 bytes");
   DeviceMemoryAllocator& a = allocator();
-  const uint64_t rounded = (bytes + 255) & ~uint64_t{255};
+  const uint64_t rounded = allocationBytes(bytes);
   const auto base = a.allocate(rounded + 2 * guardBytes, 256, "guarded buffer");
   if (!base) {
     throw InputError("out of device memory: cannot allocate " + std::to_string(bytes) +
@@ -351,10 +351,15 @@ void Runtime::checkQueueError(const QueueState& q) {
   const uint32_t status = mmioRead(mmio::queueRegister(q.index, mmio::kQStatus));
   if (!(status & mmio::kQueueError)) return;
   const uint32_t code = mmioRead(mmio::queueRegister(q.index, mmio::kQErrorCode));
+  // Read before IRQ_STATUS is cleared, which clears them too; another queue's fault is not ours.
+  const uint32_t faultStatus = mmioRead(mmio::kFaultStatus);
+  std::optional<uint64_t> refused;
+  if ((faultStatus & mmio::kFaultValid) && faultStatus >> mmio::kFaultQueueShift == q.index)
+    refused = uint64_t{mmioRead(mmio::kFaultAddressHi)} << 32 | mmioRead(mmio::kFaultAddressLo);
   mmioWrite(mmio::queueRegister(q.index, mmio::kQStatus), mmio::kQueueError);
   mmioWrite(mmio::kIrqStatus, mmio::kIrqError | mmio::kIrqPacketDone);
   const std::string message = gpu_.debugQueueFault(q.index);
-  if (code == mmio::kErrorKernelFault) throw KernelFault(message);
+  if (code == mmio::kErrorKernelFault) throw KernelFault(message, refused);
   throw InputError("the GPU rejected the dispatch: " + message);
 }
 

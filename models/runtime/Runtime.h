@@ -112,6 +112,9 @@ class Runtime {
   // up to 256 bytes is mapped, as malloc maps it. The addresses are the same either way, so a
   // kernel that stays inside its buffers runs identically. free() takes the returned address.
   uint64_t mallocGuarded(uint64_t bytes, uint64_t guardBytes, bool exact);
+  // The address space a buffer of `bytes` takes (guards aside): allocations are made in units
+  // of 256 bytes.
+  static uint64_t allocationBytes(uint64_t bytes) { return (bytes + 255) & ~uint64_t{255}; }
   void free(uint64_t deviceAddress);
   void copyToDevice(uint64_t dst, const void* src, uint64_t bytes);
   void copyFromDevice(void* dst, uint64_t src, uint64_t bytes);

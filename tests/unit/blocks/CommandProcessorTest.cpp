@@ -39,7 +39,8 @@ constexpr uint64_t kId = 0x000, kVersion = 0x004, kStatus = 0x008, kErrorCode = 
                    kDispatches = 0x01C, kQueues = 0x020, kQueueStride = 0x024, kQueueErrors = 0x028,
                    kCapabilities = 0x02C, kMemMapBase = 0x030, kMemMapSize = 0x038,
                    kMemMapCommand = 0x040, kMemMapStatus = 0x044, kDeviceMemoryBase = 0x048,
-                   kDeviceMemorySize = 0x050, kTimestamp = 0x058;
+                   kDeviceMemorySize = 0x050, kTimestamp = 0x058, kFaultAddress = 0x060,
+                   kFaultStatus = 0x068;
 // Queue q's block is at 0x100 + q * 0x40; offsets in the block.
 constexpr uint64_t kQBase = 0x00, kQSize = 0x08, kQEnable = 0x0C, kQDoorbell = 0x10,
                    kQReadIndex = 0x18, kQStatus = 0x20, kQErrorCode = 0x24, kQDispatches = 0x28,
@@ -139,11 +140,13 @@ class RecordingDispatcher : public DispatcherPort {
   }
   const sc_core::sc_event& finishedEvent() const override { return finished_; }
 
-  void finish(size_t i, bool faulted = false, const std::string& fault = {}) {
+  void finish(size_t i, bool faulted = false, const std::string& fault = {},
+              std::optional<uint64_t> refusedAddress = std::nullopt) {
     DispatchProgress& p = *submitted.at(i);
     p.done = true;
     p.faulted = faulted;
     p.fault = fault;
+    p.faultAddress = refusedAddress;
     p.endTime = sc_time_stamp();
     finished_.notify(sc_core::SC_ZERO_TIME);
   }
@@ -249,11 +252,11 @@ TEST(CommandProcessorBlock, RegistersReadAsTheRegisterMapSays) {
   CpBench b;
   b.host.body([&](TesterInitiator& h) {
     EXPECT_EQ(b.reg(kId), 0x55504756u);  // "VGPU"
-    EXPECT_EQ(b.reg(kVersion), 0x00030000u);
+    EXPECT_EQ(b.reg(kVersion), 0x00030001u);
     EXPECT_EQ(b.reg(kComputeUnits), 1u);  // tiny.json: compute_units 1
     EXPECT_EQ(b.reg(kQueues), 8u);
     EXPECT_EQ(b.reg(kQueueStride), 0x40u);
-    EXPECT_EQ(b.reg(kCapabilities), 0x7fu);  // bits 0..6
+    EXPECT_EQ(b.reg(kCapabilities), 0xffu);  // bits 0..7
     EXPECT_EQ(b.reg64(kDeviceMemoryBase), 0x100000000ull);
     EXPECT_EQ(b.reg64(kDeviceMemorySize), kDramBytes);
     EXPECT_EQ(b.reg(kStatus), 0u);
@@ -521,8 +524,7 @@ TEST(CommandProcessorBlock, PacketWithInvalidHeaderWaitsForItsHeaderAndTheNextDo
     b.writePacket(0, 0, p.bytes());
     b.ring(0, 1);
     sc_core::wait(cycles(1000));
-    // (Whether the queue counts as busy meanwhile: DISABLED_QueueIsBusyWhile...)
-    EXPECT_EQ(b.reg(queueRegister(0, kQStatus)) & ~kBusy, kAwaitingHeader);
+    EXPECT_EQ(b.reg(queueRegister(0, kQStatus)), kBusy | kAwaitingHeader);
     EXPECT_EQ(b.reg(queueRegister(0, kQErrorCode)), 0u);  // not an error
     EXPECT_EQ(b.readIndex(0), 0u);
     EXPECT_TRUE(b.dispatcher.submitted.empty());
@@ -690,7 +692,7 @@ TEST(CommandProcessorBlock, KernelFaultRetiresThePacketAndHaltsTheQueueUntilClea
     sc_core::wait(cycles(2000));
     EXPECT_EQ(b.dispatcher.submitted.size(), 1u);
     EXPECT_EQ(b.readIndex(0), 1u);
-    EXPECT_EQ(b.reg(queueRegister(0, kQStatus)) & ~kBusy, kError);  // busy: see below
+    EXPECT_EQ(b.reg(queueRegister(0, kQStatus)), kBusy | kError);  // packet 1 is unconsumed
     EXPECT_EQ(b.signalValue(b.signal(1)), 1);
     // Host software saw the fault and clears it: the queue goes on.
     b.setReg(queueRegister(0, kQStatus), kError);
@@ -704,12 +706,50 @@ TEST(CommandProcessorBlock, KernelFaultRetiresThePacketAndHaltsTheQueueUntilClea
 }
 
 // docs/register-map.md: QUEUE_STATUS bit 0 is "busy (packets up to the doorbell not yet
-// consumed)" and STATUS bit 0 "busy (some queue has packets not yet consumed)". DISABLED: the
-// model clears both while the queue waits for an unpublished header (QUEUE_STATUS bit 3) and
-// while it is halted after a kernel fault, although a packet up to the doorbell is not consumed
-// in either case (CommandProcessor::Queue::hasWork() excludes both states, and the busy bits are
-// computed from it).
-TEST(CommandProcessorBlock, DISABLED_QueueIsBusyWhilePacketsUpToTheDoorbellAreUnconsumed) {
+// consumed)" and STATUS bit 0 "busy (some queue has packets not yet consumed)": that includes a
+// queue waiting for an unpublished header and one halted after a kernel fault.
+// FAULT_ADDRESS / FAULT_STATUS (docs/register-map.md): the first memory violation since
+// IRQ_STATUS was cleared, with the queue it came from; a later one does not overwrite it.
+TEST(CommandProcessorBlock, FirstMemoryViolationAddressStaysInFaultAddressUntilIrqStatusIsCleared) {
+  CpBench b;
+  b.host.body([&](TesterInitiator&) {
+    EXPECT_EQ(b.reg(kFaultStatus), 0u);
+    b.enableQueue(3);
+    b.enableQueue(5);
+    b.writePacket(3, 0, b.dispatchOf(3, 0).bytes());
+    b.ring(3, 1);
+    ASSERT_TRUE(b.waitUntil([&] { return b.dispatcher.submitted.size() == 1; }, 1000));
+    b.dispatcher.finish(0, true, "memory violation", 0x1'2345'6789ull);
+    ASSERT_TRUE(b.waitUntil([&] { return b.readIndex(3) == 1; }, 1000));
+    EXPECT_EQ(b.reg64(kFaultAddress), 0x1'2345'6789ull);
+    EXPECT_EQ(b.reg(kFaultStatus), 1u | 3u << 8);  // valid, queue 3
+    // A second violation (queue 5) before host software clears IRQ_STATUS: the first stays.
+    b.writePacket(5, 0, b.dispatchOf(5, 0).bytes());
+    b.ring(5, 1);
+    ASSERT_TRUE(b.waitUntil([&] { return b.dispatcher.submitted.size() == 2; }, 1000));
+    b.dispatcher.finish(1, true, "memory violation", 0x2'0000'0000ull);
+    ASSERT_TRUE(b.waitUntil([&] { return b.readIndex(5) == 1; }, 1000));
+    EXPECT_EQ(b.reg64(kFaultAddress), 0x1'2345'6789ull);
+    EXPECT_EQ(b.reg(kFaultStatus), 1u | 3u << 8);
+    // Clearing every IRQ_STATUS bit clears them, with ERROR_CODE.
+    b.setReg(kIrqStatus, 3);
+    EXPECT_EQ(b.reg(kErrorCode), 0u);
+    EXPECT_EQ(b.reg(kFaultStatus), 0u);
+    EXPECT_EQ(b.reg64(kFaultAddress), 0u);
+    // A fault that is not a memory violation leaves them invalid.
+    b.setReg(queueRegister(3, kQStatus), kError);
+    b.writePacket(3, 1, b.dispatchOf(3, 0).bytes());
+    b.ring(3, 2);
+    ASSERT_TRUE(b.waitUntil([&] { return b.dispatcher.submitted.size() == 3; }, 1000));
+    b.dispatcher.finish(2, true, "illegal instruction");
+    ASSERT_TRUE(b.waitUntil([&] { return b.readIndex(3) == 2; }, 1000));
+    EXPECT_EQ(b.reg(kErrorCode), 6u);
+    EXPECT_EQ(b.reg(kFaultStatus), 0u);
+  });
+  test::simulate();
+}
+
+TEST(CommandProcessorBlock, QueueIsBusyWhilePacketsUpToTheDoorbellAreUnconsumed) {
   CpBench b;
   b.host.body([&](TesterInitiator&) {
     b.enableQueue(0);

@@ -186,11 +186,13 @@ class RecordingListener : public ComputeUnitListener {
   };
   std::vector<Finished> finished;
   std::vector<std::string> faults;
+  std::vector<std::optional<uint64_t>> refusedAddresses;
   void workgroupFinished(uint32_t cuId, const KernelDispatch* d) override {
     finished.push_back({cuId, d});
   }
-  void kernelFaulted(uint32_t, const KernelDispatch*, const std::string& message) override {
-    faults.push_back(message);
+  void kernelFaulted(uint32_t, const KernelDispatch*, const WaveFault& fault) override {
+    faults.push_back(fault.message);
+    refusedAddresses.push_back(fault.refusedAddress);
   }
 };
 
@@ -372,6 +374,8 @@ TEST(ComputeUnitBlock, RefusedStoreFaultsTheKernelAndHaltsTheCu) {
   EXPECT_NE(b.listener.faults[0].find("memory violation"), std::string::npos)
       << b.listener.faults[0];
   EXPECT_NE(b.listener.faults[0].find("0x10"), std::string::npos) << b.listener.faults[0];
+  // Lane 0 stores to the kernarg's address: the first byte refused.
+  EXPECT_EQ(b.listener.refusedAddresses[0], std::optional<uint64_t>{0x10});
   EXPECT_NE(b.listener.faults[0].find("global_store_dword"), std::string::npos)
       << b.listener.faults[0];
   EXPECT_TRUE(b.listener.finished.empty());

@@ -357,15 +357,17 @@ TEST(DispatcherBlock, AFaultEndsItsDispatchAndEveryDispatchWithWorkgroupsOnThatC
     EXPECT_EQ(b.log[2].cu, 0u);
     // cu0 faults in a's wave and halts.
     b.cus[0]->halted = true;
-    b.dispatcher.kernelFaulted(0, a.get(), "memory violation at 0x10");
+    b.dispatcher.kernelFaulted(0, a.get(), WaveFault{"memory violation at 0x10", 0x10});
     sc_core::wait(cycles(1));
     EXPECT_TRUE(pa->done);
     EXPECT_TRUE(pa->faulted);
     EXPECT_EQ(pa->fault, "memory violation at 0x10");
+    EXPECT_EQ(pa->faultAddress, std::optional<uint64_t>{0x10});
     EXPECT_TRUE(pb->done);
     EXPECT_TRUE(pb->faulted);
     EXPECT_NE(pb->fault.find("aborted: compute unit 0"), std::string::npos) << pb->fault;
     EXPECT_NE(pb->fault.find("memory violation at 0x10"), std::string::npos) << pb->fault;
+    EXPECT_FALSE(pb->faultAddress);  // b made no access: it was aborted
     // Another dispatch runs on the CU that is left.
     pc = b.dispatcher.submit(later);
     sc_core::wait(b.dispatcher.finishedEvent());
