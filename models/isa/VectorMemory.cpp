@@ -671,10 +671,10 @@ void waveDwordsAtIssue(ExecArgs& x, int reg, uint8_t* host, bool load) {
   x.w.pc += x.in.sizeBytes;
 }
 
-// A plain load or store at issue on the lanes `d` describes. False, with nothing changed, when
-// the lanes' bytes are not all in one mapped region: the instruction then takes the MemRequest
-// path, which reports faults.
-bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int returnReg = -1) {
+// Moves the data of a plain load or store between the VGPRs from `reg` and the lanes `d`
+// describes, `bytes` per lane. False, with nothing changed, when the lanes' bytes are not all
+// in one mapped region.
+bool moveDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int returnReg) {
   const uint64_t lanes = d.lanes;
   const MemDesc& m = x.op.mem;
   if (lanes == ~0ull && d.form == DirectLanes::Form::Affine && d.stride == 4 && bytes == 4 &&
@@ -682,7 +682,11 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
     // The most common access of all: a whole wave's consecutive dwords, one block copy.
     uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, d.base, 4 * kWaveSize);
     if (host == nullptr) return false;
-    waveDwordsAtIssue(x, reg, host, m.op == MemOp::Load);
+    uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
+    if (m.op == MemOp::Load)
+      copyWaveDwords(r, host);
+    else
+      copyWaveDwords(host, r);
     return true;
   }
   if (lanes != 0) {
@@ -745,6 +749,14 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
     for (uint64_t b = d.written; b != 0; b &= b - 1)
       scatterLaneLoad(x.w, reg, loadDwords(bytes, m.ext), m.ext, __builtin_ctzll(b), kZeros);
   }
+  return true;
+}
+
+// A plain load or store at issue on the lanes `d` describes. False, with nothing changed, when
+// the lanes' bytes are not all in one mapped region: the instruction then takes the MemRequest
+// path, which reports faults.
+bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int returnReg = -1) {
+  if (!moveDirect(x, d, reg, bytes, returnReg)) return false;
   x.r.kind = StepKind::MemoryDone;
   x.w.pc += x.in.sizeBytes;
   return true;
@@ -843,21 +855,55 @@ bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSadd
   if (seg == 1) {
     // Scratch: per-lane private offsets (aligned as such), swizzled: dword p / 4 of lane l at
     // FLAT_SCRATCH + (p / 4) * 256 + l * 4. One offset for every lane makes them affine.
-    if (scratchSaddr || lanesStep(lo, nullptr, exec, 0)) {
-      uint64_t p = static_cast<uint32_t>((scratchSaddr ? saddrValue : lo[first]) + off);
-      if (!aligned(p)) return false;
-      d.form = DirectLanes::Form::Affine;
-      d.base = w.flatScratch + (p / 4) * 256 + p % 4;
-      d.stride = 4;
-    } else {
-      uint64_t* a = d.addr;
-      for (int l = 0; l < kWaveSize; ++l) a[l] = static_cast<uint32_t>(lo[l] + off);
-      for (uint64_t b = exec; b != 0; b &= b - 1)
-        if (!aligned(a[__builtin_ctzll(b)])) return false;
-      for (int l = 0; l < kWaveSize; ++l)
-        a[l] = w.flatScratch + (a[l] / 4) * 256 + static_cast<uint64_t>(l) * 4 + a[l] % 4;
+    // Several dwords per lane: dword k at private address p + 4k, swizzled on its own (as
+    // execFlat's request has it), so one dword access per k, every address worked out before
+    // the first moves (a load may overwrite its address VGPR).
+    if (m.bytes <= 4) {
+      if (scratchSaddr || lanesStep(lo, nullptr, exec, 0)) {
+        uint64_t p = static_cast<uint32_t>((scratchSaddr ? saddrValue : lo[first]) + off);
+        if (!aligned(p)) return false;
+        d.form = DirectLanes::Form::Affine;
+        d.base = w.flatScratch + (p / 4) * 256 + p % 4;
+        d.stride = 4;
+      } else {
+        uint64_t* a = d.addr;
+        for (int l = 0; l < kWaveSize; ++l) a[l] = static_cast<uint32_t>(lo[l] + off);
+        for (uint64_t b = exec; b != 0; b &= b - 1)
+          if (!aligned(a[__builtin_ctzll(b)])) return false;
+        for (int l = 0; l < kWaveSize; ++l)
+          a[l] = w.flatScratch + (a[l] / 4) * 256 + static_cast<uint64_t>(l) * 4 + a[l] % 4;
+      }
+      return accessDirect(x, d, reg, m.bytes, returnReg);
     }
-    return accessDirect(x, d, reg, m.bytes, returnReg);
+    const int dwords = m.bytes / 4;
+    DirectLanes part[4];
+    uint64_t p[kWaveSize];  // each lane's private address of dword 0
+    uint64_t lowest = ~0ull, highest = 0;
+    for (uint64_t b = exec; b != 0; b &= b - 1) {
+      const int l = __builtin_ctzll(b);
+      p[l] = static_cast<uint32_t>((scratchSaddr ? saddrValue : lo[l]) + off);
+      if (!aligned(p[l])) return false;
+      lowest = std::min(lowest, p[l]);
+      highest = std::max(highest, p[l]);
+    }
+    // Every dword of the access lies in the rows of 256 bytes from the lowest private address's
+    // to the highest one's last dword: one mapped block, or the general path does it all.
+    const uint64_t start = w.flatScratch + (lowest / 4) * 256;
+    const uint64_t end = w.flatScratch + ((highest + 4 * (dwords - 1)) / 4) * 256 + 256 + 3;
+    if (x.ctx.directMemory->map(MemSpace::Vector, start, end - start) == nullptr) return false;
+    for (int k = 0; k < dwords; ++k) {
+      DirectLanes& dk = part[k];
+      dk.lanes = dk.written = exec;
+      for (uint64_t b = exec; b != 0; b &= b - 1) {
+        const int l = __builtin_ctzll(b);
+        const uint64_t q = p[l] + 4 * static_cast<uint64_t>(k);
+        dk.addr[l] = w.flatScratch + (q / 4) * 256 + static_cast<uint64_t>(l) * 4 + q % 4;
+      }
+    }
+    for (int k = 0; k < dwords; ++k) moveDirect(x, part[k], reg + k, 4, -1);
+    x.r.kind = StepKind::MemoryDone;
+    w.pc += x.in.sizeBytes;
+    return true;
   }
   // Global and flat: address = (saddr, or the high VGPR << 32) + the low VGPR + offset. With
   // one high half, lane l is at base + lo[l]; consecutive elements make the lanes affine, and
@@ -1278,7 +1324,20 @@ void execFlat(ExecArgs& x) {
                     alignMode);
     return false;
   };
+  // Private (scratch) addresses are swizzled with 4-byte elements and an index stride of 64
+  // (the private segment's layout: Vega ISA guide 8.1.5, swizzled buffer addressing, as LLVM's
+  // scratch V# sets it up): dword p / 4 of lane l is at FLAT_SCRATCH + (p / 4) * 256 + l * 4.
+  // An access of several dwords is one element per dword, each swizzled on its own: dword k
+  // of a lane's data at private address p + 4k. The other lanes of such an access (flat
+  // addresses outside the private aperture) have their dwords one after another.
+  const int dwords = m.op != MemOp::Atomic && m.bytes > 4 ? m.bytes / 4 : 1;
+  uint64_t swizzled = 0;  // lanes whose address is private
   auto swizzleScratch = [&](int lane, uint64_t p) {
+    swizzled |= 1ull << lane;
+    for (int k = 1; k < dwords; ++k) {
+      const uint64_t q = p + 4 * static_cast<uint64_t>(k);
+      x.mem.addr[lane][k] = w.flatScratch + (q / 4) * 256 + static_cast<uint64_t>(lane) * 4 + q % 4;
+    }
     return w.flatScratch + (p / 4) * 256 + static_cast<uint64_t>(lane) * 4 + (p % 4);
   };
   for (int l = 0; l < kWaveSize; ++l) {
@@ -1316,7 +1375,15 @@ void execFlat(ExecArgs& x) {
     if (ldsLanes != exec) return fault(x, "flat access mixing apertures not supported");
     x.mem.space = MemSpace::Lds;
   }
-  finishVector(x, in.f[fld::kData0], exec, exec, m.bytes);
+  if (!finishVector(x, in.f[fld::kData0], exec, exec, m.bytes) || swizzled == 0 || dwords == 1)
+    return;
+  // One dword per element; the data keeps its place (a lane's elements follow one another).
+  x.mem.elementBytes = 4;
+  x.mem.elementsPerLane = static_cast<uint8_t>(dwords);
+  for (uint64_t b = exec & ~swizzled; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    for (int k = 1; k < dwords; ++k) x.mem.addr[l][k] = x.mem.addr[l][0] + 4 * k;
+  }
 }
 
 }  // namespace
