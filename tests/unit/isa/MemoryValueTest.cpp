@@ -604,12 +604,11 @@ TEST(MemoryValues, DsCondxchg32MatchesDefinition) {
   });
 }
 
-// The same with an address that is not a multiple of 8: ADDR0 = 0x104 & 0xfff8 = 0x100.
-// Disabled (issue 21): the Vega ISA guide (section 12.13) describes DS_CONDXCHG32_RTN_B64 only as
-// a conditional write exchange, without an address computation; the & 0xfff8 is the pseudocode
-// of later guides (CDNA, RDNA). The Vega guide does not contradict the model (which uses the
-// address as given), so the test stays disabled.
-TEST(MemoryValues, DISABLED_DsCondxchg32AlignsTheAddressTo8Bytes) {
+// The same with an address that is not a multiple of 8: ADDR0 = 0x104 & 0xfff8 = 0x100. The
+// Vega ISA guide (section 12.13) describes DS_CONDXCHG32_RTN_B64 as a conditional write
+// exchange of two dwords without an address computation of its own; AMD's CDNA and RDNA guides
+// define the same opcode with the address aligned down to 8 bytes, which is what is checked.
+TEST(MemoryValues, DsCondxchg32AlignsTheAddressTo8Bytes) {
   checkCases({
       {"ds_condxchg32_rtn_b64 v[2:3], v0, v[4:5]",
        {{"exec", 1},
@@ -682,29 +681,6 @@ TEST(MemoryValues, D16FormattedBufferMatchesDefinitions) {
   fin.push_back({"v8", 0x12343e00});
   cases.push_back({"buffer_load_format_d16_x v2" + at, fin, {{"v2@0", 0xdead3e00}}});
   cases.push_back({"buffer_store_format_d16_x v8" + at, fin, {{"mem:0x3040", f32(1.5f)}}});
-  checkCases(cases);
-}
-
-// A D16 store of fewer components than the 16_16_16_16 format has writes only those (the guide
-// lists one MEM[addr + ChannelOffset*()] write per stored component): y (and w) keep theirs.
-// Disabled (issue 21): that per-component pseudocode is the CDNA3 guide's. The Vega ISA guide
-// (sections 12.15 MUBUF, 12.16 MTBUF) defines the *_FORMAT_D16_* stores as typed stores of one to
-// four 16-bit components with format conversion and does not say what becomes of the components
-// of a wider format that the store does not supply (the model writes them as 0). Silent there,
-// so the test stays disabled.
-TEST(MemoryValues, DISABLED_D16FormattedStoresLeaveOtherComponents) {
-  const std::vector<Val> in = d16State(12, 4);
-  std::vector<Case> cases;
-  for (const bool typed : {false, true}) {
-    const std::string p = typed ? "tbuffer_" : "buffer_";
-    const std::string at = d16At(typed, 12, 4);
-    cases.push_back({p + "store_format_d16_x v8" + at, in, {{"mem:0x3040", 0x22225555}}});
-    cases.push_back({p + "store_format_d16_xyz v[8:9]" + at,
-                     in,
-                     {{"mem:0x3040", 0x66665555}, {"mem:0x3044", 0x44447777}}});
-  }
-  cases.push_back(
-      {"buffer_store_format_d16_hi_x v8" + d16At(false, 12, 4), in, {{"mem:0x3040", 0x22226666}}});
   checkCases(cases);
 }
 
