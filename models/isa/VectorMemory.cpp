@@ -178,6 +178,15 @@ struct Tables {
         add(Enc::Flat, 2, opcode, "global_" + name, m, execFlat);
       }
     }
+    {
+      // BUFFER_STORE_LDS_DWORD (12.17): stores a dword of the LDS, no VGPR data or address.
+      MemDesc m;
+      m.op = MemOp::Store;
+      m.bytes = 4;
+      m.fromLds = true;
+      add(Enc::Mubuf, 0, 0x3d, "buffer_store_lds_dword", m, execBuffer);
+      ops.back().src1 = NoT;
+    }
     // Cache control: the model's vector L1 is write-through and coherent, so these are no-ops.
     MemDesc none;
     none.op = MemOp::Load;
@@ -235,8 +244,28 @@ void gatherStoreData(ExecArgs& x, uint64_t sent, int dataReg) {
   }
 }
 
+// Loads into the LDS (lds=1: MUBUF, GLOBAL, SCRATCH) and BUFFER_STORE_LDS_DWORD: lane l's LDS
+// dword is at M0[15:0] + the instruction offset + 4 * l (Vega ISA guide 8.1, buffer load to
+// LDS; LLVM's AMDGPU intrinsic documentation: the instruction offset applies to the memory
+// and the LDS address alike).
+uint32_t ldsDwordBase(const WaveState& w, int64_t instOffset) {
+  return static_cast<uint32_t>((w.m0 & 0xffff) + instOffset);
+}
+
+// A load's returned data goes to the LDS from `ldsBase` (completeLdsLoad), not to VGPRs; the
+// base travels in reg (low half) and aux (high half).
+void setLdsWriteback(MemRequest& mem, uint32_t ldsBase, LoadExt ext, uint64_t lanes) {
+  MemRequest::Writeback& wb = mem.writeback;
+  wb.kind = kWbLds;
+  wb.reg = static_cast<uint16_t>(ldsBase & 0xffff);
+  wb.aux = static_cast<uint16_t>(ldsBase >> 16);
+  wb.flags = static_cast<uint8_t>(ext);
+  wb.lanes = lanes;
+}
+
 // Common tail: counter, data, write-back. `sent` lanes access memory; `written` lanes get
-// a destination write (loads to out-of-range lanes write 0).
+// a destination write (loads to out-of-range lanes write 0; loads into the LDS set their
+// write-back afterwards).
 bool finishVector(ExecArgs& x, int dataReg, uint64_t sent, uint64_t written, int elementBytes) {
   const MemDesc& m = x.op.mem;
   MemRequest& mem = x.mem;
@@ -253,7 +282,8 @@ bool finishVector(ExecArgs& x, int dataReg, uint64_t sent, uint64_t written, int
     return false;
   }
   if (m.op != MemOp::Load) gatherStoreData(x, sent, dataReg);
-  const bool returns = m.op == MemOp::Load || mem.atomicReturnsData;
+  const bool returns =
+      (m.op == MemOp::Load && !(x.in.f[fld::kBits] & kLds)) || mem.atomicReturnsData;
   if (returns) {
     const int vdst = x.in.f[fld::kDst];
     const int dwords = dwordsOf(x.op.dst);
@@ -352,7 +382,8 @@ void formatStoreValues(const WaveState& w, int dataReg, const MemDesc& m, int l,
 }
 
 bool ldsLoadAllowed(const MemDesc& m) {
-  // Vega ISA guide, "buffer load to LDS": ubyte, sbyte, ushort, sshort, dword and format_x.
+  // Vega ISA guide, "buffer load to LDS": ubyte, sbyte, ushort, sshort, dword and format_x (and
+  // the same loads of GLOBAL and SCRATCH, not FLAT: what llvm-objdump-15 decodes for gfx906).
   if (m.op != MemOp::Load || m.d16) return false;
   if (m.format) return m.components == 1;
   return m.ext == LoadExt::None ? m.bytes == 4
@@ -1106,7 +1137,7 @@ void execBuffer(ExecArgs& x) {
   WaveState& w = x.w;
   const unsigned bits = in.f[fld::kBits];
   const bool mtbuf = x.op.enc == Enc::Mtbuf;
-  const bool toLds = bits & kLds, tfe = bits & kTfe;
+  const bool toLds = (bits & kLds) && !m.fromLds, tfe = bits & kTfe;
   if (toLds && tfe) return fault(x, "buffer load to LDS with TFE set is illegal");
   if (toLds && !ldsLoadAllowed(m))
     return fault(x, "lds=1 is only valid on buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x");
@@ -1240,8 +1271,20 @@ void execBuffer(ExecArgs& x) {
   }
   mem.laneMask = sent;
 
-  // Store and atomic data.
-  if (m.op != MemOp::Load && !m.format) gatherStoreData(x, sent, vdata);
+  // Store and atomic data; BUFFER_STORE_LDS_DWORD's from the LDS, read at issue (as LDS_DIRECT
+  // and the DS src2 forms read it: ExecContext::ldsData), each lane's dword at
+  // ldsDwordBase + 4 * l; a dword past the workgroup's allocation reads 0.
+  if (m.fromLds) {
+    const uint64_t base = ldsDwordBase(w, instOffset);
+    for (uint64_t k = sent; k != 0; k &= k - 1) {
+      const int l = __builtin_ctzll(k);
+      const uint64_t a = base + 4 * static_cast<uint64_t>(l);
+      if (x.ctx.ldsData && a + 4 <= x.ctx.ldsSize)
+        std::memcpy(mem.element(l, 0), x.ctx.ldsData + a, 4);
+    }
+  } else if (m.op != MemOp::Load && !m.format) {
+    gatherStoreData(x, sent, vdata);
+  }
   if (m.op != MemOp::Load && m.format) {
     for (int l = 0; l < kWaveSize; ++l) {
       if (!((sent >> l) & 1)) continue;
@@ -1265,13 +1308,7 @@ void execBuffer(ExecArgs& x) {
     wb.lanes = exec;
     wb.format = params;
     if (toLds) {
-      // LDS_ADDR = LDS base + M0[15:0] + instruction offset + lane * 4 (Vega ISA guide, buffer
-      // load to LDS); the base offset travels in reg (low half) and aux (high half).
-      const uint32_t ldsBase = (w.m0 & 0xffff) + instOffset;
-      wb.kind = kWbLds;
-      wb.reg = static_cast<uint16_t>(ldsBase & 0xffff);
-      wb.aux = static_cast<uint16_t>(ldsBase >> 16);
-      wb.flags = static_cast<uint8_t>(m.ext);
+      setLdsWriteback(mem, ldsDwordBase(w, instOffset), m.ext, exec);
     } else {
       setVgprWriteback(mem, vdata, dstDwords, m.ext, exec);
       if (m.format) wb.flags = kWbFormat;
@@ -1287,8 +1324,12 @@ void execFlat(ExecArgs& x) {
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
   WaveState& w = x.w;
-  if (in.f[fld::kBits] & kLds) return fault(x, "flat access to LDS (lds bit) not supported");
   const int seg = in.f[fld::kFmt];
+  // lds=1: the loaded data goes to the LDS (ldsDwordBase), not to VGPRs; GLOBAL and SCRATCH
+  // loads of a byte, short or dword only (the decoder refuses other encodings).
+  const bool toLds = in.f[fld::kBits] & kLds;
+  if (toLds && (seg == 0 || !ldsLoadAllowed(m)))
+    return fault(x, "lds=1 is only valid on global/scratch load_ubyte/sbyte/ushort/sshort/dword");
   const int vaddr = in.f[fld::kAddr];
   const int saddr = in.f[fld::kData1];
   const bool useSaddr = seg != 0 && saddr != 0x7f;
@@ -1302,7 +1343,8 @@ void execFlat(ExecArgs& x) {
   const uint64_t saddrValue =
       useSaddr ? readScalar(in, w, x.ctx, saddr, seg == 2 ? Ty::B64 : Ty::B32) : 0;
 
-  if (x.ctx.directMemory && flatDirect(x, seg, vaddr, useSaddr, scratchSaddr, saddrValue, offset))
+  if (x.ctx.directMemory && !toLds &&
+      flatDirect(x, seg, vaddr, useSaddr, scratchSaddr, saddrValue, offset))
     return;
 
   // FLAT-segment instructions count on both VM_CNT and LGKM_CNT; global and scratch on VM_CNT.
@@ -1375,8 +1417,9 @@ void execFlat(ExecArgs& x) {
     if (ldsLanes != exec) return fault(x, "flat access mixing apertures not supported");
     x.mem.space = MemSpace::Lds;
   }
-  if (!finishVector(x, in.f[fld::kData0], exec, exec, m.bytes) || swizzled == 0 || dwords == 1)
-    return;
+  if (!finishVector(x, in.f[fld::kData0], exec, exec, m.bytes)) return;
+  if (toLds) setLdsWriteback(x.mem, ldsDwordBase(w, offset), m.ext, exec);
+  if (swizzled == 0 || dwords == 1) return;
   // One dword per element; the data keeps its place (a lane's elements follow one another).
   x.mem.elementBytes = 4;
   x.mem.elementsPerLane = static_cast<uint8_t>(dwords);
@@ -1460,6 +1503,13 @@ void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
     const uint64_t a = base + 4 * static_cast<uint64_t>(l);
     if (a + 4 <= ldsBytes) std::memcpy(lds + a, &value, 4);
   }
+}
+
+bool hasLdsForm(const OpInfo& op) {
+  if (op.flags & kNoOperands) return false;  // buffer_wbinvl1*
+  if (op.mem.fromLds) return true;
+  if (op.enc == Enc::Flat) return op.mem.segment != 0 && ldsLoadAllowed(op.mem);
+  return op.enc == Enc::Mubuf && ldsLoadAllowed(op.mem);
 }
 
 OpTable vmemTable() {
