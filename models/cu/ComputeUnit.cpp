@@ -675,6 +675,7 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
       fault(w, &inst, "s_trap " + std::to_string(r.trapId) + " with no trap handler installed");
       break;
     case isa::StepKind::Fault:
+    case isa::StepKind::Halt:  // no debugger resumes a halted wave: stopped as a fault
       fault(w, &inst, r.fault);
       break;
   }

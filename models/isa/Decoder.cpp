@@ -380,6 +380,13 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
       f[fld::kData0] = f[fld::kDst] = u16(bits(w1, 15, 8));
       f[fld::kData1] = u16(bits(w1, 20, 16) * 4);
       if (mtbuf) f[fld::kFmt] = u16(bits(w0, 22, 19) | (bits(w0, 25, 23) << 4));
+      // lds=1 only on the loads into the LDS and BUFFER_STORE_LDS_DWORD, which exists only with
+      // it and without a VGPR address (offen, idxen); other combinations are not instructions.
+      if (op && !mtbuf &&
+          ((f[fld::kBits] & kLds)
+               ? !hasLdsForm(*op) || (op->mem.fromLds && (f[fld::kBits] & (kOffen | kIdxen)))
+               : op->mem.fromLds))
+        op = nullptr;
       break;
     }
     case Enc::Flat: {
@@ -396,6 +403,7 @@ int decodeOne(Instruction& in, const uint8_t* p, size_t avail, GfxTarget target)
       f[fld::kData0] = u16(bits(w1, 15, 8));
       f[fld::kData1] = u16(bits(w1, 22, 16));
       f[fld::kDst] = u16(bits(w1, 31, 24));
+      if (op && (f[fld::kBits] & kLds) && !hasLdsForm(*op)) op = nullptr;  // no such LDS form
       break;
     }
     case Enc::Mimg: {

@@ -625,6 +625,16 @@ std::string buffer(const Instruction& in, const OpInfo& op) {
   const unsigned bits = f[fld::kBits];
   const bool glc = bits & kGlc;
   bool first = true;
+  if (op.mem.fromLds) {
+    // buffer_store_lds_dword: no VGPR operand; lds before glc and slc (llvm-objdump-15).
+    s += " " + scalar(f[fld::kData1], 4, Ty::B128, 0) + ", " +
+         scalar(f[fld::kOffset1], 1, Ty::B32, in.literal);
+    if (f[fld::kOffset0]) s += " offset:" + dec(f[fld::kOffset0]);
+    s += " lds";
+    if (glc) s += " glc";
+    if (bits & kSlc) s += " slc";
+    return s;
+  }
   const Ty data =
       op.mem.op == MemOp::Store ? op.src1 : (op.mem.op == MemOp::Atomic ? op.src1 : op.dst);
   if (!(bits & kLds) || op.mem.op != MemOp::Load)  // lds loads have no vdata operand
@@ -652,7 +662,9 @@ std::string flat(const Instruction& in, const OpInfo& op) {
   const int seg = f[fld::kFmt];
   const int saddr = f[fld::kData1];
   const bool useSaddr = seg != 0 && saddr != 0x7f;
-  const bool returns = op.mem.op == MemOp::Load || (op.mem.op == MemOp::Atomic && (bits & kGlc));
+  // Loads into the LDS (lds) have no VGPR destination.
+  const bool returns =
+      (op.mem.op == MemOp::Load && !(bits & kLds)) || (op.mem.op == MemOp::Atomic && (bits & kGlc));
   bool first = true;
   if (returns) add(s, vgpr(f[fld::kDst], dwordsOf(op.dst)), first);
   // Address: 64-bit VGPR pair for flat/global without saddr; 32-bit VGPR offset otherwise;

@@ -843,7 +843,12 @@ void execDs(ExecArgs& x) {
     off[0] = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
     off[1] = 0;
   }
-  if (x.ctx.ldsAtIssue && !gds(x)) {
+  // DS_CONDXCHG32_RTN_B64 is a 64-bit operation on an 8-byte aligned address: the address's
+  // low three bits are dropped (ADDR = (VGPR + OFFSET) & ~7: the instruction's pseudocode in
+  // AMD's CDNA and RDNA ISA guides; the Vega guide, 12.13, gives no address computation of
+  // its own). Rare: always through the request path.
+  const bool alignTo8 = m.atomic == AtomicOp::CondXchg32;
+  if (x.ctx.ldsAtIssue && !gds(x) && !alignTo8) {
     if (w.exec == ~0ull && dsEveryLaneAtIssue(x, off)) return;
     return dsAtIssue(x, off);
   }
@@ -856,7 +861,8 @@ void execDs(ExecArgs& x) {
   mem.laneMask = w.exec;
   const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
   for (int l = 0; l < kWaveSize; ++l) {
-    for (int e = 0; e < m.elements; ++e) mem.addr[l][e] = static_cast<uint32_t>(addr[l] + off[e]);
+    for (int e = 0; e < m.elements; ++e)
+      mem.addr[l][e] = static_cast<uint32_t>(addr[l] + off[e]) & (alignTo8 ? ~7u : ~0u);
   }
   if (m.op == MemOp::Store || m.op == MemOp::Atomic) {
     for (int l = 0; l < kWaveSize; ++l) {

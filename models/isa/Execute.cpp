@@ -80,11 +80,11 @@ void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds, uint32
   const LoadExt ext = static_cast<LoadExt>(wb.flags & 0xf);
   const int dwords = wb.count;
   if (!vgprInRange(wave, wb.reg, dwords)) return;  // checked at issue; defensive
-  // The common case, whole dwords of one element per lane: straight from the returned data to
-  // the VGPRs, register by register (fixed-size copies; the general path below assembles each
-  // lane in a buffer first).
-  if (ext == LoadExt::None && mem.elementsPerLane == 1 && !(wb.flags & kWbBroadcast) &&
-      mem.elementBytes == 4 * dwords) {
+  // The common case, whole dwords per lane (a lane's elements follow one another in the
+  // data): straight from the returned data to the VGPRs, register by register (fixed-size
+  // copies; the general path below assembles each lane in a buffer first).
+  if (ext == LoadExt::None && !(wb.flags & kWbBroadcast) &&
+      mem.elementBytes * mem.elementsPerLane == 4 * dwords) {
     for (int k = 0; k < dwords; ++k) {
       uint32_t* r = wave.v(static_cast<uint32_t>(wb.reg + k));
       for (int l = 0; l < kWaveSize; ++l)

@@ -1,5 +1,7 @@
 // Program flow control: SOPP (Vega ISA guide ch. 4 "Program Flow Control";
 // opcodes 12.6). Branches, s_waitcnt, s_barrier, s_endpgm, s_sleep/s_nop, messages, traps.
+#include <cstdio>
+
 #include "isa/Operands.h"
 
 namespace vgpu::isa {
@@ -58,6 +60,17 @@ OpInfo sopp(int opcode, const char* name, ExecFn fn, IssueType issue = IssueType
   return o;
 }
 
+void sendmsgHalt(ExecArgs& x) {
+  char text[128];
+  std::snprintf(text, sizeof text,
+                "wave halted by s_sendmsghalt after sending message 0x%x with M0 = 0x%x (no "
+                "debugger to resume it)",
+                static_cast<unsigned>(x.in.f[fld::kExt0]), static_cast<unsigned>(x.w.m0));
+  x.r.kind = StepKind::Halt;
+  x.r.fault = text;
+  advance(x);
+}
+
 #define FN(...) [](ExecArgs& x) { __VA_ARGS__; }
 
 const OpInfo kSoppOps[] = {
@@ -80,9 +93,8 @@ const OpInfo kSoppOps[] = {
     sopp(0x0c, "s_waitcnt", FN(waitcnt(x)), IssueType::Internal),
     // s_sethalt 1 halts the wave until a debugger resumes it; there is none in the model.
     sopp(0x0d, "s_sethalt", FN(if (x.in.f[fld::kExt0] & 1) {
-           x.r.kind = StepKind::Fault;
+           x.r.kind = StepKind::Halt;
            x.r.fault = "wave halted by s_sethalt (no debugger to resume it)";
-           return;
          } advance(x)),
          IssueType::Internal),
     // s_sleep N sleeps about 64 * N cycles (12.6).
@@ -94,10 +106,10 @@ const OpInfo kSoppOps[] = {
          FN(x.r.kind = StepKind::Message; x.r.message = x.in.f[fld::kExt0];
             x.r.messageData = x.w.m0; advance(x)),
          IssueType::Message),
-    sopp(0x11, "s_sendmsghalt",
-         FN(x.r.kind = StepKind::Message; x.r.message = x.in.f[fld::kExt0];
-            x.r.messageData = x.w.m0; advance(x)),
-         IssueType::Message),
+    // s_sendmsghalt (12.6): s_sendmsg, then the wave halts until a debugger resumes it. There
+    // is none in the model: as after s_sethalt 1 the sequencer stops the wave as a fault (the
+    // message, with the M0 data it carried, named in it), so a dispatch never waits for it.
+    sopp(0x11, "s_sendmsghalt", FN(sendmsgHalt(x)), IssueType::Message),
     // s_trap (4.5, 12.6): with a trap handler (TBA != 0) {TTMP1, TTMP0} = {trapID[7:0] at
     // [23:16] of TTMP1, PC[47:0]} where PC is the next instruction (s_rfe returns past the
     // s_trap), then PC = TBA. Without a handler the sequencer gets StepKind::Trap.

@@ -100,6 +100,9 @@ enum class StepKind : uint8_t {
   Message,     // s_sendmsg: `message` holds the message id and data
   Trap,        // s_trap: `trapId`; the sequencer decides (handler or fault)
   Fault,       // illegal or unsupported: `fault` explains; the wave must be stopped
+  // s_sethalt 1 / s_sendmsghalt: the wave halts until a debugger resumes it (PC past the
+  // instruction). With no debugger the sequencer stops it as a fault, `fault` saying why.
+  Halt,
   // (added by gws) ds_gws_sema_p / ds_gws_barrier: the wave waits for the device's global wave
   // sync resource `gwsResource` (isa/Gws.h); PC is already past the instruction.
   GwsWait,
@@ -207,9 +210,20 @@ StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
 // sets the fields of the kind it returns, so `r` must hold a default StepResult's other fields
 // (reset it after any result but Continue and MemoryDone, which set nothing else). `inst`
 // comes from Program::decode (its executor resolved) and is the one at the wave's PC.
+// Whether MODE.VSKIP skips `inst`: the vector instructions (Vega ISA guide 3.3, MODE.VSKIP:
+// "valu, vmem, export, lds, gds"), not scalar, branch or message ones.
+inline bool skippedInVskip(const Instruction& inst) {
+  return inst.issue == IssueType::Valu || inst.issue == IssueType::Vmem ||
+         inst.issue == IssueType::Lds;
+}
+
 inline void executeInto(const Instruction& inst, WaveState& wave, MemRequest& mem,
                         const ExecContext& ctx, StepResult& r) {
   r.kind = StepKind::Continue;
+  if (__builtin_expect((wave.mode & WaveState::kModeVskip) != 0, 0) && skippedInVskip(inst)) {
+    wave.pc += inst.sizeBytes;  // VSKIP: the vector instruction is skipped, not executed
+    return;
+  }
   ExecArgs args{inst, *inst.execOp, wave, mem, ctx, r};
   inst.exec(args);
   if (r.kind == StepKind::Fault) wave.pc = inst.pc;  // a faulting instruction leaves PC on itself

@@ -51,10 +51,13 @@ enum class WaitCounter : uint8_t { None, Vm, Lgkm, VmLgkm, Exp };
 
 struct MemRequest {
   static constexpr int kMaxElementBytes = 16;
-  static constexpr int kElementsPerLane = 2;  // read2/write2 touch two addresses per lane
+  // Addresses per lane: read2/write2 touch two; a swizzled scratch access of several dwords
+  // (SCRATCH_*_DWORDX2..X4, FLAT to the private aperture) one per dword, up to four.
+  static constexpr int kElementsPerLane = 4;
   static constexpr int kScalarMaxBytes = 64;  // s_load_dwordx16
-  static constexpr int kLaneStride =
-      kMaxElementBytes * kElementsPerLane;  // bytes per lane in data[]
+  // Bytes per lane in data[]: a lane's elements together hold at most 16 bytes (read2_b64:
+  // 2 x 8; a scratch dwordx4: 4 x 4); 32 leaves a lane's data aligned as before.
+  static constexpr int kLaneStride = 32;
 
   MemSpace space = MemSpace::Vector;
   MemOp op = MemOp::Load;
@@ -66,7 +69,7 @@ struct MemRequest {
   // Vector/LDS: lanes that access memory. Scalar: bit 0.
   uint64_t laneMask = 0;
   uint8_t elementBytes = 4;     // bytes per element: 1, 2, 4, 8, 12, 16 (scalar: up to 64)
-  uint8_t elementsPerLane = 1;  // 1, or 2 for DS read2/write2 forms
+  uint8_t elementsPerLane = 1;  // 1; 2 for DS read2/write2; 2..4 for swizzled scratch dwords
 
   // (added by isa) Vector loads/stores: how many bytes of lane l's element are accessed, from
   // its start, when fewer than elementBytes (a buffer range check keeps only the in-range dwords
@@ -77,8 +80,10 @@ struct MemRequest {
   // workgroup's LDS allocation; for Vector a device (virtual) address; Scalar uses addr[0][0].
   std::array<std::array<uint64_t, kElementsPerLane>, 64> addr{};
 
-  // Element e of lane l occupies data[(l * kElementsPerLane + e) * kMaxElementBytes ...];
-  // a scalar access uses data[0 .. elementBytes). Store data on the way out, load data back.
+  // Element e of lane l occupies data[l * kLaneStride + e * elementBytes ...]: a lane's
+  // elements follow one another, so a scratch access split into dwords keeps the layout of the
+  // same access in one element. A scalar access uses data[0 .. elementBytes). Store data on
+  // the way out, load data back.
   alignas(64) std::array<uint8_t, 64 * kLaneStride> data{};
   // Compare values for compare-and-swap atomics, same layout as data.
   alignas(64) std::array<uint8_t, 64 * kLaneStride> cmp{};
@@ -98,15 +103,13 @@ struct MemRequest {
     uint32_t format = 0;  // (added by isa) buffer format / LDS loads: conversion parameters
   } writeback;
 
-  uint8_t* element(int lane, int e) {
-    return &data[static_cast<size_t>(lane * kElementsPerLane + e) * kMaxElementBytes];
+  // Where element e of lane l starts in data[] (and cmp[]); elementBytes must be set first.
+  size_t elementOffset(int lane, int e) const {
+    return static_cast<size_t>(lane) * kLaneStride + static_cast<size_t>(e) * elementBytes;
   }
-  const uint8_t* element(int lane, int e) const {
-    return &data[static_cast<size_t>(lane * kElementsPerLane + e) * kMaxElementBytes];
-  }
-  uint8_t* cmpElement(int lane, int e) {
-    return &cmp[static_cast<size_t>(lane * kElementsPerLane + e) * kMaxElementBytes];
-  }
+  uint8_t* element(int lane, int e) { return &data[elementOffset(lane, e)]; }
+  const uint8_t* element(int lane, int e) const { return &data[elementOffset(lane, e)]; }
+  uint8_t* cmpElement(int lane, int e) { return &cmp[elementOffset(lane, e)]; }
 };
 
 }  // namespace vgpu::isa

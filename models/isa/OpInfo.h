@@ -141,6 +141,7 @@ struct MemDesc {
   bool d16 = false;        // format d16 (packed 16-bit data)
   bool d16Hi = false;      // format d16_hi
   uint8_t segment = 0;     // FLAT: 0 flat, 1 scratch, 2 global
+  bool fromLds = false;    // buffer_store_lds_dword: the store data is read from the LDS
 };
 
 struct ValuLanes;
@@ -218,6 +219,11 @@ enum MemBits : uint16_t {
   kSmemSoe = 256,
   kNv = 512,
 };
+
+// Whether a MUBUF or FLAT opcode has a form with the LDS bit (lds=1) (VectorMemory.cpp): the
+// loads into the LDS and buffer_store_lds_dword. Other opcodes with the bit set are not valid
+// encodings (llvm-objdump-15 prints them as .long).
+bool hasLdsForm(const OpInfo& op);
 
 // Operand codes of the scalar source/destination space (Vega ISA guide 12.1/12.3).
 namespace opnd {

@@ -542,7 +542,11 @@ const OpInfo kSopOps[] = {
     sopc(0x0d, "s_bitcmp1_b32", B32, B32, FN(s.scc = ((s.a >> (s.b & 31)) & 1) == 1)),
     sopc(0x0e, "s_bitcmp0_b64", B64, B32, FN(s.scc = ((s.a >> (s.b & 63)) & 1) == 0)),
     sopc(0x0f, "s_bitcmp1_b64", B64, B32, FN(s.scc = ((s.a >> (s.b & 63)) & 1) == 1)),
-    sopc(0x10, "s_setvskip", B32, B32, FN((void)s)),  // vskip is not modelled: a no-op
+    // S_SETVSKIP: MODE.VSKIP = S0.u[S1.u[4:0]] (12.5 SOPC); while set, vector instructions are
+    // skipped (executeInto).
+    sopc(0x10, "s_setvskip", B32, B32,
+         FN(s.w.mode = ((s.a >> (s.b & 31)) & 1) ? s.w.mode | WaveState::kModeVskip
+                                                 : s.w.mode & ~WaveState::kModeVskip)),
     sopc(0x11, "s_set_gpr_idx_on", B32, NoT,
          FN(s.w.m0 = (s.w.m0 & ~0xf0ffu) | (s.a & 0xff) | ((s.in.f[fld::kSrc1] & 0xfu) << 12);
             s.w.mode |= kModeGprIdxEn)),

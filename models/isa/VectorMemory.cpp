@@ -178,6 +178,15 @@ struct Tables {
         add(Enc::Flat, 2, opcode, "global_" + name, m, execFlat);
       }
     }
+    {
+      // BUFFER_STORE_LDS_DWORD (12.17): stores a dword of the LDS, no VGPR data or address.
+      MemDesc m;
+      m.op = MemOp::Store;
+      m.bytes = 4;
+      m.fromLds = true;
+      add(Enc::Mubuf, 0, 0x3d, "buffer_store_lds_dword", m, execBuffer);
+      ops.back().src1 = NoT;
+    }
     // Cache control: the model's vector L1 is write-through and coherent, so these are no-ops.
     MemDesc none;
     none.op = MemOp::Load;
@@ -235,8 +244,28 @@ void gatherStoreData(ExecArgs& x, uint64_t sent, int dataReg) {
   }
 }
 
+// Loads into the LDS (lds=1: MUBUF, GLOBAL, SCRATCH) and BUFFER_STORE_LDS_DWORD: lane l's LDS
+// dword is at M0[15:0] + the instruction offset + 4 * l (Vega ISA guide 8.1, buffer load to
+// LDS; LLVM's AMDGPU intrinsic documentation: the instruction offset applies to the memory
+// and the LDS address alike).
+uint32_t ldsDwordBase(const WaveState& w, int64_t instOffset) {
+  return static_cast<uint32_t>((w.m0 & 0xffff) + instOffset);
+}
+
+// A load's returned data goes to the LDS from `ldsBase` (completeLdsLoad), not to VGPRs; the
+// base travels in reg (low half) and aux (high half).
+void setLdsWriteback(MemRequest& mem, uint32_t ldsBase, LoadExt ext, uint64_t lanes) {
+  MemRequest::Writeback& wb = mem.writeback;
+  wb.kind = kWbLds;
+  wb.reg = static_cast<uint16_t>(ldsBase & 0xffff);
+  wb.aux = static_cast<uint16_t>(ldsBase >> 16);
+  wb.flags = static_cast<uint8_t>(ext);
+  wb.lanes = lanes;
+}
+
 // Common tail: counter, data, write-back. `sent` lanes access memory; `written` lanes get
-// a destination write (loads to out-of-range lanes write 0).
+// a destination write (loads to out-of-range lanes write 0; loads into the LDS set their
+// write-back afterwards).
 bool finishVector(ExecArgs& x, int dataReg, uint64_t sent, uint64_t written, int elementBytes) {
   const MemDesc& m = x.op.mem;
   MemRequest& mem = x.mem;
@@ -253,7 +282,8 @@ bool finishVector(ExecArgs& x, int dataReg, uint64_t sent, uint64_t written, int
     return false;
   }
   if (m.op != MemOp::Load) gatherStoreData(x, sent, dataReg);
-  const bool returns = m.op == MemOp::Load || mem.atomicReturnsData;
+  const bool returns =
+      (m.op == MemOp::Load && !(x.in.f[fld::kBits] & kLds)) || mem.atomicReturnsData;
   if (returns) {
     const int vdst = x.in.f[fld::kDst];
     const int dwords = dwordsOf(x.op.dst);
@@ -352,7 +382,8 @@ void formatStoreValues(const WaveState& w, int dataReg, const MemDesc& m, int l,
 }
 
 bool ldsLoadAllowed(const MemDesc& m) {
-  // Vega ISA guide, "buffer load to LDS": ubyte, sbyte, ushort, sshort, dword and format_x.
+  // Vega ISA guide, "buffer load to LDS": ubyte, sbyte, ushort, sshort, dword and format_x (and
+  // the same loads of GLOBAL and SCRATCH, not FLAT: what llvm-objdump-15 decodes for gfx906).
   if (m.op != MemOp::Load || m.d16) return false;
   if (m.format) return m.components == 1;
   return m.ext == LoadExt::None ? m.bytes == 4
@@ -671,10 +702,10 @@ void waveDwordsAtIssue(ExecArgs& x, int reg, uint8_t* host, bool load) {
   x.w.pc += x.in.sizeBytes;
 }
 
-// A plain load or store at issue on the lanes `d` describes. False, with nothing changed, when
-// the lanes' bytes are not all in one mapped region: the instruction then takes the MemRequest
-// path, which reports faults.
-bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int returnReg = -1) {
+// Moves the data of a plain load or store between the VGPRs from `reg` and the lanes `d`
+// describes, `bytes` per lane. False, with nothing changed, when the lanes' bytes are not all
+// in one mapped region.
+bool moveDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int returnReg) {
   const uint64_t lanes = d.lanes;
   const MemDesc& m = x.op.mem;
   if (lanes == ~0ull && d.form == DirectLanes::Form::Affine && d.stride == 4 && bytes == 4 &&
@@ -682,7 +713,11 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
     // The most common access of all: a whole wave's consecutive dwords, one block copy.
     uint8_t* host = x.ctx.directMemory->map(MemSpace::Vector, d.base, 4 * kWaveSize);
     if (host == nullptr) return false;
-    waveDwordsAtIssue(x, reg, host, m.op == MemOp::Load);
+    uint32_t* r = x.w.v(static_cast<uint32_t>(reg));
+    if (m.op == MemOp::Load)
+      copyWaveDwords(r, host);
+    else
+      copyWaveDwords(host, r);
     return true;
   }
   if (lanes != 0) {
@@ -745,6 +780,14 @@ bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int ret
     for (uint64_t b = d.written; b != 0; b &= b - 1)
       scatterLaneLoad(x.w, reg, loadDwords(bytes, m.ext), m.ext, __builtin_ctzll(b), kZeros);
   }
+  return true;
+}
+
+// A plain load or store at issue on the lanes `d` describes. False, with nothing changed, when
+// the lanes' bytes are not all in one mapped region: the instruction then takes the MemRequest
+// path, which reports faults.
+bool accessDirect(ExecArgs& x, const DirectLanes& d, int reg, int bytes, int returnReg = -1) {
+  if (!moveDirect(x, d, reg, bytes, returnReg)) return false;
   x.r.kind = StepKind::MemoryDone;
   x.w.pc += x.in.sizeBytes;
   return true;
@@ -843,21 +886,55 @@ bool flatDirect(ExecArgs& x, int seg, int vaddr, bool useSaddr, bool scratchSadd
   if (seg == 1) {
     // Scratch: per-lane private offsets (aligned as such), swizzled: dword p / 4 of lane l at
     // FLAT_SCRATCH + (p / 4) * 256 + l * 4. One offset for every lane makes them affine.
-    if (scratchSaddr || lanesStep(lo, nullptr, exec, 0)) {
-      uint64_t p = static_cast<uint32_t>((scratchSaddr ? saddrValue : lo[first]) + off);
-      if (!aligned(p)) return false;
-      d.form = DirectLanes::Form::Affine;
-      d.base = w.flatScratch + (p / 4) * 256 + p % 4;
-      d.stride = 4;
-    } else {
-      uint64_t* a = d.addr;
-      for (int l = 0; l < kWaveSize; ++l) a[l] = static_cast<uint32_t>(lo[l] + off);
-      for (uint64_t b = exec; b != 0; b &= b - 1)
-        if (!aligned(a[__builtin_ctzll(b)])) return false;
-      for (int l = 0; l < kWaveSize; ++l)
-        a[l] = w.flatScratch + (a[l] / 4) * 256 + static_cast<uint64_t>(l) * 4 + a[l] % 4;
+    // Several dwords per lane: dword k at private address p + 4k, swizzled on its own (as
+    // execFlat's request has it), so one dword access per k, every address worked out before
+    // the first moves (a load may overwrite its address VGPR).
+    if (m.bytes <= 4) {
+      if (scratchSaddr || lanesStep(lo, nullptr, exec, 0)) {
+        uint64_t p = static_cast<uint32_t>((scratchSaddr ? saddrValue : lo[first]) + off);
+        if (!aligned(p)) return false;
+        d.form = DirectLanes::Form::Affine;
+        d.base = w.flatScratch + (p / 4) * 256 + p % 4;
+        d.stride = 4;
+      } else {
+        uint64_t* a = d.addr;
+        for (int l = 0; l < kWaveSize; ++l) a[l] = static_cast<uint32_t>(lo[l] + off);
+        for (uint64_t b = exec; b != 0; b &= b - 1)
+          if (!aligned(a[__builtin_ctzll(b)])) return false;
+        for (int l = 0; l < kWaveSize; ++l)
+          a[l] = w.flatScratch + (a[l] / 4) * 256 + static_cast<uint64_t>(l) * 4 + a[l] % 4;
+      }
+      return accessDirect(x, d, reg, m.bytes, returnReg);
     }
-    return accessDirect(x, d, reg, m.bytes, returnReg);
+    const int dwords = m.bytes / 4;
+    DirectLanes part[4];
+    uint64_t p[kWaveSize];  // each lane's private address of dword 0
+    uint64_t lowest = ~0ull, highest = 0;
+    for (uint64_t b = exec; b != 0; b &= b - 1) {
+      const int l = __builtin_ctzll(b);
+      p[l] = static_cast<uint32_t>((scratchSaddr ? saddrValue : lo[l]) + off);
+      if (!aligned(p[l])) return false;
+      lowest = std::min(lowest, p[l]);
+      highest = std::max(highest, p[l]);
+    }
+    // Every dword of the access lies in the rows of 256 bytes from the lowest private address's
+    // to the highest one's last dword: one mapped block, or the general path does it all.
+    const uint64_t start = w.flatScratch + (lowest / 4) * 256;
+    const uint64_t end = w.flatScratch + ((highest + 4 * (dwords - 1)) / 4) * 256 + 256 + 3;
+    if (x.ctx.directMemory->map(MemSpace::Vector, start, end - start) == nullptr) return false;
+    for (int k = 0; k < dwords; ++k) {
+      DirectLanes& dk = part[k];
+      dk.lanes = dk.written = exec;
+      for (uint64_t b = exec; b != 0; b &= b - 1) {
+        const int l = __builtin_ctzll(b);
+        const uint64_t q = p[l] + 4 * static_cast<uint64_t>(k);
+        dk.addr[l] = w.flatScratch + (q / 4) * 256 + static_cast<uint64_t>(l) * 4 + q % 4;
+      }
+    }
+    for (int k = 0; k < dwords; ++k) moveDirect(x, part[k], reg + k, 4, -1);
+    x.r.kind = StepKind::MemoryDone;
+    w.pc += x.in.sizeBytes;
+    return true;
   }
   // Global and flat: address = (saddr, or the high VGPR << 32) + the low VGPR + offset. With
   // one high half, lane l is at base + lo[l]; consecutive elements make the lanes affine, and
@@ -1060,7 +1137,7 @@ void execBuffer(ExecArgs& x) {
   WaveState& w = x.w;
   const unsigned bits = in.f[fld::kBits];
   const bool mtbuf = x.op.enc == Enc::Mtbuf;
-  const bool toLds = bits & kLds, tfe = bits & kTfe;
+  const bool toLds = (bits & kLds) && !m.fromLds, tfe = bits & kTfe;
   if (toLds && tfe) return fault(x, "buffer load to LDS with TFE set is illegal");
   if (toLds && !ldsLoadAllowed(m))
     return fault(x, "lds=1 is only valid on buffer_load_ubyte/sbyte/ushort/sshort/dword/format_x");
@@ -1194,8 +1271,20 @@ void execBuffer(ExecArgs& x) {
   }
   mem.laneMask = sent;
 
-  // Store and atomic data.
-  if (m.op != MemOp::Load && !m.format) gatherStoreData(x, sent, vdata);
+  // Store and atomic data; BUFFER_STORE_LDS_DWORD's from the LDS, read at issue (as LDS_DIRECT
+  // and the DS src2 forms read it: ExecContext::ldsData), each lane's dword at
+  // ldsDwordBase + 4 * l; a dword past the workgroup's allocation reads 0.
+  if (m.fromLds) {
+    const uint64_t base = ldsDwordBase(w, instOffset);
+    for (uint64_t k = sent; k != 0; k &= k - 1) {
+      const int l = __builtin_ctzll(k);
+      const uint64_t a = base + 4 * static_cast<uint64_t>(l);
+      if (x.ctx.ldsData && a + 4 <= x.ctx.ldsSize)
+        std::memcpy(mem.element(l, 0), x.ctx.ldsData + a, 4);
+    }
+  } else if (m.op != MemOp::Load && !m.format) {
+    gatherStoreData(x, sent, vdata);
+  }
   if (m.op != MemOp::Load && m.format) {
     for (int l = 0; l < kWaveSize; ++l) {
       if (!((sent >> l) & 1)) continue;
@@ -1219,13 +1308,7 @@ void execBuffer(ExecArgs& x) {
     wb.lanes = exec;
     wb.format = params;
     if (toLds) {
-      // LDS_ADDR = LDS base + M0[15:0] + instruction offset + lane * 4 (Vega ISA guide, buffer
-      // load to LDS); the base offset travels in reg (low half) and aux (high half).
-      const uint32_t ldsBase = (w.m0 & 0xffff) + instOffset;
-      wb.kind = kWbLds;
-      wb.reg = static_cast<uint16_t>(ldsBase & 0xffff);
-      wb.aux = static_cast<uint16_t>(ldsBase >> 16);
-      wb.flags = static_cast<uint8_t>(m.ext);
+      setLdsWriteback(mem, ldsDwordBase(w, instOffset), m.ext, exec);
     } else {
       setVgprWriteback(mem, vdata, dstDwords, m.ext, exec);
       if (m.format) wb.flags = kWbFormat;
@@ -1241,8 +1324,12 @@ void execFlat(ExecArgs& x) {
   const Instruction& in = x.in;
   const MemDesc& m = x.op.mem;
   WaveState& w = x.w;
-  if (in.f[fld::kBits] & kLds) return fault(x, "flat access to LDS (lds bit) not supported");
   const int seg = in.f[fld::kFmt];
+  // lds=1: the loaded data goes to the LDS (ldsDwordBase), not to VGPRs; GLOBAL and SCRATCH
+  // loads of a byte, short or dword only (the decoder refuses other encodings).
+  const bool toLds = in.f[fld::kBits] & kLds;
+  if (toLds && (seg == 0 || !ldsLoadAllowed(m)))
+    return fault(x, "lds=1 is only valid on global/scratch load_ubyte/sbyte/ushort/sshort/dword");
   const int vaddr = in.f[fld::kAddr];
   const int saddr = in.f[fld::kData1];
   const bool useSaddr = seg != 0 && saddr != 0x7f;
@@ -1256,7 +1343,8 @@ void execFlat(ExecArgs& x) {
   const uint64_t saddrValue =
       useSaddr ? readScalar(in, w, x.ctx, saddr, seg == 2 ? Ty::B64 : Ty::B32) : 0;
 
-  if (x.ctx.directMemory && flatDirect(x, seg, vaddr, useSaddr, scratchSaddr, saddrValue, offset))
+  if (x.ctx.directMemory && !toLds &&
+      flatDirect(x, seg, vaddr, useSaddr, scratchSaddr, saddrValue, offset))
     return;
 
   // FLAT-segment instructions count on both VM_CNT and LGKM_CNT; global and scratch on VM_CNT.
@@ -1278,7 +1366,20 @@ void execFlat(ExecArgs& x) {
                     alignMode);
     return false;
   };
+  // Private (scratch) addresses are swizzled with 4-byte elements and an index stride of 64
+  // (the private segment's layout: Vega ISA guide 8.1.5, swizzled buffer addressing, as LLVM's
+  // scratch V# sets it up): dword p / 4 of lane l is at FLAT_SCRATCH + (p / 4) * 256 + l * 4.
+  // An access of several dwords is one element per dword, each swizzled on its own: dword k
+  // of a lane's data at private address p + 4k. The other lanes of such an access (flat
+  // addresses outside the private aperture) have their dwords one after another.
+  const int dwords = m.op != MemOp::Atomic && m.bytes > 4 ? m.bytes / 4 : 1;
+  uint64_t swizzled = 0;  // lanes whose address is private
   auto swizzleScratch = [&](int lane, uint64_t p) {
+    swizzled |= 1ull << lane;
+    for (int k = 1; k < dwords; ++k) {
+      const uint64_t q = p + 4 * static_cast<uint64_t>(k);
+      x.mem.addr[lane][k] = w.flatScratch + (q / 4) * 256 + static_cast<uint64_t>(lane) * 4 + q % 4;
+    }
     return w.flatScratch + (p / 4) * 256 + static_cast<uint64_t>(lane) * 4 + (p % 4);
   };
   for (int l = 0; l < kWaveSize; ++l) {
@@ -1316,7 +1417,16 @@ void execFlat(ExecArgs& x) {
     if (ldsLanes != exec) return fault(x, "flat access mixing apertures not supported");
     x.mem.space = MemSpace::Lds;
   }
-  finishVector(x, in.f[fld::kData0], exec, exec, m.bytes);
+  if (!finishVector(x, in.f[fld::kData0], exec, exec, m.bytes)) return;
+  if (toLds) setLdsWriteback(x.mem, ldsDwordBase(w, offset), m.ext, exec);
+  if (swizzled == 0 || dwords == 1) return;
+  // One dword per element; the data keeps its place (a lane's elements follow one another).
+  x.mem.elementBytes = 4;
+  x.mem.elementsPerLane = static_cast<uint8_t>(dwords);
+  for (uint64_t b = exec & ~swizzled; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    for (int k = 1; k < dwords; ++k) x.mem.addr[l][k] = x.mem.addr[l][0] + 4 * k;
+  }
 }
 
 }  // namespace
@@ -1393,6 +1503,13 @@ void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
     const uint64_t a = base + 4 * static_cast<uint64_t>(l);
     if (a + 4 <= ldsBytes) std::memcpy(lds + a, &value, 4);
   }
+}
+
+bool hasLdsForm(const OpInfo& op) {
+  if (op.flags & kNoOperands) return false;  // buffer_wbinvl1*
+  if (op.mem.fromLds) return true;
+  if (op.enc == Enc::Flat) return op.mem.segment != 0 && ldsLoadAllowed(op.mem);
+  return op.enc == Enc::Mubuf && ldsLoadAllowed(op.mem);
 }
 
 OpTable vmemTable() {

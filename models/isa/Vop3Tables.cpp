@@ -131,13 +131,16 @@ double trigPreop(uint64_t s0, uint32_t s1) {
   return std::ldexp(static_cast<double>(r), scale);
 }
 
-// QSAD/MQSAD (12.11): four SADs of the 32-bit windows of S0 (shifted by 0..3 bytes) against S1.
+// QSAD/MQSAD (12.11): four SADs of the 32-bit windows of S0 (shifted by 0..3 bytes) against S1,
+// each with its 16-bit accumulator, into a 16-bit result field: the sum's low 16 bits (the
+// Vega guide gives the fields' width only; AMD's RDNA3 and CDNA3 guides spell the same opcode
+// out as 16'B(v_sad_u8(...)), a truncation).
 uint64_t qsad(uint64_t s0, uint32_t s1, uint64_t acc, bool masked) {
   uint64_t r = 0;
   for (int i = 0; i < 4; ++i) {
     const uint32_t sum =
         sadU8(static_cast<uint32_t>(s0 >> (8 * i)), s1, masked) + ((acc >> (16 * i)) & 0xffff);
-    r |= static_cast<uint64_t>(std::min<uint32_t>(sum, 0xffff)) << (16 * i);
+    r |= static_cast<uint64_t>(sum & 0xffff) << (16 * i);
   }
   return r;
 }

@@ -26,6 +26,9 @@ struct WaveState {
   uint32_t m0 = 0;
   uint64_t pc = 0;  // byte address in device memory
   uint32_t mode = 0;
+  // MODE.VSKIP (bit 28; Vega ISA guide 3.3 "Mode Register"): while set, the wave skips every
+  // vector instruction (VALU, vector memory, LDS/GDS, export) instead of executing it.
+  static constexpr uint32_t kModeVskip = 1u << 28;
   uint32_t trapsts = 0;
   uint32_t ib_sts = 0;
   uint64_t flatScratch = 0;  // FLAT_SCRATCH: base of this wave's private segment (gfx9)

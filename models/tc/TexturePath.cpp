@@ -325,6 +325,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     const uint64_t* address = pieceAddress_.data();
     const uint32_t* data = pieceData_.data();
     const uint64_t lineMask = ~uint64_t{lineBytes_ - 1};
+    const uint32_t elementBytes = req.elementBytes;
 
     // The line's bytes that no piece covers are neither sent nor copied back, so lineData_
     // needs no clearing; byteEnable_ is all disabled outside the line being built.
@@ -374,9 +375,9 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       if (!dense) std::memset(&byteEnable[first], TLM_BYTE_DISABLED, last - first);
       if (p.is_response_error()) {
         // The fault names the address of the first lane's element in this line.
-        const uint32_t element = dataOffsetOf(data[i]) / isa::MemRequest::kMaxElementBytes;
-        fail(req.addr[element / isa::MemRequest::kElementsPerLane]
-                     [element % isa::MemRequest::kElementsPerLane]);
+        const uint32_t offset = dataOffsetOf(data[i]);
+        constexpr uint32_t kLaneStride = isa::MemRequest::kLaneStride;
+        fail(req.addr[offset / kLaneStride][(offset % kLaneStride) / elementBytes]);
         delay = done - now;
         return;
       }

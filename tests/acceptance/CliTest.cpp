@@ -70,6 +70,29 @@ INSTANTIATE_TEST_SUITE_P(Kernels, CliRun,
                                            "histogram", "collatz_3d", "private_array",
                                            "offset_scale", "vector_add_v5"));
 
+// Multi-dword scratch accesses of compiled code (scratch_store/load_dwordx4 of a private int4
+// array, through FLAT_SCRATCH) give the CPU's results in timing mode, where they go through
+// the texture path, and in functional mode, where they complete at issue.
+TEST(Cli, FlatScratchVectorsMatchTheCpuInBothModes) {
+  ScratchDir dir;
+  const KernelCase c = kernelCase("private_vec4_flat_scratch");
+  writeBytes(dir.file("index.bin"), c.args[0].bytes);
+  for (const std::string mode : {"timing", "functional"}) {
+    const std::string out = dir.file(mode + ".bin");
+    const SimResult r =
+        runVgpuSim("run " + shellQuote(kernelDir() + "/" + c.codeObject) + " " + c.kernel +
+                       " --grid 320 --block 64 --platform tiny --quiet --mode " + mode + " --arg " +
+                       shellQuote("file:" + dir.file("index.bin")) + " --arg " +
+                       shellQuote("zeros:1200,out=" + out) + " --arg i32:300",
+                   dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string bytes = slurp(out);
+    std::vector<std::vector<uint8_t>> results(c.args.size());
+    results[1].assign(bytes.begin(), bytes.end());
+    EXPECT_EQ(checkAgainstReference(c, results), "") << mode;
+  }
+}
+
 TEST(Cli, PrintsSummaryWithoutQuiet) {
   ScratchDir dir;
   const SimResult r =

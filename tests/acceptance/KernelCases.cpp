@@ -1,6 +1,7 @@
 #include "KernelCases.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -222,6 +223,32 @@ KernelCase privateArray() {
   return c;
 }
 
+// private_vec4.cl compiled with flat scratch: each work-item's int4 table[16] lives in scratch
+// (scratch_store_dwordx4 / scratch_load_dwordx4), rows read back by a runtime index.
+KernelCase privateVec4FlatScratch() {
+  KernelCase c;
+  c.name = "private_vec4_flat_scratch";
+  c.codeObject = "private_vec4_flat_scratch.co";
+  c.kernel = "private_vec4";
+  const int n = 300;
+  std::vector<int32_t> index(n);
+  for (int i = 0; i < n; ++i) index[i] = (i * 7919) % 1000;
+  c.launch.grid = {320, 1, 1};
+  c.launch.block = {64, 1, 1};
+  c.args = {buffer(index), buffer(std::vector<int32_t>(n, 0), true), scalar<int32_t>(n, "i32")};
+  c.reference = [n](const std::vector<CaseArg>& in, std::vector<std::vector<uint8_t>>& out) {
+    auto idx = valuesOf<int32_t>(in[0].bytes);
+    std::vector<int32_t> r(n);
+    for (int t = 0; t < n; ++t) {
+      auto row = [t](int k) { return std::array<int32_t, 4>{k * t + 1, k + t, k ^ t, k - t}; };
+      const auto a = row(idx[t] & 15), b = row((idx[t] + 5) & 15);
+      r[t] = a[0] * 3 + a[1] * 5 + a[2] * 7 + a[3] * 11 + b[0] - b[3];
+    }
+    out[1] = bytesOf(r);
+  };
+  return c;
+}
+
 KernelCase offsetScale(const std::string& name, const std::string& file) {
   KernelCase c;
   c.name = name;
@@ -331,6 +358,7 @@ std::vector<KernelCase> allKernelCases() {
           histogram(),
           collatz(),
           privateArray(),
+          privateVec4FlatScratch(),
           offsetScale("offset_scale", "offset_scale.co"),
           vectorAdd("vector_add_v5", "vector_add_v5.co"),
           matmul("matmul_v5_64", "matmul_tiled_v5.co", 64),

@@ -7,6 +7,7 @@
 #       cl      clang-15 OpenCL C (bare ELF, code object v4)
 #       cl-v5   clang-15 OpenCL C, code object v5
 #       cl-names   as cl, with -cl-kernel-arg-info: the metadata names each argument (.name)
+#       cl-flat-scratch   as cl, private memory through scratch_* instructions
 #
 # Code object v5: Debian's clang 15 generates v5 code and metadata, but its ld.lld 15 refuses to
 # link an object whose ELF ABI version byte says v5 ("unknown abi version"). We compile to a
@@ -43,6 +44,12 @@ case $mode in
       --rocm-device-lib-path="$libdir" "$src" -o "$out" ;;
   cl-names)
     clang-15 -x cl -cl-std=CL2.0 -cl-kernel-arg-info --target=amdgcn-amd-amdhsa -mcpu="$arch" -O2 \
+      --rocm-device-lib-path="$libdir" "$src" -o "$out" ;;
+  cl-flat-scratch)
+    # Private memory through FLAT_SCRATCH (scratch_* instructions, several dwords at a time)
+    # instead of the private segment buffer (buffer_* ... offen): LLVM's enable-flat-scratch.
+    clang-15 -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu="$arch" -O2 \
+      -Xclang -target-feature -Xclang +enable-flat-scratch \
       --rocm-device-lib-path="$libdir" "$src" -o "$out" ;;
   cl-v5)
     clang-15 -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu="$arch" -O2 \

@@ -604,12 +604,11 @@ TEST(MemoryValues, DsCondxchg32MatchesDefinition) {
   });
 }
 
-// The same with an address that is not a multiple of 8: ADDR0 = 0x104 & 0xfff8 = 0x100.
-// Disabled (issue 21): the Vega ISA guide (section 12.13) describes DS_CONDXCHG32_RTN_B64 only as
-// a conditional write exchange, without an address computation; the & 0xfff8 is the pseudocode
-// of later guides (CDNA, RDNA). The Vega guide does not contradict the model (which uses the
-// address as given), so the test stays disabled.
-TEST(MemoryValues, DISABLED_DsCondxchg32AlignsTheAddressTo8Bytes) {
+// The same with an address that is not a multiple of 8: ADDR0 = 0x104 & 0xfff8 = 0x100. The
+// Vega ISA guide (section 12.13) describes DS_CONDXCHG32_RTN_B64 as a conditional write
+// exchange of two dwords without an address computation of its own; AMD's CDNA and RDNA guides
+// define the same opcode with the address aligned down to 8 bytes, which is what is checked.
+TEST(MemoryValues, DsCondxchg32AlignsTheAddressTo8Bytes) {
   checkCases({
       {"ds_condxchg32_rtn_b64 v[2:3], v0, v[4:5]",
        {{"exec", 1},
@@ -619,6 +618,78 @@ TEST(MemoryValues, DISABLED_DsCondxchg32AlignsTheAddressTo8Bytes) {
         {"v4", 0x00000001},
         {"v5", 0xffffffff}},
        {{"v2@0", 0x33}, {"v3@0", 0x44}, {"lds:0x100", 0x33}, {"lds:0x104", 0x7fffffff}}},
+  });
+}
+
+// Loads into the LDS (lds=1; Vega ISA guide 8.1, buffer load to LDS, which GLOBAL and SCRATCH
+// loads of a byte, short or dword share): the memory address is the one without lds; the data
+// goes to the LDS instead of a VGPR, lane l's dword at M0[15:0] + the instruction offset + 4 * l
+// (LLVM's AMDGPU intrinsic documentation: the instruction offset applies to the memory and the
+// LDS address alike), bytes and shorts extended to a dword as they would be into a VGPR.
+TEST(MemoryValues, LoadsIntoLdsGoToM0PlusOffsetPlusFourPerLane) {
+  checkCases({
+      // Lanes 0 and 1 read 0x3008 and 0x3018 (v[2:3] + 8) into LDS 0x108 and 0x10c; no VGPR
+      // changes (v0 is the encoding's unused destination field).
+      {"global_load_dword v[2:3], off offset:8 lds",
+       {{"exec", 3},
+        {"m0", 0x100},
+        {"v2@0", 0x3000},
+        {"v2@1", 0x3010},
+        {"v3", 0},
+        {"v0", 0x5555},
+        {"mem:0x3008", 0xaaaa},
+        {"mem:0x3018", 0xbbbb}},
+       {{"lds:0x108", 0xaaaa}, {"lds:0x10c", 0xbbbb}, {"v0@0", 0x5555}, {"v2@1", 0x3010}}},
+      // An SGPR address: s[6:7] + v2 - 4 = 0x3010; M0[31:16] is not part of the LDS address:
+      // 0x200 - 4 = 0x1fc; the signed byte 0x80 sign-extended.
+      {"global_load_sbyte v2, s[6:7] offset:-4 lds",
+       {{"exec", 1},
+        {"m0", 0x70200},
+        {"s6", 0x3000},
+        {"s7", 0},
+        {"v2", 0x14},
+        {"mem:0x3010", 0x80}},
+       {{"lds:0x1fc", 0xffffff80}}},
+      // Scratch: private address 1 + 4 = 5, swizzled: FLAT_SCRATCH + (5 / 4) * 256 + 4 l + 5 % 4,
+      // so byte 1 of lane 0's dword at 0x100100 and of lane 1's at 0x100104.
+      {"scratch_load_ubyte v1, off offset:4 lds",
+       {{"exec", 3},
+        {"m0", 0x200},
+        {"flat_scratch", 0x100000},
+        {"v1", 1},
+        {"mem:0x100100", 0x44332211},
+        {"mem:0x100104", 0x88776655}},
+       {{"lds:0x204", 0x22}, {"lds:0x208", 0x66}}},
+      // Scratch with an SGPR address: private address 8, FLAT_SCRATCH + 2 * 256 + 4 l.
+      {"scratch_load_ushort off, s5 lds",
+       {{"exec", 1},
+        {"m0", 0x300},
+        {"flat_scratch", 0x100000},
+        {"s5", 8},
+        {"mem:0x100200", 0xfedc8765}},
+       {{"lds:0x300", 0x8765}}},
+  });
+}
+
+// BUFFER_STORE_LDS_DWORD (section 12.17): stores lane l's LDS dword, at M0[15:0] + the
+// instruction offset + 4 * l as for the loads into the LDS, to the buffer address, which has no
+// VGPR part: base + soffset + offset + l * stride with ADD_TID_ENABLE (section 8.1.5). V#: base
+// 0x3000, stride 4, ADD_TID_ENABLE (DATA_FORMAT 0: with ADD_TID_ENABLE it holds stride bits).
+// Lane 0: LDS 0x104 to 0x3000 + 0x10 + 4 = 0x3014; lane 1: LDS 0x108 to 0x3018.
+TEST(MemoryValues, BufferStoreLdsDwordStoresLdsDwordsToTheBuffer) {
+  checkCases({
+      {"buffer_store_lds_dword s[4:7], s0 offset:4 lds",
+       {{"exec", 3},
+        {"m0", 0x100},
+        {"s0", 0x10},
+        {"s4", 0x3000},
+        {"s5", 4u << 16},
+        {"s6", 0x1000},
+        {"s7", 1u << 23},
+        {"lds:0x104", 0xcafe},
+        {"lds:0x108", 0xbeef},
+        {"mem:0x301c", 0x77}},
+       {{"mem:0x3014", 0xcafe}, {"mem:0x3018", 0xbeef}, {"mem:0x301c", 0x77}}},
   });
 }
 
@@ -682,29 +753,6 @@ TEST(MemoryValues, D16FormattedBufferMatchesDefinitions) {
   fin.push_back({"v8", 0x12343e00});
   cases.push_back({"buffer_load_format_d16_x v2" + at, fin, {{"v2@0", 0xdead3e00}}});
   cases.push_back({"buffer_store_format_d16_x v8" + at, fin, {{"mem:0x3040", f32(1.5f)}}});
-  checkCases(cases);
-}
-
-// A D16 store of fewer components than the 16_16_16_16 format has writes only those (the guide
-// lists one MEM[addr + ChannelOffset*()] write per stored component): y (and w) keep theirs.
-// Disabled (issue 21): that per-component pseudocode is the CDNA3 guide's. The Vega ISA guide
-// (sections 12.15 MUBUF, 12.16 MTBUF) defines the *_FORMAT_D16_* stores as typed stores of one to
-// four 16-bit components with format conversion and does not say what becomes of the components
-// of a wider format that the store does not supply (the model writes them as 0). Silent there,
-// so the test stays disabled.
-TEST(MemoryValues, DISABLED_D16FormattedStoresLeaveOtherComponents) {
-  const std::vector<Val> in = d16State(12, 4);
-  std::vector<Case> cases;
-  for (const bool typed : {false, true}) {
-    const std::string p = typed ? "tbuffer_" : "buffer_";
-    const std::string at = d16At(typed, 12, 4);
-    cases.push_back({p + "store_format_d16_x v8" + at, in, {{"mem:0x3040", 0x22225555}}});
-    cases.push_back({p + "store_format_d16_xyz v[8:9]" + at,
-                     in,
-                     {{"mem:0x3040", 0x66665555}, {"mem:0x3044", 0x44447777}}});
-  }
-  cases.push_back(
-      {"buffer_store_format_d16_hi_x v8" + d16At(false, 12, 4), in, {{"mem:0x3040", 0x22226666}}});
   checkCases(cases);
 }
 

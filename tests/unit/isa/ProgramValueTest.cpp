@@ -128,15 +128,62 @@ TEST(ProgramValues, TrapEntersTheHandlerAtTbaWithItsIdInTtmp1) {
   recordValueChecked({"s_trap"});
 }
 
-// S_SETHALT 1 halts the wave until a debugger resumes it (SIMM16[0] = 1: halt); with no
-// debugger the model stops it with a fault that names the instruction, PC left on it.
-TEST(ProgramValues, SethaltOneStopsTheWaveWithAFaultNamingIt) {
+// S_SETHALT 1 halts the wave until a debugger resumes it (SIMM16[0] = 1: halt): the wave's
+// sequencer gets a halt, PC past the instruction, with the reason the compute unit reports when
+// it stops the wave (no debugger), naming the instruction.
+TEST(ProgramValues, SethaltOneHaltsTheWaveWithAReasonNamingIt) {
   WaveRunner r(assembleProgram("s_sethalt 1\n"), GfxTarget::Gfx906);
   const StepResult s = r.step();
-  ASSERT_EQ(s.kind, StepKind::Fault);
+  ASSERT_EQ(s.kind, StepKind::Halt);
   EXPECT_NE(s.fault.find("s_sethalt"), std::string::npos) << s.fault;
-  EXPECT_EQ(r.wave.pc, 0x1000u);
+  EXPECT_EQ(r.wave.pc, 0x1004u);
   recordValueChecked({"s_sethalt"});
+}
+
+// S_SENDMSGHALT (section 12.6 SOPP): "send a message and then HALT the wavefront", the message
+// as S_SENDMSG sends it (SIMM16 the message, M0 its data). As after S_SETHALT 1 the sequencer
+// gets a halt (PC past the instruction) whose reason names the instruction, the message and
+// M0; no register changes.
+TEST(ProgramValues, SendmsghaltHaltsTheWaveWithAReasonNamingTheMessage) {
+  WaveRunner r(assembleProgram("s_sendmsghalt sendmsg(MSG_INTERRUPT)\n"), GfxTarget::Gfx906);
+  r.wave.m0 = 0x1234;
+  r.s(3) = 0x77;
+  const StepResult s = r.step();
+  ASSERT_EQ(s.kind, StepKind::Halt);
+  EXPECT_NE(s.fault.find("s_sendmsghalt"), std::string::npos) << s.fault;
+  EXPECT_NE(s.fault.find("message 0x1 "), std::string::npos) << s.fault;  // MSG_INTERRUPT = 1
+  EXPECT_NE(s.fault.find("M0 = 0x1234"), std::string::npos) << s.fault;
+  EXPECT_EQ(r.wave.pc, 0x1004u);
+  EXPECT_EQ(r.wave.m0, 0x1234u);
+  EXPECT_EQ(r.s(3), 0x77u);
+  recordValueChecked({"s_sendmsghalt"});
+}
+
+// S_SETVSKIP (section 12.5 SOPC) sets MODE.VSKIP to S0.u[S1.u[4:0]]; while VSKIP is set the
+// wave does not execute vector instructions, "valu, vmem, export, lds, gds" (section 3.3, MODE
+// register), and scalar ones go on. The guide's example, with the one wait state it asks for:
+// S_SETVSKIP 1, 0 turns it on, S_SETVSKIP 0, 0 off. In between a VALU move, an LDS store and a
+// global store change nothing, a scalar move does; after it a VALU move executes again.
+TEST(ProgramValues, VskipSkipsVectorInstructionsUntilCleared) {
+  const std::string program =
+      "s_setvskip 1, 0\n"
+      "s_nop 0\n"
+      "v_mov_b32 v1, 5\n"
+      "ds_write_b32 v0, v2\n"
+      "global_store_dword v[4:5], v2, off\n"
+      "s_mov_b32 s2, 7\n"
+      "s_setvskip 0, 0\n"
+      "s_nop 0\n"
+      "v_mov_b32 v3, 9\n";
+  const std::vector<Val> in = {{"v0", 0x40}, {"v1", 1},          {"v2", 0xabc},
+                               {"v3", 1},    {"v4", 0x3000},     {"v5", 0},
+                               {"s2", 1},    {"lds:0x40", 0x11}, {"mem:0x3000", 0x22},
+                               {"mode", 0x5}};
+  checkPrograms(
+      {{program,
+        in,
+        {{"v1", 1}, {"v3", 9}, {"s2", 7}, {"lds:0x40", 0x11}, {"mem:0x3000", 0x22}, {"mode", 0x5}},
+        {"s_setvskip"}}});
 }
 
 // S_MEMTIME returns the 64-bit shader clock and S_MEMREALTIME the 64-bit constant-rate "real
@@ -173,13 +220,11 @@ TEST(ProgramValues, MemtimeAndMemrealtimeReturnTheClocksAtIssue) {
 // multi-dword store must be read back, dword by dword, by SCRATCH_LOAD_DWORD at A + 4k, and a
 // multi-dword load must return what single-dword stores put there (SCRATCH_*_DWORD are checked
 // against the swizzle formula in MemoryValues.ScratchLoadsAndStoresMatchDefinitions). Lanes 1
-// and 2 with their own data: their private spaces do not overlap; lane 0 is inactive.
-// Disabled (issue 21, finding): the model swizzles only the start of a multi-dword scratch
-// access and moves its bytes contiguously from there, so dword k of lane l lands at the
-// address of lane l + k's dword 0 instead of A + 4k's swizzled address, FLAT_SCRATCH +
-// ((A + 4k) / 4) * 256 + l * 4: lane 1's second dword is read as lane 2's first. A fix needs a
-// request with one address per dword (up to 4 per lane; MemRequest carries 2).
-TEST(ProgramValues, DISABLED_ScratchMultiDwordAccessesMatchSingleDwordOnes) {
+// and 2 with their own data: their private spaces do not overlap; lane 0 is inactive. (A
+// model that swizzled only the start of the access and moved the rest contiguously would put
+// lane 1's second dword where lane 2's first is: FLAT_SCRATCH + ((A + 4k) / 4) * 256 + l * 4
+// is the address of dword k of lane l.)
+TEST(ProgramValues, ScratchMultiDwordAccessesMatchSingleDwordOnes) {
   std::vector<Val> in = {{"exec", 0b110}, {"flat_scratch", 0x100000}, {"v0", 4}};
   for (int r = 2; r <= 5; ++r) in.push_back({"v" + std::to_string(r), 0xdead});
   auto data = [](int k, int lane) {

@@ -693,14 +693,12 @@ TEST(VectorValues, QuadSadsMatchDefinitions) {
   });
 }
 
-// The _pk forms "truncate each result to 16 bits": with accumulator 0xffff the last sums,
-// 0xffff + 14 and 0xffff + 9, keep their low 16 bits 0xd and 0x8.
-// Disabled (issue 21): the Vega ISA guide (section 12.10) defines V_QSAD_PK_U16_U8 and
-// V_MQSAD_PK_U16_U8 as a (masked) quad-byte SAD "with 16-bit packed accum_lo/hi" and does not say
-// what a sum that does not fit 16 bits becomes. Truncation is the CDNA3 guide's pseudocode
-// (16'B(...)); the model saturates to 0xffff. Neither is contradicted by the Vega guide, so the
-// test stays disabled until a gfx9 source (or silicon) settles it.
-TEST(VectorValues, DISABLED_PackedQuadSadsTruncateTo16Bits) {
+// The _pk forms put each sum in a 16-bit field: with accumulator 0xffff the last sums,
+// 0xffff + 14 and 0xffff + 9, keep their low 16 bits 0xd and 0x8. The Vega ISA guide (section
+// 12.10) gives V_QSAD_PK_U16_U8 and V_MQSAD_PK_U16_U8 "16-bit packed accum_lo/hi" and no rule
+// for a sum that does not fit; AMD's RDNA3 and CDNA3 guides define the same opcodes with
+// 16'B(...) of the 32-bit SAD, its low 16 bits, which is what is checked here.
+TEST(VectorValues, PackedQuadSadsTruncateTo16Bits) {
   const std::vector<Val> in = {{"v0", 0x04030201},
                                {"v1", 0x08070605},
                                {"v2", 0x04030001},

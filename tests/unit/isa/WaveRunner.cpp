@@ -142,7 +142,8 @@ StepResult WaveRunner::run(int maxSteps) {
   StepResult r;
   for (int i = 0; i < maxSteps; ++i) {
     r = step();
-    if (r.kind == StepKind::EndProgram || r.kind == StepKind::Fault) return r;
+    if (r.kind == StepKind::EndProgram || r.kind == StepKind::Fault || r.kind == StepKind::Halt)
+      return r;
   }
   r.kind = StepKind::Fault;
   r.fault = "step limit reached";

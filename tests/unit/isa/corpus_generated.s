@@ -9233,3 +9233,69 @@ ds_ordered_count v0, v202 offset:22301 gds
 ds_ordered_count v223, v160 offset:55051 gds
 ds_ordered_count v89, v0 offset:34049 gds
 ds_ordered_count v0, v0 offset:16362 gds
+global_load_ubyte v[94:95], off glc lds
+global_load_ubyte v155, s[2:3] glc slc lds
+global_load_ubyte v148, s[14:15] offset:-1093 glc lds
+global_load_ubyte v[74:75], off offset:-3529 glc lds
+global_load_sbyte v233, ttmp[4:5] glc slc lds
+global_load_sbyte v137, s[60:61] offset:-1727 glc slc lds
+global_load_sbyte v[4:5], off offset:-2716 glc lds
+global_load_sbyte v[146:147], off offset:-2753 slc lds
+global_load_ushort v[95:96], off lds
+global_load_ushort v112, ttmp[14:15] offset:-1312 slc lds
+global_load_ushort v66, flat_scratch glc lds
+global_load_ushort v124, s[40:41] offset:3668 lds
+global_load_sshort v[68:69], off glc lds
+global_load_sshort v[132:133], off lds
+global_load_sshort v102, flat_scratch offset:2827 glc slc lds
+global_load_sshort v117, vcc offset:472 slc lds
+global_load_dword v[95:96], off offset:-2810 glc lds
+global_load_dword v[142:143], off offset:-2571 glc slc lds
+global_load_dword v[207:208], off glc slc lds
+global_load_dword v[225:226], off offset:-1526 glc slc lds
+scratch_load_ubyte v23, off offset:-30 slc lds
+scratch_load_ubyte off, s80 glc lds
+scratch_load_ubyte v78, off offset:3714 slc lds
+scratch_load_ubyte v148, off glc lds
+scratch_load_sbyte v233, off slc lds
+scratch_load_sbyte v223, off offset:-1711 glc slc lds
+scratch_load_sbyte off, ttmp12 slc lds
+scratch_load_sbyte off, s10 slc lds
+scratch_load_ushort v56, off offset:2210 lds
+scratch_load_ushort v238, off offset:-2985 lds
+scratch_load_ushort v65, off offset:-4057 glc slc lds
+scratch_load_ushort v214, off offset:2910 glc lds
+scratch_load_sshort v150, off offset:570 lds
+scratch_load_sshort v235, off offset:-3550 glc lds
+scratch_load_sshort off, vcc_lo glc slc lds
+scratch_load_sshort off, ttmp0 offset:-2370 glc lds
+scratch_load_dword v96, off offset:2914 glc lds
+scratch_load_dword v233, off offset:-1287 glc lds
+scratch_load_dword off, ttmp6 glc slc lds
+scratch_load_dword v194, off glc lds
+buffer_load_format_x v[19:20], s[20:23], 0 idxen offen offset:3605 glc slc lds
+buffer_load_format_x v146, s[60:63], m0 idxen offset:3383 glc slc lds
+buffer_load_format_x v32, s[16:19], 1 idxen lds
+buffer_load_ubyte v[135:136], s[52:55], 1 idxen offen offset:4050 slc lds
+buffer_load_ubyte v48, s[4:7], m0 offen offset:2767 glc lds
+buffer_load_ubyte v102, s[48:51], s43 idxen glc slc lds
+buffer_load_ubyte off, s[20:23], ttmp0 offset:579 slc lds
+buffer_load_sbyte v18, s[8:11], -1 offen lds
+buffer_load_sbyte v167, s[92:95], flat_scratch_hi idxen lds
+buffer_load_sbyte v[19:20], s[4:7], 0 idxen offen offset:1602 lds
+buffer_load_sbyte v[24:25], s[20:23], 64 idxen offen offset:991 lds
+buffer_load_ushort v162, s[16:19], 64 offen offset:1371 lds
+buffer_load_ushort v5, s[28:31], 8 offen offset:1788 slc lds
+buffer_load_ushort v47, s[16:19], 0 offen offset:652 slc lds
+buffer_load_ushort v[62:63], s[40:43], 64 idxen offen offset:555 slc lds
+buffer_load_sshort v157, s[68:71], s21 offen offset:1517 glc slc lds
+buffer_load_sshort v147, s[44:47], ttmp13 offen glc lds
+buffer_load_sshort off, s[80:83], s64 offset:2284 glc slc lds
+buffer_load_dword v155, s[68:71], 0 offen offset:2876 glc slc lds
+buffer_load_dword v[42:43], s[32:35], 1 idxen offen offset:2221 glc lds
+buffer_load_dword v226, s[28:31], s39 idxen lds
+buffer_load_dword v253, s[48:51], 0 offen offset:2260 slc lds
+buffer_store_lds_dword s[96:99], 64 lds
+buffer_store_lds_dword s[72:75], 8 offset:3047 lds slc
+buffer_store_lds_dword s[20:23], ttmp14 offset:130 lds slc
+buffer_store_lds_dword s[0:3], s74 offset:3409 lds slc

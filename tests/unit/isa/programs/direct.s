@@ -43,12 +43,16 @@ scratch_vaddr:
   scratch_store_dword v0, v2, off offset:8
   scratch_load_dword v3, v0, off offset:8
   scratch_load_dwordx2 v[4:5], v0, off
+  scratch_store_dwordx3 v0, v[6:8], off offset:32
+  scratch_load_dwordx4 v[8:11], v0, off offset:28
   s_waitcnt vmcnt(0)
   s_endpgm
 scratch_saddr:
   scratch_store_dword off, v2, s4 offset:16
   scratch_load_dword v3, off, s4 offset:16
   scratch_store_short off, v4, s4 offset:2
+  scratch_store_dwordx2 off, v[6:7], s4 offset:40
+  scratch_load_dwordx4 v[8:11], off, s4 offset:36
   s_waitcnt vmcnt(0)
   s_endpgm
 buffer_scratch:

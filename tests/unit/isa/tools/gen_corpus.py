@@ -264,7 +264,7 @@ def main():
     for (fam, o), (mn, sz, base, text) in sorted(ops.items()):
         if fam == "vop3" and o >= 0x380:
             continue
-        if fam == "ds_gds":
+        if fam in ("ds_gds", "mubuf_lds"):
             continue  # below, after everything else
         n = {"vopc": 4, "vop3": 6, "mimg": 4}.get(fam, 10)
         if fam == "sop2":
@@ -338,7 +338,26 @@ def main():
         for _ in range(2):
             for w in gds_only_variants(o, gds_rng): add("ds", o, w)
 
+    # The LDS-bit forms (issue 17): GLOBAL and SCRATCH loads into the LDS (bit 13; llvm-objdump
+    # prints the other opcodes with it as .long, which the filter below drops), MUBUF loads into
+    # the LDS (bit 16; mubuf() already sets it on some) and buffer_store_lds_dword.
+    lds_rng = random.Random(9062)
+    for fam, o in sorted(k for k in ops if k[0] in ("global", "scratch")):
+        seg = {"scratch": 1, "global": 2}[fam]
+        for _ in range(4):
+            w = flat(o, seg)
+            w[0] |= 1 << 13
+            if lds_rng.random() < 0.5:
+                w[1] = (w[1] & ~(0x7f << 16)) | (0x7f << 16)  # no saddr
+            add(fam, o, w)
+    for fam, o in sorted(k for k in ops if k[0] in ("mubuf", "mubuf_lds")):
+        for _ in range(4):
+            w = mubuf(o)
+            w[0] = (w[0] | (1 << 16)) & ~(lds_rng.getrandbits(2) << 12 if fam == "mubuf_lds" else 0)
+            add("mubuf", o, w)
+
     res = objdump_words([c[2] for c in cands], "gfx906")
+
     lines, seen, per_op = [], set(), {}
     for (fam, o, words), (text, size) in zip(cands, res):
         if not text or text.startswith(".long") or text in seen:

@@ -40,6 +40,10 @@ for seg, nm in ((2, "global"), (1, "scratch")):
 # lists under "ds_gds" only the opcodes that "ds" (gds=0) did not find.
 FAM["ds_gds"] = (0x100, [(lambda v: (lambda o: [(0x36 << 26) | (o << 17) | (1 << 16), v]))(v) for v in (0x04030201, 0x00030201, 0x00000201, 0x00000001, 0x04000001, 0x04000000, 0x04000201, 0, 0x04030001, 0x01000002)])
 
+# MUBUF opcodes that exist only with the lds bit (buffer_store_lds_dword): listed under
+# "mubuf_lds" when "mubuf" (lds=0) did not find them.
+FAM["mubuf_lds"] = (0x80, [lambda o: [(0x38 << 26) | (o << 18) | (1 << 16), 0x00010000]])
+
 
 def enumerate_ops(mcpu):
     out = {}
@@ -48,6 +52,8 @@ def enumerate_ops(mcpu):
             res = objdump_words([mk(o) for o in range(n)], mcpu)
             for o, (t, sz) in enumerate(res):
                 if name == "ds_gds" and ("ds", o) in out:
+                    continue
+                if name == "mubuf_lds" and ("mubuf", o) in out:
                     continue
                 if t and not t.startswith(".long") and (name, o) not in out:
                     out[(name, o)] = (t.split()[0], sz, mk(o), t)
