@@ -16,6 +16,9 @@ constexpr uint8_t kWbFormat = 0x10;
 // Writeback::flags bit 5: broadcast lane `aux`'s returned data to every written lane
 // (ds_append / ds_consume).
 constexpr uint8_t kWbBroadcast = 0x20;
+// Writeback::flags bit 6: image load: format conversion, DST_SEL and dmask packing (parameters
+// in Writeback::format, see Mimg.cpp).
+constexpr uint8_t kWbImage = 0x40;
 // Writeback::flags bit 7: buffer load with TFE: the VGPR after the `count` data VGPRs receives
 // the fetch status (Vega ISA guide 12.17 MUBUF TFE).
 constexpr uint8_t kWbTfe = 0x80;
@@ -261,5 +264,7 @@ BufferResource decodeResource(const uint32_t* words);
 void completeFormatLoad(WaveState& wave, const MemRequest& mem);
 void writeTfeStatus(WaveState& wave, const MemRequest::Writeback& wb);
 void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes);
+// Image-load completion (Mimg.cpp), called by completeMemory for kWbImage.
+void completeImageLoad(WaveState& wave, const MemRequest& mem);
 
 }  // namespace vgpu::isa

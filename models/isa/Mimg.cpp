@@ -1,21 +1,44 @@
-// Graphics encodings that a compute kernel can contain but the model does not execute: MIMG
-// (image instructions, Vega ISA guide ch. 8.2 / 12.16) and EXP (exports, 12.15). Both decode
-// and print exactly as llvm-objdump-15 does; executing one stops the wave with a clear fault.
+// MIMG image instructions (Vega ISA reference guide, section 8.2 "Image Instructions" and 12.16
+// "MIMG Instructions") and the graphics-only EXP (12.15, faults in a compute wave).
+//
+// An image instruction reads its T# (ImageResource.h; 8 SGPRs), works out each lane's texel
+// address in the image's linear layout and becomes a MemRequest like a buffer access: one
+// element per lane (the texel, its format's size), through the texture path and the vector L1
+// and L2; the format conversion, DST_SEL, dmask packing and D16 happen when the data returns
+// (completeImageLoad), with the buffer path's conversions (BufferFormat.h). What is modelled
+// and what is not: docs/images.md. Unmodelled opcodes, tiled images and formats outside the
+// model stop the wave with a fault that names them.
+#include <cmath>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <vector>
 
+#include "isa/BufferFormat.h"
+#include "isa/ImageResource.h"
 #include "isa/Memory.h"
 
 namespace vgpu::isa {
 namespace {
 
-void imageFault(ExecArgs& x) {
-  fault(x, "image instructions are not modelled yet");
-}
 void exportFault(ExecArgs& x) {
   fault(x, "export (EXP) is a graphics-only instruction, not supported in a compute wave");
 }
+
+void faultWith(ExecArgs& x, std::string why) {
+  x.r.kind = StepKind::Fault;
+  x.r.fault = std::move(why);
+}
+
+// What each opcode does, beyond its row in kMimg.
+enum class ImageKind : uint8_t { Load, Store, ResInfo, Atomic, NotModelled };
+struct ImageOpInfo {
+  ImageKind kind = ImageKind::NotModelled;
+  bool mip = false;      // _mip: the last address component is the mip level
+  bool raw = false;      // _pck: no format conversion (the components' bits)
+  bool signExt = false;  // _pck_sgn: the components' bits sign-extended
+};
+const ImageOpInfo& imageOpInfo(int opcode);  // from the table below
 
 // opcode, mnemonic, address dwords (llvm-objdump-15 prints a fixed VADDR size per opcode on
 // gfx9), sampler operand.
@@ -117,6 +140,428 @@ const MimgRow kMimg[] = {
     {0x6f, "image_sample_c_cd_cl_o", 4, 1},
 };
 
+// image_atomic_<suffix> -> the operation the memory applies (12.16: the same operations as the
+// buffer atomics).
+const struct {
+  const char* suffix;
+  AtomicOp op;
+} kImageAtomics[] = {
+    {"swap", AtomicOp::Swap}, {"cmpswap", AtomicOp::CmpSwap}, {"add", AtomicOp::Add},
+    {"sub", AtomicOp::Sub},   {"smin", AtomicOp::SMin},       {"umin", AtomicOp::UMin},
+    {"smax", AtomicOp::SMax}, {"umax", AtomicOp::UMax},       {"and", AtomicOp::And},
+    {"or", AtomicOp::Or},     {"xor", AtomicOp::Xor},         {"inc", AtomicOp::Inc},
+    {"dec", AtomicOp::Dec},
+};
+
+// Writeback::format of an image load (kWbImage), decoded by completeImageLoad.
+namespace imgwb {
+constexpr uint32_t kDfmtShift = 0;       // [3:0] data format (1..14)
+constexpr uint32_t kNfmtShift = 4;       // [7:4] number format
+constexpr uint32_t kDmaskShift = 8;      // [11:8] dmask
+constexpr uint32_t kD16 = 1u << 12;      // 16-bit results, two per VGPR
+constexpr uint32_t kRaw = 1u << 13;      // _pck: the components' bits
+constexpr uint32_t kSignExt = 1u << 14;  // _pck_sgn
+constexpr uint32_t kDstSelShift = 15;    // [26:15] DST_SEL_X..W
+}  // namespace imgwb
+
+// The MIMG fields of an instruction.
+struct MimgFields {
+  int vaddr, vdata, srsrc;
+  uint32_t dmask;  // 0 reads as 1 (the x component)
+  bool unorm, da, a16, lwe, d16, glc, slc, tfe;
+  explicit MimgFields(const Instruction& in) {
+    const uint16_t* f = in.f;
+    vaddr = f[fld::kAddr];
+    vdata = f[fld::kData0];
+    srsrc = f[fld::kData1];
+    dmask = f[fld::kFmt] & 0xf;
+    if (dmask == 0) dmask = 1;
+    const unsigned mb = f[fld::kMimgBits], bits = f[fld::kBits];
+    unorm = mb & 1;
+    da = mb & 2;
+    a16 = mb & 4;
+    lwe = mb & 8;
+    d16 = mb & 16;
+    glc = bits & kGlc;
+    slc = bits & kSlc;
+    tfe = bits & kTfe;
+  }
+  int components() const { return __builtin_popcount(dmask); }
+  // VGPRs of returned (or stored) data: two 16-bit components per VGPR with D16.
+  int dataDwords() const { return d16 ? (components() + 1) / 2 : components(); }
+};
+
+// Address component k of lane l: a VGPR each, or with A16 two 16-bit values per VGPR (the
+// first in the low half).
+uint32_t addressComponent(const WaveState& w, const MimgFields& m, int k, int l) {
+  if (!m.a16) return w.v(static_cast<uint32_t>(m.vaddr + k))[l];
+  const uint32_t v = w.v(static_cast<uint32_t>(m.vaddr + k / 2))[l];
+  return (k & 1) ? v >> 16 : v & 0xffff;
+}
+
+// Coordinates of an image without a sampler (Vega ISA guide 8.2, "Image Opcodes with No
+// Sampler"): x, then y, then the slice (arrays, cube faces) or z (3D), then the mip level.
+int coordinateCount(uint32_t type) {
+  switch (type) {
+    case kImage1d:
+      return 1;
+    case kImage1dArray:
+    case kImage2d:
+      return 2;
+    default:
+      return 3;  // 2D array, cube, 3D
+  }
+}
+
+// Reads and checks the T# of an instruction: false (a fault reported) if it is not usable.
+bool readImageResource(ExecArgs& x, const MimgFields& m, ImageResource& r, ImageLayout& layout) {
+  uint32_t words[8];
+  if (m.srsrc + 8 > kNumSgprs) {
+    fault(x, "image resource (T#) SGPRs out of range");
+    return false;
+  }
+  for (int k = 0; k < 8; ++k) words[k] = readScalarDword(x.w, x.ctx, m.srsrc + k);
+  r = decodeImageResource(words);
+  const std::string problem = linearLayout(r, layout);
+  if (!problem.empty()) {
+    faultWith(x, std::string(x.op.name) + ": " + problem + " (docs/images.md)");
+    return false;
+  }
+  return true;
+}
+
+// A lane's texel: its address, or false when a coordinate is out of range (the lane reads 0
+// and writes nothing).
+bool texelOf(const ImageResource& r, const ImageLayout& layout, const uint32_t coord[4],
+             uint32_t mip, uint64_t& address) {
+  const uint32_t level = r.baseLevel + mip;
+  if (mip > 15 || level > r.lastLevel) return false;
+  const uint32_t x = coord[0];
+  uint32_t y = 0, slice = 0;
+  if (x >= levelSize(r.width, level)) return false;
+  switch (r.type) {
+    case kImage1dArray:
+      slice = coord[1];
+      break;
+    case kImage2d:
+      y = coord[1];
+      break;
+    case kImage3d:
+      y = coord[1];
+      slice = coord[2];
+      if (slice >= levelSize(r.depth, level)) return false;
+      break;
+    case kImage2dArray:
+    case kImageCube:
+      y = coord[1];
+      slice = coord[2];
+      break;
+    default:
+      break;
+  }
+  if (imageHasY(r.type) && y >= levelSize(r.height, level)) return false;
+  if (imageIsArray(r.type)) {
+    // The slice counts from BASE_ARRAY; DEPTH holds the last slice the view allows.
+    if (uint64_t{slice} + r.baseArray > layout.lastSlice) return false;
+    slice += r.baseArray;
+  }
+  address = layout.texelAddress(r.base, x, y, slice, level);
+  return true;
+}
+
+// The bits of component c of the element at `p` (FormatLayout), zero- or sign-extended.
+uint32_t rawComponent(const FormatLayout& f, int c, const uint8_t* p, bool signExt) {
+  const int bits = f.bits[c], shift = f.shift[c];
+  uint64_t window = 0;
+  std::memcpy(&window, p + shift / 8, std::min<size_t>(8, f.bytes - shift / 8));
+  uint32_t v = static_cast<uint32_t>(window >> (shift % 8));
+  if (bits < 32) {
+    v &= (1u << bits) - 1;
+    if (signExt && (v >> (bits - 1)) & 1) v |= ~((1u << bits) - 1);
+  }
+  return v;
+}
+void putRawComponent(const FormatLayout& f, int c, uint32_t value, uint8_t* p) {
+  const int bits = f.bits[c], shift = f.shift[c];
+  const size_t n = std::min<size_t>(8, f.bytes - shift / 8);
+  uint64_t window = 0;
+  std::memcpy(&window, p + shift / 8, n);
+  const uint64_t mask = (bits == 32 ? 0xffffffffull : (1ull << bits) - 1) << (shift % 8);
+  window = (window & ~mask) | ((uint64_t{value} << (shift % 8)) & mask);
+  std::memcpy(p + shift / 8, &window, n);
+}
+
+float asFloat(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+uint32_t floatBits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+// sRGB transfer functions (IEC 61966-2-1), applied to x, y, z of IMG_NUM_FORMAT_SRGB texels
+// (w, alpha, stays linear), on top of the UNORM conversion.
+float srgbToLinear(float c) {
+  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
+float linearToSrgb(float c) {
+  if (!(c > 0.0f)) return 0.0f;  // NaN and negatives
+  if (c >= 1.0f) return 1.0f;
+  return c <= 0.0031308f ? c * 12.92f : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
+}
+
+// The four converted values of the texel at `p` (32-bit, or f16/16-bit integers with D16).
+void unpackTexel(uint32_t dfmt, uint32_t nfmt, bool d16, const uint8_t* p, uint32_t out[4]) {
+  const bool srgb = nfmt == kImgNumFormatSrgb;
+  const uint32_t convertAs = srgb ? uint32_t{kNfmtUnorm} : nfmt;
+  uint32_t v[4];
+  unpackElement(dfmt, convertAs, p, v);
+  if (srgb) {
+    const int comps = formatLayout(dfmt)->components;
+    for (int c = 0; c < 3 && c < comps; ++c) v[c] = floatBits(srgbToLinear(asFloat(v[c])));
+  }
+  if (!d16 || srgb) {
+    for (int c = 0; c < 4; ++c)
+      out[c] =
+          d16 ? encodeSmallFloat(asFloat(v[c]), 5, 10, true, SmallFloatRound::NearestEven) : v[c];
+    return;
+  }
+  uint16_t h[4];
+  unpackElementD16(dfmt, nfmt, p, h);
+  for (int c = 0; c < 4; ++c) out[c] = h[c];
+}
+
+// DST_SEL applied to the converted components (BufferFormat.h DstSel).
+uint32_t selectComponent(uint32_t dstSel, int c, const uint32_t fetched[4], uint32_t one) {
+  const uint32_t sel = (dstSel >> (3 * c)) & 7;
+  if (sel == kSel1) return one;
+  if (sel >= kSelX) return fetched[sel - kSelX];
+  return 0;
+}
+
+// Writes `values` (the x, y, z, w results) of lane l to the VGPRs from `reg`, one per set bit
+// of `dmask` in order; D16: two per VGPR, the first in the low half.
+void writeDmaskComponents(WaveState& w, int reg, uint32_t dmask, bool d16, int l,
+                          const uint32_t values[4]) {
+  int k = 0;
+  for (int c = 0; c < 4; ++c) {
+    if (!((dmask >> c) & 1)) continue;
+    if (!d16) {
+      w.v(static_cast<uint32_t>(reg + k))[l] = values[c];
+    } else {
+      uint32_t& r = w.v(static_cast<uint32_t>(reg + k / 2))[l];
+      const int shift = 16 * (k & 1);
+      r = (r & ~(0xffffu << shift)) | ((values[c] & 0xffff) << shift);
+    }
+    ++k;
+  }
+}
+
+// The shader values a store supplies for x, y, z, w: the dmask components in order from the
+// data VGPRs; components outside dmask are 0.
+void readDmaskComponents(const WaveState& w, int reg, uint32_t dmask, bool d16, int l,
+                         uint32_t values[4]) {
+  int k = 0;
+  for (int c = 0; c < 4; ++c) {
+    values[c] = 0;
+    if (!((dmask >> c) & 1)) continue;
+    if (!d16)
+      values[c] = w.v(static_cast<uint32_t>(reg + k))[l];
+    else
+      values[c] = (w.v(static_cast<uint32_t>(reg + k / 2))[l] >> (16 * (k & 1))) & 0xffff;
+    ++k;
+  }
+}
+
+// Packs shader values into the texel at `dst` (the inverse of unpackTexel; raw: the bits).
+void packTexel(uint32_t dfmt, uint32_t nfmt, bool d16, bool raw, const uint32_t values[4],
+               uint8_t* dst) {
+  const FormatLayout& f = *formatLayout(dfmt);
+  if (raw) {
+    for (int c = 0; c < f.components; ++c) putRawComponent(f, c, values[c], dst);
+    return;
+  }
+  if (nfmt == kImgNumFormatSrgb) {
+    uint32_t linear[4];
+    for (int c = 0; c < 4; ++c) {
+      const float v =
+          d16 ? static_cast<float>(decodeSmallFloat(values[c], 5, 10, true)) : asFloat(values[c]);
+      linear[c] = floatBits(c < 3 ? linearToSrgb(v) : v);
+    }
+    packElement(dfmt, kNfmtUnorm, linear, dst);
+    return;
+  }
+  if (d16) {
+    const uint16_t h[4] = {static_cast<uint16_t>(values[0]), static_cast<uint16_t>(values[1]),
+                           static_cast<uint16_t>(values[2]), static_cast<uint16_t>(values[3])};
+    packElementD16(dfmt, nfmt, h, dst);
+  } else {
+    packElement(dfmt, nfmt, values, dst);
+  }
+}
+
+// Checks the data VGPRs (with the status VGPR of TFE/LWE for returning ops).
+bool dataInRange(ExecArgs& x, const MimgFields& m, int dwords, bool returns) {
+  const int status = returns && (m.tfe || m.lwe) ? 1 : 0;
+  if (!vgprInRange(x.w, m.vdata, dwords + status)) {
+    fault(x, returns ? "image destination VGPR out of range" : "image data VGPR out of range");
+    return false;
+  }
+  return true;
+}
+
+// image_load*, image_store*, image_atomic_*: one texel per lane.
+void execImageMemory(ExecArgs& x) {
+  const ImageOpInfo& info = imageOpInfo(x.op.opcode);
+  const MimgFields m(x.in);
+  WaveState& w = x.w;
+  ImageResource r;
+  ImageLayout layout;
+  if (!readImageResource(x, m, r, layout)) return;
+  const int coords = coordinateCount(r.type);
+  const int addressCount = coords + (info.mip ? 1 : 0);
+  if (!vgprInRange(w, m.vaddr, m.a16 ? (addressCount + 1) / 2 : addressCount))
+    return fault(x, "image address VGPR out of range");
+
+  const bool atomic = info.kind == ImageKind::Atomic;
+  const bool store = info.kind == ImageKind::Store;
+  const AtomicOp atomicOp = x.op.mem.atomic;
+  // Atomics: dmask says the data size (12.16): one dword (0x1) or two (0x3) for the 32- and
+  // 64-bit operations, twice that for cmpswap (data, then the compare value); the texel's
+  // format must have that size.
+  const int dataDwords = m.dataDwords();
+  int elementBytes = static_cast<int>(layout.texelBytes);
+  if (atomic) {
+    if (m.d16) return fault(x, "image atomics have no D16 form");
+    const int operandDwords = atomicOp == AtomicOp::CmpSwap ? m.components() / 2 : m.components();
+    if ((m.dmask != 0x1 && m.dmask != 0x3 && m.dmask != 0xf) || operandDwords < 1 ||
+        operandDwords > 2)
+      return fault(x, "image atomic dmask must be 0x1 or 0x3 (cmpswap: 0x3 or 0xf)");
+    if (operandDwords * 4 != elementBytes)
+      return faultWith(x, std::string(x.op.name) + " on " + imageDataFormatName(r.dataFormat) +
+                              " (" + std::to_string(elementBytes) + "-byte texels) needs a " +
+                              std::to_string(operandDwords * 4) + "-byte format");
+    if (!isIntegerNumFormat(r.numFormat) &&
+        !(atomicOp == AtomicOp::Swap || atomicOp == AtomicOp::CmpSwap))
+      return faultWith(x, std::string(x.op.name) + " needs an integer number format, not " +
+                              imageNumFormatName(r.numFormat));
+  }
+  const bool returns = !store && (!atomic || m.glc);
+  const int returnDwords = atomic ? elementBytes / 4 : dataDwords;
+  if (store || atomic) {
+    if (!dataInRange(x, m, dataDwords, false)) return;
+  }
+  if (returns && !dataInRange(x, m, returnDwords, true)) return;
+
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Vector, store ? MemOp::Store : (atomic ? MemOp::Atomic : MemOp::Load),
+               WaitCounter::Vm);
+  mem.atomic = atomic ? atomicOp : AtomicOp::None;
+  mem.glc = m.glc;
+  mem.slc = m.slc;
+  mem.atomicReturnsData = atomic && m.glc;
+  mem.elementBytes = static_cast<uint8_t>(elementBytes);
+
+  const uint64_t exec = w.exec;
+  uint64_t sent = 0;
+  for (uint64_t b = exec; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    uint32_t coord[4] = {0, 0, 0, 0};
+    for (int k = 0; k < coords; ++k) coord[k] = addressComponent(w, m, k, l);
+    const uint32_t mip = info.mip ? addressComponent(w, m, coords, l) : 0;
+    uint64_t address;
+    if (!texelOf(r, layout, coord, mip, address)) continue;  // out of range: no access
+    mem.addr[l][0] = address;
+    sent |= 1ull << l;
+    uint8_t* e = mem.element(l, 0);
+    if (atomic) {
+      const int bytes = elementBytes;
+      gatherVgprBytes(w, m.vdata, bytes, l, false, e);
+      if (atomicOp == AtomicOp::CmpSwap)
+        gatherVgprBytes(w, m.vdata + bytes / 4, bytes, l, false, mem.cmpElement(l, 0));
+    } else if (store) {
+      uint32_t values[4];
+      readDmaskComponents(w, m.vdata, m.dmask, m.d16, l, values);
+      packTexel(r.dataFormat, r.numFormat, m.d16, info.raw, values, e);
+    }
+  }
+  mem.laneMask = sent;
+  if (returns) {
+    setVgprWriteback(mem, m.vdata, returnDwords, LoadExt::None, exec);
+    MemRequest::Writeback& wb = mem.writeback;
+    if (!atomic) {
+      wb.flags = kWbImage;
+      wb.format = (r.dataFormat << imgwb::kDfmtShift) | (r.numFormat << imgwb::kNfmtShift) |
+                  (m.dmask << imgwb::kDmaskShift) | (m.d16 ? imgwb::kD16 : 0) |
+                  (info.raw ? imgwb::kRaw : 0) | (info.signExt ? imgwb::kSignExt : 0) |
+                  (r.dstSel << imgwb::kDstSelShift);
+    }
+    if (m.tfe || m.lwe) wb.flags |= kWbTfe;
+  }
+  x.r.kind = StepKind::Memory;
+  w.pc += x.in.sizeBytes;
+}
+
+// image_get_resinfo: the size of mip level `mip` (the address VGPR, from BASE_LEVEL), without
+// a memory access: x = width, y = height (1D arrays: the slices), z = depth (3D) or the slices
+// the view holds (2D arrays and cube maps: DEPTH - BASE_ARRAY + 1), w = the levels of the view
+// (LAST_LEVEL - BASE_LEVEL + 1). Dimensions the image lacks read 1; a level beyond LAST_LEVEL
+// reads 0 for x, y and z. The values arrive through the texture path's return like any load.
+void execImageResInfo(ExecArgs& x) {
+  const MimgFields m(x.in);
+  WaveState& w = x.w;
+  ImageResource r;
+  ImageLayout layout;
+  if (!readImageResource(x, m, r, layout)) return;
+  if (!vgprInRange(w, m.vaddr, 1)) return fault(x, "image address VGPR out of range");
+  const int dwords = m.dataDwords();
+  if (!dataInRange(x, m, dwords, true)) return;
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Vector, MemOp::Load, WaitCounter::Vm);
+  mem.elementBytes = static_cast<uint8_t>(4 * dwords);
+  const uint32_t slices = layout.lastSlice >= r.baseArray ? layout.lastSlice - r.baseArray + 1 : 0;
+  const uint64_t exec = w.exec;
+  for (uint64_t b = exec; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    const uint32_t mip = addressComponent(w, m, 0, l);
+    const uint32_t level = r.baseLevel + mip;
+    uint32_t v[4] = {0, 0, 0, r.lastLevel - r.baseLevel + 1};
+    if (mip <= 15 && level <= r.lastLevel) {
+      v[0] = levelSize(r.width, level);
+      v[1] = imageHasY(r.type) ? levelSize(r.height, level) : 1;
+      v[2] = 1;
+      if (r.type == kImage1dArray) v[1] = slices;
+      if (r.type == kImage3d) v[2] = levelSize(r.depth, level);
+      if (r.type == kImage2dArray || r.type == kImageCube) v[2] = slices;
+    }
+    // The result VGPRs, as completeMemory copies them (D16: the low 16 bits, two per VGPR).
+    uint32_t packed[4] = {0, 0, 0, 0};
+    int k = 0;
+    for (int c = 0; c < 4; ++c) {
+      if (!((m.dmask >> c) & 1)) continue;
+      if (m.d16)
+        packed[k / 2] |= (v[c] & 0xffff) << (16 * (k & 1));
+      else
+        packed[k] = v[c];
+      ++k;
+    }
+    std::memcpy(mem.element(l, 0), packed, 4 * static_cast<size_t>(dwords));
+  }
+  mem.laneMask = 0;  // nothing in memory is read
+  setVgprWriteback(mem, m.vdata, dwords, LoadExt::None, exec);
+  if (m.tfe || m.lwe) mem.writeback.flags |= kWbTfe;
+  x.r.kind = StepKind::Memory;
+  w.pc += x.in.sizeBytes;
+}
+
+void execImageNotModelled(ExecArgs& x) {
+  faultWith(x, std::string(x.op.name) +
+                   " is not modelled yet (image sampling, gather4 and get_lod: docs/images.md)");
+}
+
 Ty dwordsTy(int n) {
   switch (n) {
     case 1:
@@ -130,8 +575,13 @@ Ty dwordsTy(int n) {
   }
 }
 
+bool startsWith(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
 struct Tables {
   std::vector<OpInfo> ops;
+  ImageOpInfo info[128];  // by opcode
   Tables() {
     for (const MimgRow& r : kMimg) {
       OpInfo o;
@@ -141,12 +591,30 @@ struct Tables {
       o.src0 = dwordsTy(r.addrDwords);
       o.src2 = r.sampler ? Ty::B128 : Ty::None;
       const std::string n = r.name;
-      o.mem.op = n.find("_atomic_") != std::string::npos
-                     ? MemOp::Atomic
-                     : (n.find("_store") != std::string::npos ? MemOp::Store : MemOp::Load);
-      o.exec = imageFault;
+      ImageOpInfo& info = this->info[r.op & 127];
+      o.mem.op = MemOp::Load;
+      if (startsWith(n, "image_load") || startsWith(n, "image_store")) {
+        info.kind = startsWith(n, "image_load") ? ImageKind::Load : ImageKind::Store;
+        info.mip = n.find("_mip") != std::string::npos;
+        info.raw = n.find("_pck") != std::string::npos;
+        info.signExt = n.find("_sgn") != std::string::npos;
+        o.mem.op = info.kind == ImageKind::Store ? MemOp::Store : MemOp::Load;
+        o.exec = execImageMemory;
+      } else if (startsWith(n, "image_atomic_")) {
+        info.kind = ImageKind::Atomic;
+        o.mem.op = MemOp::Atomic;
+        for (const auto& a : kImageAtomics)
+          if (n == std::string("image_atomic_") + a.suffix) o.mem.atomic = a.op;
+        o.exec = execImageMemory;
+      } else if (n == "image_get_resinfo") {
+        info.kind = ImageKind::ResInfo;
+        o.exec = execImageResInfo;
+      } else {
+        o.exec = execImageNotModelled;
+        o.flags = kNotModelled;
+      }
+      o.mem.returns = o.mem.op != MemOp::Store;
       o.issue = IssueType::Vmem;
-      o.flags = kGraphics;
       ops.push_back(o);
     }
     OpInfo e;
@@ -160,10 +628,52 @@ struct Tables {
   }
 };
 
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+const ImageOpInfo& imageOpInfo(int opcode) {
+  return tables().info[opcode & 127];
+}
+
 }  // namespace
 
+void completeImageLoad(WaveState& wave, const MemRequest& mem) {
+  const MemRequest::Writeback& wb = mem.writeback;
+  const uint32_t p = wb.format;
+  const uint32_t dfmt = (p >> imgwb::kDfmtShift) & 15, nfmt = (p >> imgwb::kNfmtShift) & 15;
+  const uint32_t dmask = (p >> imgwb::kDmaskShift) & 15,
+                 dstSel = (p >> imgwb::kDstSelShift) & 0xfff;
+  const bool d16 = p & imgwb::kD16, raw = p & imgwb::kRaw, signExt = p & imgwb::kSignExt;
+  if (!vgprInRange(wave, wb.reg, wb.count)) return;  // checked at issue; defensive
+  const FormatLayout* f = formatLayout(dfmt);
+  if (f == nullptr) return;  // checked at issue; defensive
+  const uint32_t oneOf = nfmt == kImgNumFormatSrgb ? uint32_t{kNfmtUnorm} : nfmt;
+  const uint32_t one = d16 ? oneForD16(oneOf) : oneFor(oneOf);
+  for (uint64_t b = wb.lanes; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    uint32_t values[4] = {0, 0, 0, 0};  // out of range: every component reads 0
+    if ((mem.laneMask >> l) & 1) {
+      const uint8_t* e = mem.element(l, 0);
+      if (raw) {
+        // _pck: the format's components as stored, DST_SEL not applied.
+        for (int c = 0; c < f->components; ++c) {
+          values[c] = rawComponent(*f, c, e, signExt);
+          if (d16) values[c] &= 0xffff;
+        }
+      } else {
+        uint32_t fetched[4];
+        unpackTexel(dfmt, nfmt, d16, e, fetched);
+        for (int c = 0; c < 4; ++c) values[c] = selectComponent(dstSel, c, fetched, one);
+      }
+    }
+    writeDmaskComponents(wave, wb.reg, dmask, d16, l, values);
+  }
+}
+
 OpTable mimgTable() {
-  static const Tables t;
+  const Tables& t = tables();
   return {t.ops.data(), static_cast<int>(t.ops.size())};
 }
 

@@ -243,5 +243,312 @@ TEST(ImageResource, RefusesWhatIsNotModelled) {
             std::string::npos);
 }
 
+// ------------------------------------------------------------------------------------------
+// Execution on the test wave (one instruction each, llvm-mc-15 assembles it): results worked
+// out by hand from the layout above and the guide's format definitions (8.1.4 "Buffer Data":
+// UNORM = value / (2^n - 1), stores round to nearest even).
+
+uint32_t f32(float f) {
+  uint32_t v;
+  std::memcpy(&v, &f, 4);
+  return v;
+}
+
+constexpr uint32_t kDfmt8888 = 10, kDfmt32 = 4, kDfmt3232 = 11, kDfmt16x4 = 12;
+constexpr uint32_t kUnorm = 0, kUint = 4, kFloat = 7;
+
+// Image A: 2D 8_8_8_8 UNORM, 4 x 2, rows of 64 texels (256 bytes) at 0x10000. Texel (2, 1) is
+// at 0x10000 + 256 + 2 * 4.
+TSharp imageA() {
+  return TSharp(0x10000, kDfmt8888, kUnorm, 4, 2, kImage2d).pitch(64);
+}
+constexpr uint64_t kA21 = 0x10108;
+// Image C: 2D 32 UINT, 20 x 9, levels 0..3 (rows 0, 9, 13, 15 of a 16-row chain), rows padded
+// to 256 bytes, at 0x20000. Level 2 texel (3, 1) is at row 13 + 1: 0x20000 + 14 * 256 + 12.
+TSharp imageC() {
+  return TSharp(0x20000, kDfmt32, kUint, 20, 9, kImage2d).levels(0, 3, 3).pitch(16);
+}
+constexpr uint64_t kC2_31 = 0x20e0c;
+
+std::vector<Val> with(const TSharp& t, std::vector<Val> in, int first = 8) {
+  t.into(in, first);
+  return in;
+}
+
+TEST(ImageLoad, ConvertsSelectsAndPacksByDmask) {
+  const uint32_t texel = 0x80ff4000;  // x 0x00, y 0x40, z 0xff, w 0x80
+  const std::vector<Val> at21 = {{"v4", 2}, {"v5", 1}, {"mem:0x10108", texel}};
+  std::vector<Case> cases = {
+      {"image_load v[0:3], v[4:5], s[8:15] dmask:0xf unorm",
+       with(imageA(), at21),
+       {{"v0", 0}, {"v1", f32(64.0f / 255.0f)}, {"v2", f32(1.0f)}, {"v3", f32(128.0f / 255.0f)}}},
+      // DST_SEL (Y, X, 0, W) and dmask x, z, w: three VGPRs.
+      {"image_load v[0:2], v[4:5], s[8:15] dmask:0xd unorm",
+       with(imageA().dstSel(5, 4, 0, 7), at21),
+       {{"v0", f32(64.0f / 255.0f)}, {"v1", 0}, {"v2", f32(128.0f / 255.0f)}}},
+      // DST_SEL SEL_1 gives 1.0 for a float format.
+      {"image_load v[0:1], v[4:5], s[8:15] dmask:0x3 unorm",
+       with(imageA().dstSel(1, 6, 0, 0), at21),
+       {{"v0", f32(1.0f)}, {"v1", f32(1.0f)}}},
+      // A16: x and y in the two halves of one VGPR.
+      {"image_load v[0:3], v4, s[8:15] dmask:0xf unorm a16",
+       with(imageA(), {{"v4", 0x00010002}, {"mem:0x10108", texel}}),
+       {{"v0", 0}, {"v1", f32(64.0f / 255.0f)}, {"v2", f32(1.0f)}, {"v3", f32(128.0f / 255.0f)}}},
+      // Out of range (x = width): zeros, and the TFE/LWE status VGPR is 0.
+      {"image_load v[0:4], v[8:9], s[8:15] dmask:0xf unorm tfe lwe",
+       with(imageA(),
+            {{"v8", 4}, {"v9", 1}, {"v0", 7}, {"v1", 7}, {"v2", 7}, {"v3", 7}, {"v4", 7}}),
+       {{"v0", 0}, {"v1", 0}, {"v2", 0}, {"v3", 0}, {"v4", 0}}},
+      {"image_load v[0:2], v[8:9], s[8:15] dmask:0x3 unorm tfe",
+       with(imageA(), {{"v8", 2}, {"v9", 1}, {"v2", 7}, {"mem:0x10108", texel}}),
+       {{"v0", 0}, {"v1", f32(64.0f / 255.0f)}, {"v2", 0}}},
+  };
+  checkCases(cases);
+}
+
+TEST(ImageLoad, EveryDimensionAddressesItsTexel) {
+  std::vector<Case> cases = {
+      // 2D array, 10 x 3, rows of 16 texels, slices 1 (BASE_ARRAY) .. 4 (DEPTH): slice
+      // coordinate 2 is slice 3 at 0x30000 + 3 * 192 + 2 * 64 + 7 * 4.
+      {"image_load v0, v[4:6], s[8:15] dmask:0x1 unorm",
+       with(TSharp(0x30000, kDfmt32, kUint, 10, 3, kImage2dArray).pitch(16).depth(5).baseArray(1),
+            {{"v4", 7}, {"v5", 2}, {"v6", 2}, {"mem:0x302dc", 0x5eed}}),
+       {{"v0", 0x5eed}}},
+      // Slice coordinate 4 is slice 5, past DEPTH: out of range.
+      {"image_load v0, v[4:6], s[8:15] dmask:0x1 unorm",
+       with(TSharp(0x30000, kDfmt32, kUint, 10, 3, kImage2dArray).pitch(16).depth(5).baseArray(1),
+            {{"v4", 7}, {"v5", 2}, {"v6", 4}, {"v0", 9}}),
+       {{"v0", 0}}},
+      // 3D 4 x 4 x 4, rows of 4 texels: (1, 2, 3) at 0x40000 + 3 * 64 + 2 * 16 + 4.
+      {"image_load v0, v[4:6], s[8:15] dmask:0x1 unorm",
+       with(TSharp(0x40000, kDfmt32, kUint, 4, 4, kImage3d).pitch(4).depth(4),
+            {{"v4", 1}, {"v5", 2}, {"v6", 3}, {"mem:0x400e4", 0x3d}}),
+       {{"v0", 0x3d}}},
+      {"image_load v0, v[4:6], s[8:15] dmask:0x1 unorm",
+       with(TSharp(0x40000, kDfmt32, kUint, 4, 4, kImage3d).pitch(4).depth(4),
+            {{"v4", 1}, {"v5", 2}, {"v6", 4}, {"v0", 9}}),
+       {{"v0", 0}}},
+      // 1D array of 8 texels (one 32-byte row per slice): (5, slice 2) at 0x50000 + 64 + 20.
+      {"image_load v0, v[4:5], s[8:15] dmask:0x1 unorm",
+       with(TSharp(0x50000, kDfmt32, kUint, 8, 1, kImage1dArray).pitch(8).depth(3),
+            {{"v4", 5}, {"v5", 2}, {"mem:0x50054", 0x1da}}),
+       {{"v0", 0x1da}}},
+      // 1D, 8 texels: x 6 at 0x58000 + 24.
+      {"image_load v0, v4, s[8:15] dmask:0x1 unorm",
+       with(TSharp(0x58000, kDfmt32, kUint, 8, 1, kImage1d).pitch(8),
+            {{"v4", 6}, {"mem:0x58018", 0x1d}}),
+       {{"v0", 0x1d}}},
+      // Cube 2 x 2 (faces are slices of 16 bytes): face 5 texel (1, 1) at 0x60000 + 80 + 12.
+      {"image_load v0, v[4:6], s[8:15] dmask:0x1 unorm da",
+       with(TSharp(0x60000, kDfmt32, kUint, 2, 2, kImageCube).pitch(2).depth(6),
+            {{"v4", 1}, {"v5", 1}, {"v6", 5}, {"mem:0x6005c", 0xc0be}}),
+       {{"v0", 0xc0be}}},
+  };
+  checkCases(cases);
+}
+
+TEST(ImageLoad, MipLevelsFromBaseLevel) {
+  std::vector<Case> cases = {
+      {"image_load_mip v0, v[4:6], s[8:15] dmask:0x1 unorm",
+       with(imageC(), {{"v4", 3}, {"v5", 1}, {"v6", 2}, {"mem:0x20e0c", 0x12345678}}),
+       {{"v0", 0x12345678}}},
+      // BASE_LEVEL 1: mip 1 is level 2.
+      {"image_load_mip v0, v[4:6], s[8:15] dmask:0x1 unorm",
+       with(imageC().levels(1, 3, 3), {{"v4", 3}, {"v5", 1}, {"v6", 1}, {"mem:0x20e0c", 0xabc}}),
+       {{"v0", 0xabc}}},
+      // Level 2 is 5 x 2: x 5 is out of range; so is a level past LAST_LEVEL.
+      {"image_load_mip v0, v[4:6], s[8:15] dmask:0x1 unorm",
+       with(imageC(), {{"v4", 5}, {"v5", 1}, {"v6", 2}, {"v0", 9}}),
+       {{"v0", 0}}},
+      {"image_load_mip v0, v[4:6], s[8:15] dmask:0x1 unorm",
+       with(imageC().levels(0, 2, 3), {{"v4", 0}, {"v5", 0}, {"v6", 3}, {"v0", 9}}),
+       {{"v0", 0}}},
+  };
+  checkCases(cases);
+}
+
+TEST(ImageLoad, D16AndPackedForms) {
+  // 16_16_16_16 FLOAT, 2 x 1 at 0x70000: texel 1 holds (1.0, -2.0, 0.5, +inf) as f16.
+  const TSharp h = TSharp(0x70000, kDfmt16x4, kFloat, 2, 1, kImage2d).pitch(2);
+  const std::vector<Val> texel1 = {
+      {"v4", 1}, {"v5", 0}, {"mem:0x70008", 0xc0003c00}, {"mem:0x7000c", 0x7c003800}};
+  const std::vector<Val> at21 = {{"v4", 2}, {"v5", 1}, {"v6", 0}, {"mem:0x10108", 0x80ff4001}};
+  std::vector<Case> cases = {
+      {"image_load v[0:1], v[4:5], s[8:15] dmask:0xf unorm d16",
+       with(h, texel1),
+       {{"v0", 0xc0003c00}, {"v1", 0x7c003800}}},
+      {"image_load v[0:3], v[4:5], s[8:15] dmask:0xf unorm",
+       with(h, texel1),
+       {{"v0", f32(1.0f)}, {"v1", f32(-2.0f)}, {"v2", f32(0.5f)}, {"v3", 0x7f800000}}},
+      // D16 of dmask y, w: one VGPR, y in the low half.
+      {"image_load v0, v[4:5], s[8:15] dmask:0xa unorm d16", with(h, texel1), {{"v0", 0x7c00c000}}},
+      // _pck: the components' bits; _sgn: sign-extended.
+      {"image_load_pck v[0:3], v[4:5], s[8:15] dmask:0xf unorm",
+       with(imageA(), at21),
+       {{"v0", 0x01}, {"v1", 0x40}, {"v2", 0xff}, {"v3", 0x80}}},
+      {"image_load_pck_sgn v[0:3], v[4:5], s[8:15] dmask:0xf unorm",
+       with(imageA(), at21),
+       {{"v0", 0x01}, {"v1", 0x40}, {"v2", 0xffffffff}, {"v3", 0xffffff80}}},
+      {"image_load_mip_pck v[0:1], v[4:6], s[8:15] dmask:0x5 unorm",
+       with(imageA(), at21),
+       {{"v0", 0x01}, {"v1", 0xff}}},
+      {"image_load_mip_pck_sgn v[0:1], v[4:6], s[8:15] dmask:0xc unorm",
+       with(imageA(), at21),
+       {{"v0", 0xffffffff}, {"v1", 0xffffff80}}},
+  };
+  checkCases(cases);
+}
+
+TEST(ImageLoad, SrgbDecodesColourNotAlpha) {
+  // IEC 61966-2-1: ((c + 0.055) / 1.055)^2.4 above 0.04045; compared to 12 bits of mantissa.
+  const double y = std::pow((64.0 / 255.0 + 0.055) / 1.055, 2.4);
+  std::vector<Case> cases = {
+      {"image_load v[0:3], v[4:5], s[8:15] dmask:0xf unorm",
+       with(imageA().numFormat(kImgNumFormatSrgb),
+            {{"v4", 2}, {"v5", 1}, {"mem:0x10108", 0x80ff4000}}),
+       {{"v0", 0},
+        {"v1", f32(static_cast<float>(y)) & 0xfffff000u, 0xfffff000u},
+        {"v2", f32(1.0f)},
+        {"v3", f32(128.0f / 255.0f)}}},
+  };
+  checkCases(cases);
+}
+
+TEST(ImageStore, ConvertsAndRoundsToNearestEven) {
+  // (1.0, 0.5, 0, 0.25) to 8_8_8_8 UNORM: 255, 127.5 -> 128, 0, 63.75 -> 64.
+  const std::vector<Val> at21 = {{"v4", 2}, {"v5", 1}, {"v6", 0}};
+  auto data = [&](std::vector<Val> v) {
+    v.insert(v.end(), at21.begin(), at21.end());
+    return v;
+  };
+  std::vector<Case> cases = {
+      {"image_store v[0:3], v[4:5], s[8:15] dmask:0xf unorm",
+       with(imageA(), data({{"v0", f32(1.0f)}, {"v1", f32(0.5f)}, {"v2", 0}, {"v3", f32(0.25f)}})),
+       {{"mem:0x10108", 0x400080ff}}},
+      // dmask x, y: z and w are written as 0.
+      {"image_store v[0:1], v[4:5], s[8:15] dmask:0x3 unorm",
+       with(imageA(), data({{"v0", f32(1.0f)}, {"v1", f32(0.5f)}, {"mem:0x10108", 0xffffffff}})),
+       {{"mem:0x10108", 0x000080ff}}},
+      {"image_store_mip v0, v[4:6], s[8:15] dmask:0x1 unorm",
+       with(imageC(), {{"v0", 0xcafef00d}, {"v4", 3}, {"v5", 1}, {"v6", 2}}),
+       {{"mem:0x20e0c", 0xcafef00d}}},
+      // _pck: the low bits of each component.
+      {"image_store_pck v[0:3], v[4:5], s[8:15] dmask:0xf unorm",
+       with(imageA(), data({{"v0", 0x1ff}, {"v1", 0x12}, {"v2", 0x34}, {"v3", 0x56}})),
+       {{"mem:0x10108", 0x563412ff}}},
+      {"image_store_mip_pck v[0:3], v[4:6], s[8:15] dmask:0xf unorm",
+       with(imageA(), data({{"v0", 0x01}, {"v1", 0x02}, {"v2", 0x03}, {"v3", 0x04}})),
+       {{"mem:0x10108", 0x04030201}}},
+      // D16 to 16_16_16_16 FLOAT: the halves as they are.
+      {"image_store v[0:1], v[4:5], s[8:15] dmask:0xf unorm d16",
+       with(TSharp(0x70000, kDfmt16x4, kFloat, 2, 1, kImage2d).pitch(2),
+            {{"v0", 0xc0003c00}, {"v1", 0x7c003800}, {"v4", 1}, {"v5", 0}}),
+       {{"mem:0x70008", 0xc0003c00}, {"mem:0x7000c", 0x7c003800}}},
+      // Out of range: nothing written.
+      {"image_store v0, v[4:5], s[8:15] dmask:0x1 unorm",
+       with(imageA(), {{"v0", f32(1.0f)}, {"v4", 4}, {"v5", 0}, {"mem:0x10010", 0x11}}),
+       {{"mem:0x10010", 0x11}}},
+  };
+  checkCases(cases);
+}
+
+TEST(ImageResInfo, SizesOfTheViewsLevels) {
+  // 2D array 20 x 9, levels 1..3 of 4, slices 1..4: mip 1 is level 2 (5 x 2), 4 slices, 3
+  // levels.
+  const TSharp t = TSharp(0x20000, kDfmt32, kUint, 20, 9, kImage2dArray)
+                       .levels(1, 3, 3)
+                       .pitch(16)
+                       .depth(5)
+                       .baseArray(1);
+  std::vector<Case> cases = {
+      {"image_get_resinfo v[0:3], v4, s[8:15] dmask:0xf unorm",
+       with(t, {{"v4", 1}}),
+       {{"v0", 5}, {"v1", 2}, {"v2", 4}, {"v3", 3}}},
+      {"image_get_resinfo v[0:1], v4, s[8:15] dmask:0x9 unorm",
+       with(t, {{"v4", 0}}),
+       {{"v0", 10}, {"v1", 3}}},
+      {"image_get_resinfo v[0:3], v4, s[8:15] dmask:0xf unorm",
+       with(t, {{"v4", 3}}),
+       {{"v0", 0}, {"v1", 0}, {"v2", 0}, {"v3", 3}}},
+  };
+  checkCases(cases);
+}
+
+TEST(ImageAtomic, EveryOperationOnOneLane) {
+  // 2D 32 UINT 4 x 4 at 0x80000: texel (1, 2) at 0x80000 + 2 * 16 + 4. One lane (EXEC = 1);
+  // with glc the value memory held before returns in the data VGPR.
+  const TSharp t = TSharp(0x80000, kDfmt32, kUint, 4, 4, kImage2d).pitch(4);
+  struct A {
+    const char* op;
+    uint32_t mem, data, newMem;
+  };
+  const A ops[] = {
+      {"swap", 5, 9, 9},
+      {"add", 0xffffffff, 2, 1},
+      {"sub", 1, 2, 0xffffffff},
+      {"smin", 0xfffffffe, 3, 0xfffffffe},
+      {"umin", 0xfffffffe, 3, 3},
+      {"smax", 0xfffffffe, 3, 3},
+      {"umax", 0xfffffffe, 3, 0xfffffffe},
+      {"and", 0xff0f, 0x0ff0, 0x0f00},
+      {"or", 0xf000, 0x000f, 0xf00f},
+      {"xor", 0xff00, 0x0ff0, 0xf0f0},
+      {"inc", 7, 7, 0},  // mem >= data ? 0 : mem + 1
+      {"inc", 6, 7, 7},
+      {"dec", 0, 9, 9},  // mem == 0 || mem > data ? data : mem - 1
+      {"dec", 5, 9, 4},
+  };
+  std::vector<Case> cases;
+  for (const A& a : ops) {
+    cases.push_back(
+        {std::string("image_atomic_") + a.op + " v0, v[4:5], s[8:15] dmask:0x1 unorm glc",
+         with(t, {{"exec", 1}, {"v0", a.data}, {"v4", 1}, {"v5", 2}, {"mem:0x80024", a.mem}}),
+         {{"mem:0x80024", a.newMem}, {"v0@0", a.mem}}});
+  }
+  // cmpswap: data = {new value, compare value}; returns the old value in v0.
+  cases.push_back(
+      {"image_atomic_cmpswap v[0:1], v[4:5], s[8:15] dmask:0x3 unorm glc",
+       with(t, {{"exec", 1}, {"v0", 99}, {"v1", 10}, {"v4", 1}, {"v5", 2}, {"mem:0x80024", 10}}),
+       {{"mem:0x80024", 99}, {"v0@0", 10}}});
+  cases.push_back(
+      {"image_atomic_cmpswap v[0:1], v[4:5], s[8:15] dmask:0x3 unorm glc",
+       with(t, {{"exec", 1}, {"v0", 99}, {"v1", 10}, {"v4", 1}, {"v5", 2}, {"mem:0x80024", 11}}),
+       {{"mem:0x80024", 11}, {"v0@0", 11}}});
+  // 64-bit on 32_32 UINT (dmask 0x3): 0xffffffff + 1 carries into the high dword. Texel (1, 2)
+  // of a 4 x 4 image of 8-byte texels at 0x90000 + 2 * 32 + 8.
+  cases.push_back(
+      {"image_atomic_add v[0:1], v[4:5], s[8:15] dmask:0x3 unorm glc",
+       with(TSharp(0x90000, kDfmt3232, kUint, 4, 4, kImage2d).pitch(4),
+            {{"exec", 1}, {"v0", 1}, {"v1", 0}, {"v4", 1}, {"v5", 2}, {"mem:0x90048", 0xffffffff}}),
+       {{"mem:0x90048", 0}, {"mem:0x9004c", 1}, {"v0@0", 0xffffffff}, {"v1@0", 0}}});
+  // Without glc nothing returns.
+  cases.push_back({"image_atomic_add v0, v[4:5], s[8:15] dmask:0x1 unorm",
+                   with(t, {{"exec", 1}, {"v0", 2}, {"v4", 1}, {"v5", 2}, {"mem:0x80024", 40}}),
+                   {{"mem:0x80024", 42}, {"v0@0", 2}}});
+  checkCases(cases);
+}
+
+TEST(ImageFaults, NameWhatIsNotModelled) {
+  auto faultOf = [](const std::string& text, const TSharp& t) {
+    std::vector<Val> in;
+    t.into(in, 8);
+    CodeFile code = assembleProgram(text);
+    WaveRunner r(code, GfxTarget::Gfx906);
+    for (const Val& v : in) r.s(std::stoi(v.at.substr(1))) = static_cast<uint32_t>(v.value);
+    const StepResult res = r.run();
+    EXPECT_EQ(res.kind, StepKind::Fault) << text;
+    return res.fault;
+  };
+  EXPECT_NE(faultOf("image_load v[0:3], v[4:5], s[8:15] dmask:0xf unorm", imageA().swizzleMode(9))
+                .find("SW_MODE 9"),
+            std::string::npos);
+  EXPECT_NE(faultOf("image_atomic_add v0, v[4:5], s[8:15] dmask:0x1 unorm", imageA())
+                .find("needs an integer number format"),
+            std::string::npos);
+  EXPECT_NE(faultOf("image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf", imageA())
+                .find("image_sample is not modelled yet"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace vgpu::isa::test
