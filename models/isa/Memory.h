@@ -38,6 +38,7 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.faultAddress = 0;
   mem.writeback = MemRequest::Writeback{};
   mem.laneBytes.fill(0);
+  mem.texels.clear();
   std::memset(mem.data.data(), 0, mem.data.size());
   // Compare values are read by atomics only: other requests skip half of the clearing.
   if (op == MemOp::Atomic) std::memset(mem.cmp.data(), 0, mem.cmp.size());

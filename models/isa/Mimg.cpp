@@ -31,12 +31,25 @@ void faultWith(ExecArgs& x, std::string why) {
 }
 
 // What each opcode does, beyond its row in kMimg.
-enum class ImageKind : uint8_t { Load, Store, ResInfo, Atomic, NotModelled };
+enum class ImageKind : uint8_t {
+  Load,
+  Store,
+  ResInfo,
+  Atomic,
+  Sample,
+  Gather,
+  GetLod,
+  NotModelled
+};
 struct ImageOpInfo {
   ImageKind kind = ImageKind::NotModelled;
   bool mip = false;      // _mip: the last address component is the mip level
   bool raw = false;      // _pck: no format conversion (the components' bits)
   bool signExt = false;  // _pck_sgn: the components' bits sign-extended
+  // Sampling and gather4 suffixes (12.16): _cl LOD clamp, _d / _cd explicit derivatives, _l
+  // explicit LOD, _b LOD bias, _lz LOD 0, _c depth compare, _o texel offsets.
+  bool clamp = false, derivatives = false, lod = false, bias = false, lodZero = false;
+  bool compare = false, offset = false;
 };
 const ImageOpInfo& imageOpInfo(int opcode);  // from the table below
 
@@ -162,6 +175,11 @@ constexpr uint32_t kD16 = 1u << 12;      // 16-bit results, two per VGPR
 constexpr uint32_t kRaw = 1u << 13;      // _pck: the components' bits
 constexpr uint32_t kSignExt = 1u << 14;  // _pck_sgn
 constexpr uint32_t kDstSelShift = 15;    // [26:15] DST_SEL_X..W
+constexpr uint32_t kSample = 1u << 27;   // filtered: the texel list's weighted sum
+constexpr uint32_t kGather = 1u << 28;   // gather4: one component of four texels
+constexpr uint32_t kCompare = 1u << 29;  // depth compare (aux[4:2]: DEPTH_COMPARE_FUNC)
+// Writeback::aux of a sample: [1:0] border colour type, [4:2] compare function, [6:5] the
+// component gather4 returns.
 }  // namespace imgwb
 
 // The MIMG fields of an instruction.
@@ -557,6 +575,385 @@ void execImageResInfo(ExecArgs& x) {
   w.pc += x.in.sizeBytes;
 }
 
+// ------------------------------------------------------------------------------------------
+// Sampling (Vega ISA guide 8.2, "Image Opcodes with a Sampler"). The texture unit's arithmetic
+// is not public; the model follows the Direct3D 11 filtering rules (texel centres at +0.5,
+// LOD = log2 of the larger screen-space footprint) with the fixed-point precision D3D11 requires
+// (d3d11.h: D3D11_SUBTEXEL_FRACTIONAL_BIT_COUNT 8 and D3D11_MIP_LOD_FRACTIONAL_BIT_COUNT 8):
+// bilinear weights and the trilinear level fraction are truncated to 8 fractional bits, and the
+// weighted sum is computed in binary32. docs/images.md states the choices.
+
+// A value truncated to 8 fractional bits (for fractions in [0, 1)).
+float fixed8(float frac) {
+  return std::floor(frac * 256.0f) / 256.0f;
+}
+
+// One axis of a filter footprint: the integer texel index after the address mode, or -1 for
+// a border texel (CLAMP_BORDER, MIRROR_ONCE_BORDER outside the image).
+int32_t addressMode(int64_t i, int64_t n, uint8_t mode) {
+  switch (mode) {
+    case kClampWrap: {
+      const int64_t j = i % n;
+      return static_cast<int32_t>(j < 0 ? j + n : j);
+    }
+    case kClampMirror: {
+      int64_t j = i % (2 * n);
+      if (j < 0) j += 2 * n;
+      return static_cast<int32_t>(j < n ? j : 2 * n - 1 - j);
+    }
+    case kClampLastTexel:
+      return static_cast<int32_t>(i < 0 ? 0 : (i >= n ? n - 1 : i));
+    case kClampMirrorOnceLastTexel: {
+      const int64_t j = i < 0 ? -1 - i : i;
+      return static_cast<int32_t>(j >= n ? n - 1 : j);
+    }
+    case kClampBorder:
+      return i < 0 || i >= n ? -1 : static_cast<int32_t>(i);
+    default: {  // kClampMirrorOnceBorder (the half-border modes are refused at issue)
+      const int64_t j = i < 0 ? -1 - i : i;
+      return j >= n ? -1 : static_cast<int32_t>(j);
+    }
+  }
+}
+
+// Taps of one axis: point (one, weight 1) or linear (two, weights 1 - a and a).
+struct AxisTaps {
+  int count = 1;
+  int64_t index[2] = {0, 0};
+  float weight[2] = {1.0f, 0.0f};
+};
+AxisTaps axisTaps(float u, bool linear) {
+  AxisTaps t;
+  if (!linear) {
+    t.index[0] = static_cast<int64_t>(std::floor(u));
+    return t;
+  }
+  const float p = u - 0.5f;  // texel centres
+  const float i0 = std::floor(p);
+  const float a = fixed8(p - i0);
+  t.count = 2;
+  t.index[0] = static_cast<int64_t>(i0);
+  t.index[1] = t.index[0] + 1;
+  t.weight[0] = 1.0f - a;
+  t.weight[1] = a;
+  return t;
+}
+
+// image_sample*, image_gather4*, image_get_lod.
+void execImageSample(ExecArgs& x) {
+  const ImageOpInfo& info = imageOpInfo(x.op.opcode);
+  const MimgFields m(x.in);
+  WaveState& w = x.w;
+  ImageResource r;
+  ImageLayout layout;
+  if (!readImageResource(x, m, r, layout)) return;
+  const int ssamp = x.in.f[fld::kOffset0];
+  if (ssamp + 4 > kNumSgprs) return fault(x, "sampler (S#) SGPRs out of range");
+  uint32_t sw[4];
+  for (int k = 0; k < 4; ++k) sw[k] = readScalarDword(w, x.ctx, ssamp + k);
+  const SamplerState s = decodeSampler(sw);
+  const std::string name = x.op.name;
+  auto refuse = [&](const std::string& what) {
+    faultWith(x, name + ": " + what + " is not modelled (docs/images.md)");
+  };
+  if (r.type == kImageCube) return refuse("cube-map sampling (face selection, seamless edges)");
+  if (m.a16) return refuse("A16 sampling addresses");
+  if (s.filterMode != 0) return refuse("min/max filtering (S# FILTER_MODE)");
+  if (s.xyMagFilter >= kXyAnisoPoint || s.xyMinFilter >= kXyAnisoPoint)
+    return refuse("anisotropic filtering");
+  for (int c = 0; c < 3; ++c)
+    if (s.clamp[c] == kClampHalfBorder || s.clamp[c] == kClampMirrorOnceHalfBorder)
+      return refuse("the half-border address modes");
+  bool borderModes = false;
+  for (int c = 0; c < 3; ++c)
+    borderModes |= s.clamp[c] == kClampBorder || s.clamp[c] == kClampMirrorOnceBorder;
+  if (borderModes && s.borderColorType == kBorderRegister)
+    return refuse("the border colour table (BORDER_COLOR_TYPE REGISTER)");
+  const bool integer = isIntegerNumFormat(r.numFormat);
+  const bool gather = info.kind == ImageKind::Gather, getLod = info.kind == ImageKind::GetLod;
+  if (integer && !gather && !getLod &&
+      (s.xyMagFilter != kXyPoint || s.xyMinFilter != kXyPoint || s.mipFilter == kFilterLinear ||
+       s.zFilter == kFilterLinear))
+    return refuse("filtering an integer format (only point sampling)");
+  if (gather && __builtin_popcount(m.dmask) != 1)
+    return fault(x, "image_gather4 needs one dmask bit (the component it gathers)");
+
+  // Address VGPRs (12.16): [offset] [bias] [z-compare] [derivatives] coordinates [lod | clamp].
+  const int dims = r.type == kImage3d ? 3 : (imageHasY(r.type) ? 2 : 1);
+  const bool array = imageIsArray(r.type);
+  int k = 0;
+  const int offsetAt = info.offset ? k++ : -1;
+  const int biasAt = info.bias ? k++ : -1;
+  const int compareAt = info.compare ? k++ : -1;
+  const int derivAt = info.derivatives ? k : -1;
+  if (info.derivatives) k += 2 * dims;
+  const int coordAt = k;
+  k += dims + (array ? 1 : 0);
+  const int lodAt = info.lod || info.clamp ? k++ : -1;
+  if (!vgprInRange(w, m.vaddr, k)) return fault(x, "image address VGPR out of range");
+  auto arg = [&](int at, int l) { return asFloat(w.v(static_cast<uint32_t>(m.vaddr + at))[l]); };
+
+  const int results = gather ? 4 : m.components();
+  const int dataDwords = m.d16 ? (results + 1) / 2 : results;
+  if (!dataInRange(x, m, dataDwords, true)) return;
+
+  const bool normalized = !(m.unorm || s.forceUnnormalized);
+  const uint32_t lastRel = r.lastLevel - r.baseLevel;
+  const float minLod = static_cast<float>(std::max(s.minLod, r.minLod)) / 256.0f;
+  const float samplerMaxLod = static_cast<float>(s.maxLod) / 256.0f;
+  const uint32_t size0[3] = {levelSize(r.width, r.baseLevel),
+                             imageHasY(r.type) ? levelSize(r.height, r.baseLevel) : 1,
+                             r.type == kImage3d ? levelSize(r.depth, r.baseLevel) : 1};
+  const uint32_t layers =
+      array && layout.lastSlice >= r.baseArray ? layout.lastSlice - r.baseArray + 1 : 1;
+
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Vector, MemOp::Load, WaitCounter::Vm);
+  mem.glc = m.glc;
+  mem.slc = m.slc;
+  mem.elementBytes = static_cast<uint8_t>(getLod ? 8 : layout.texelBytes);
+  const uint64_t exec = w.exec;
+  for (uint64_t b = exec; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    // LOD: explicit, zero, or log2 of the larger footprint in texels of the base level, from
+    // the derivatives (explicit, or the lane's quad: lanes q, q+1 (right), q+2 (below)).
+    float lod = 0.0f;
+    if (info.lod) {
+      lod = arg(lodAt, l);
+    } else if (!info.lodZero && normalized) {
+      float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+      const int q = l & ~3;
+      for (int c = 0; c < dims; ++c) {
+        if (info.derivatives) {
+          dx[c] = arg(derivAt + c, l);
+          dy[c] = arg(derivAt + dims + c, l);
+        } else {
+          dx[c] = arg(coordAt + c, q + 1) - arg(coordAt + c, q);
+          dy[c] = arg(coordAt + c, q + 2) - arg(coordAt + c, q);
+        }
+        dx[c] *= static_cast<float>(size0[c]);
+        dy[c] *= static_cast<float>(size0[c]);
+      }
+      const float rho = std::max(std::sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]),
+                                 std::sqrt(dy[0] * dy[0] + dy[1] * dy[1] + dy[2] * dy[2]));
+      lod = std::log2(rho);
+    }
+    if (info.bias) lod += arg(biasAt, l);
+    lod += static_cast<float>(s.lodBias) / 256.0f;
+    const float unclamped = lod;
+    const float maxLod =
+        info.clamp && !info.lod ? std::min(samplerMaxLod, arg(lodAt, l)) : samplerMaxLod;
+    lod = std::isnan(lod) ? minLod : std::min(std::max(lod, minLod), maxLod);
+    if (getLod) {
+      const float v[2] = {lod, unclamped};
+      uint32_t out[4] = {0, 0, 0, 0};
+      int n = 0;
+      for (int c = 0; c < 2; ++c) {
+        if (!((m.dmask >> c) & 1)) continue;
+        const uint32_t bits = floatBits(v[c]);
+        if (m.d16)
+          out[n / 2] |= encodeSmallFloat(v[c], 5, 10, true, SmallFloatRound::NearestEven)
+                        << (16 * (n & 1));
+        else
+          out[n] = bits;
+        ++n;
+      }
+      std::memcpy(mem.element(l, 0), out, 8);
+      continue;
+    }
+    // Levels: one, or two for a linear mip filter, relative to BASE_LEVEL.
+    uint32_t level[2] = {0, 0};
+    float levelWeight[2] = {1.0f, 0.0f};
+    int levels = 1;
+    const uint8_t mipFilter = normalized ? s.mipFilter : uint8_t{kFilterNone};
+    if (mipFilter == kFilterPoint || (gather && mipFilter == kFilterLinear)) {
+      const float nearest = std::floor(lod + 0.5f);
+      level[0] = nearest <= 0 ? 0 : std::min(static_cast<uint32_t>(nearest), lastRel);
+    } else if (mipFilter == kFilterLinear && lod > 0) {
+      const float whole = std::floor(lod);
+      level[0] = std::min(static_cast<uint32_t>(whole), lastRel);
+      const float frac = fixed8(lod - whole);
+      if (level[0] < lastRel && frac > 0) {
+        levels = 2;
+        level[1] = level[0] + 1;
+        levelWeight[0] = 1.0f - frac;
+        levelWeight[1] = frac;
+      }
+    }
+    const bool mag = lod <= 0;
+    const bool xyLinear = gather || (mag ? s.xyMagFilter : s.xyMinFilter) == kXyBilinear;
+    const bool zLinear = s.zFilter == kFilterLinear || (s.zFilter == kFilterNone && xyLinear);
+    // Texel offsets (_o): 6-bit signed texels at bits 0, 8, 16.
+    int32_t offset[3] = {0, 0, 0};
+    if (info.offset) {
+      const uint32_t o = w.v(static_cast<uint32_t>(m.vaddr + offsetAt))[l];
+      for (int c = 0; c < 3; ++c)
+        offset[c] = static_cast<int32_t>(static_cast<uint32_t>((o >> (8 * c)) & 0x3f) << 26) >> 26;
+    }
+    uint32_t slice = 0;
+    if (array) {
+      const float layer = std::floor(arg(coordAt + dims, l) + 0.5f);
+      slice =
+          r.baseArray +
+          (!(layer > 0) ? 0
+                        : std::min(static_cast<uint32_t>(std::min(layer, 8192.0f)), layers - 1));
+    }
+    for (int lv = 0; lv < levels; ++lv) {
+      const uint32_t absolute = r.baseLevel + level[lv];
+      const uint32_t size[3] = {levelSize(r.width, absolute),
+                                imageHasY(r.type) ? levelSize(r.height, absolute) : 1,
+                                r.type == kImage3d ? levelSize(r.depth, absolute) : 1};
+      AxisTaps taps[3];
+      for (int c = 0; c < 3; ++c) {
+        if (c >= dims) continue;
+        const float coordinate = arg(coordAt + c, l);
+        const float u = (normalized ? coordinate * static_cast<float>(size[c]) : coordinate) +
+                        static_cast<float>(offset[c]);
+        taps[c] = axisTaps(u, c < 2 ? xyLinear : zLinear);
+      }
+      // Gather4's order (x, y, z, w) = (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+      static const int kGatherTap[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+      const int count = gather ? 4 : taps[0].count * taps[1].count * taps[2].count;
+      for (int t = 0; t < count; ++t) {
+        int tap[3];
+        if (gather) {
+          tap[0] = kGatherTap[t][0];
+          tap[1] = kGatherTap[t][1];
+          tap[2] = 0;
+        } else {
+          tap[0] = t % taps[0].count;
+          tap[1] = (t / taps[0].count) % taps[1].count;
+          tap[2] = t / (taps[0].count * taps[1].count);
+        }
+        MemRequest::Texel texel;
+        texel.lane = static_cast<uint8_t>(l);
+        texel.slot = static_cast<uint8_t>(gather ? t : 0);
+        texel.weight = levelWeight[lv];
+        int32_t index[3] = {0, 0, 0};
+        for (int c = 0; c < dims; ++c) {
+          texel.weight *= gather ? 1.0f : taps[c].weight[tap[c]];
+          index[c] = addressMode(taps[c].index[tap[c]], size[c], s.clamp[c]);
+          if (index[c] < 0) texel.fetch = false;
+        }
+        if (texel.fetch) {
+          const uint32_t z = r.type == kImage3d ? static_cast<uint32_t>(index[2]) : slice;
+          texel.address = layout.texelAddress(r.base, static_cast<uint32_t>(index[0]),
+                                              static_cast<uint32_t>(index[1]), z, absolute);
+        }
+        if (texel.weight != 0.0f || gather) mem.texels.push_back(texel);
+      }
+    }
+    if (info.compare) {
+      const float ref = arg(compareAt, l);
+      std::memcpy(mem.cmpElement(l, 0), &ref, 4);
+    }
+  }
+  mem.texelData.resize(mem.texels.size() * MemRequest::kMaxElementBytes);
+  // A request with texels goes to the texture path; get_lod reads nothing.
+  mem.laneMask = getLod || mem.texels.empty() ? 0 : exec;
+  setVgprWriteback(mem, m.vdata, dataDwords, LoadExt::None, exec);
+  MemRequest::Writeback& wb = mem.writeback;
+  if (!getLod) {
+    wb.flags = kWbImage;
+    wb.format = (r.dataFormat << imgwb::kDfmtShift) | (r.numFormat << imgwb::kNfmtShift) |
+                (m.dmask << imgwb::kDmaskShift) | (m.d16 ? imgwb::kD16 : 0) |
+                (r.dstSel << imgwb::kDstSelShift) | imgwb::kSample | (gather ? imgwb::kGather : 0) |
+                (info.compare ? imgwb::kCompare : 0);
+    wb.aux = static_cast<uint16_t>(s.borderColorType | (s.depthCompareFunc << 2) |
+                                   ((__builtin_ctz(m.dmask) & 3) << 5));
+  } else {
+    mem.elementBytes = static_cast<uint8_t>(4 * dataDwords);
+  }
+  if (m.tfe || m.lwe) wb.flags |= kWbTfe;
+  x.r.kind = StepKind::Memory;
+  w.pc += x.in.sizeBytes;
+}
+
+// The filtered results of a sample or gather4 (kSample), lane by lane from the texel list.
+void completeImageSample(WaveState& wave, const MemRequest& mem) {
+  const MemRequest::Writeback& wb = mem.writeback;
+  const uint32_t p = wb.format;
+  const uint32_t dfmt = (p >> imgwb::kDfmtShift) & 15, nfmt = (p >> imgwb::kNfmtShift) & 15;
+  const uint32_t dmask = (p >> imgwb::kDmaskShift) & 15,
+                 dstSel = (p >> imgwb::kDstSelShift) & 0xfff;
+  const bool d16 = p & imgwb::kD16, gather = p & imgwb::kGather, compare = p & imgwb::kCompare;
+  const uint32_t borderType = wb.aux & 3, compareFunc = (wb.aux >> 2) & 7;
+  const int gatherComponent = (wb.aux >> 5) & 3;
+  const bool integer = isIntegerNumFormat(nfmt);
+  const uint32_t oneOf = nfmt == kImgNumFormatSrgb ? uint32_t{kNfmtUnorm} : nfmt;
+  const uint32_t one = oneFor(oneOf);
+  float sum[kWaveSize][4] = {};
+  uint32_t bits[kWaveSize][4] = {};  // integer formats (point sampling) and gather4 of them
+  for (size_t i = 0; i < mem.texels.size(); ++i) {
+    const MemRequest::Texel& t = mem.texels[i];
+    uint32_t v[4];
+    if (t.fetch) {
+      uint32_t fetched[4];
+      unpackTexel(dfmt, nfmt, false, mem.texelElement(i), fetched);
+      for (int c = 0; c < 4; ++c) v[c] = selectComponent(dstSel, c, fetched, one);
+    } else {
+      // Border colours, in the swizzled result (x, y, z, w): transparent black, opaque black,
+      // opaque white.
+      const uint32_t on = integer ? 1u : floatBits(1.0f);
+      for (int c = 0; c < 3; ++c) v[c] = borderType == kBorderOpaqueWhite ? on : 0u;
+      v[3] = borderType == kBorderTransparentBlack ? 0u : on;
+    }
+    if (compare) {
+      float ref;
+      std::memcpy(&ref, mem.cmpElement(t.lane, 0), 4);
+      const float texel = asFloat(v[0]);
+      bool pass = false;
+      switch (compareFunc) {
+        case 1:
+          pass = ref < texel;
+          break;
+        case 2:
+          pass = ref == texel;
+          break;
+        case 3:
+          pass = ref <= texel;
+          break;
+        case 4:
+          pass = ref > texel;
+          break;
+        case 5:
+          pass = ref != texel;
+          break;
+        case 6:
+          pass = ref >= texel;
+          break;
+        case 7:
+          pass = true;
+          break;
+        default:
+          break;
+      }
+      for (int c = 0; c < 4; ++c) v[c] = floatBits(pass ? 1.0f : 0.0f);
+    }
+    if (gather) {
+      bits[t.lane][t.slot] = v[gatherComponent];
+      sum[t.lane][t.slot] = asFloat(v[gatherComponent]);
+      continue;
+    }
+    for (int c = 0; c < 4; ++c) {
+      sum[t.lane][c] += t.weight * asFloat(v[c]);
+      if (t.weight == 1.0f) bits[t.lane][c] = v[c];
+    }
+  }
+  for (uint64_t b = wb.lanes; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    uint32_t values[4];
+    for (int c = 0; c < 4; ++c) {
+      const bool asBits = integer && !compare;
+      values[c] = asBits ? bits[l][c] : floatBits(sum[l][c]);
+      if (d16)
+        values[c] = asBits ? values[c] & 0xffff
+                           : encodeSmallFloat(sum[l][c], 5, 10, true, SmallFloatRound::NearestEven);
+    }
+    writeDmaskComponents(wave, wb.reg, gather ? 0xf : dmask, d16, l, values);
+  }
+}
+
 void execImageNotModelled(ExecArgs& x) {
   faultWith(x, std::string(x.op.name) +
                    " is not modelled yet (image sampling, gather4 and get_lod: docs/images.md)");
@@ -609,6 +1006,25 @@ struct Tables {
       } else if (n == "image_get_resinfo") {
         info.kind = ImageKind::ResInfo;
         o.exec = execImageResInfo;
+      } else if (startsWith(n, "image_sample") || startsWith(n, "image_gather4") ||
+                 n == "image_get_lod") {
+        info.kind = startsWith(n, "image_sample")    ? ImageKind::Sample
+                    : startsWith(n, "image_gather4") ? ImageKind::Gather
+                                                     : ImageKind::GetLod;
+        // The suffixes after image_sample / image_gather4, each between underscores.
+        const size_t tail = n.find('_', 6);
+        const std::string suffixes = (tail == std::string::npos ? "" : n.substr(tail)) + "_";
+        auto has = [&](const char* t) {
+          return suffixes.find(std::string("_") + t + "_") != std::string::npos;
+        };
+        info.clamp = has("cl");
+        info.derivatives = has("d") || has("cd");
+        info.lod = has("l");
+        info.bias = has("b");
+        info.lodZero = has("lz");
+        info.compare = has("c");
+        info.offset = has("o");
+        o.exec = execImageSample;
       } else {
         o.exec = execImageNotModelled;
         o.flags = kNotModelled;
@@ -647,6 +1063,7 @@ void completeImageLoad(WaveState& wave, const MemRequest& mem) {
                  dstSel = (p >> imgwb::kDstSelShift) & 0xfff;
   const bool d16 = p & imgwb::kD16, raw = p & imgwb::kRaw, signExt = p & imgwb::kSignExt;
   if (!vgprInRange(wave, wb.reg, wb.count)) return;  // checked at issue; defensive
+  if (p & imgwb::kSample) return completeImageSample(wave, mem);
   const FormatLayout* f = formatLayout(dfmt);
   if (f == nullptr) return;  // checked at issue; defensive
   const uint32_t oneOf = nfmt == kImgNumFormatSrgb ? uint32_t{kNfmtUnorm} : nfmt;

@@ -75,7 +75,8 @@ bool anyTruncated(const isa::MemRequest& req) {
 uint32_t TexturePath::contiguousLanes(const isa::MemRequest& req) const {
   const uint64_t mask = req.laneMask;
   const uint32_t bytes = req.elementBytes;
-  if (mask == 0 || req.elementsPerLane != 1 || (bytes & (bytes - 1)) != 0 || bytes > lineBytes_)
+  if (mask == 0 || !req.texels.empty() || req.elementsPerLane != 1 || (bytes & (bytes - 1)) != 0 ||
+      bytes > lineBytes_)
     return 0;
   const auto first = static_cast<uint32_t>(__builtin_ctzll(mask));
   const auto count = static_cast<uint32_t>(__builtin_popcountll(mask));
@@ -145,6 +146,33 @@ size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
   size_t n = 0;
   uint64_t lastLine = 0;
   sorted = true;  // lines in ascending order already (the usual case)
+  if (!req.texels.empty()) {
+    // Image sampling: the filters' texels (border texels read nothing), in the list's order.
+    const size_t most = req.texels.size() * (elementBytes / lineBytes + 2);
+    if (pieceAddress_.size() < most) {
+      pieceAddress_.resize(most), sortedAddress_.resize(most);
+      pieceData_.resize(most), sortedData_.resize(most);
+      pieceOrder_.resize(most), sortKeys_.resize(most);
+    }
+    uint64_t* const at = pieceAddress_.data();
+    uint32_t* const where = pieceData_.data();
+    for (size_t i = 0; i < req.texels.size(); ++i) {
+      if (!req.texels[i].fetch) continue;
+      uint64_t a = req.texels[i].address;
+      auto dataOffset = static_cast<uint32_t>(i * isa::MemRequest::kMaxElementBytes);
+      for (uint32_t left = elementBytes; left > 0;) {
+        const uint64_t line = a & lineMask;
+        const auto bytes = static_cast<uint32_t>(std::min<uint64_t>(left, line + lineBytes - a));
+        sorted &= line >= lastLine;
+        lastLine = line;
+        at[n] = a;
+        where[n] = pieceData(dataOffset, bytes);
+        ++n;
+        a += bytes, left -= bytes, dataOffset += bytes;
+      }
+    }
+    return n;
+  }
   if (elements == 1 && !truncated) {
     // The usual instruction: one whole element per lane. If every element lies inside one
     // line, each is one piece.
@@ -320,7 +348,9 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // Split every lane's element into per-line pieces, then group them by line.
     bool sorted = true;
     const size_t count = split(req, sorted);
-    laneAccesses += static_cast<uint64_t>(__builtin_popcountll(req.laneMask)) * req.elementsPerLane;
+    laneAccesses += req.texels.empty() ? static_cast<uint64_t>(__builtin_popcountll(req.laneMask)) *
+                                             req.elementsPerLane
+                                       : req.texels.size();
     if (!sorted) sortByLine(count);
     const uint64_t* address = pieceAddress_.data();
     const uint32_t* data = pieceData_.data();
@@ -330,7 +360,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // needs no clearing; byteEnable_ is all disabled outside the line being built.
     const bool isStore = req.op == isa::MemOp::Store;
     uint8_t* byteEnable = byteEnable_.data();
-    uint8_t* requestData = req.data.data();
+    // Image sampling's texels have their own data (MemRequest::texelData).
+    uint8_t* requestData = req.texels.empty() ? req.data.data() : req.texelData.data();
     for (size_t i = 0; i < count;) {
       const uint64_t line = address[i] & lineMask;
       // The pieces' bytes go straight to or from memory when DMI covers the line, else
@@ -375,8 +406,9 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       if (p.is_response_error()) {
         // The fault names the address of the first lane's element in this line.
         const uint32_t element = dataOffsetOf(data[i]) / isa::MemRequest::kMaxElementBytes;
-        fail(req.addr[element / isa::MemRequest::kElementsPerLane]
-                     [element % isa::MemRequest::kElementsPerLane]);
+        fail(!req.texels.empty() ? req.texels[element].address
+                                 : req.addr[element / isa::MemRequest::kElementsPerLane]
+                                           [element % isa::MemRequest::kElementsPerLane]);
         delay = done - now;
         return;
       }
