@@ -63,6 +63,9 @@ struct MemRequest {
   bool atomicReturnsData = false;  // glc=1 atomics return the pre-op value
   WaitCounter counter = WaitCounter::None;
   bool glc = false, slc = false;
+  // (added by isa) An image (MIMG) instruction: the texture path processes its addresses per
+  // quad and filters its texels (TexturePath).
+  bool image = false;
 
   // Vector/LDS: lanes that access memory. Scalar: bit 0.
   uint64_t laneMask = 0;

@@ -31,6 +31,7 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.atomicReturnsData = false;
   mem.counter = counter;
   mem.glc = mem.slc = false;
+  mem.image = false;
   mem.laneMask = 0;
   mem.elementBytes = 4;
   mem.elementsPerLane = 1;

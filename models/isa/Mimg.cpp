@@ -477,6 +477,7 @@ void execImageMemory(ExecArgs& x) {
   MemRequest& mem = x.mem;
   beginRequest(mem, MemSpace::Vector, store ? MemOp::Store : (atomic ? MemOp::Atomic : MemOp::Load),
                WaitCounter::Vm);
+  mem.image = true;
   mem.atomic = atomic ? atomicOp : AtomicOp::None;
   mem.glc = m.glc;
   mem.slc = m.slc;
@@ -539,6 +540,7 @@ void execImageResInfo(ExecArgs& x) {
   if (!dataInRange(x, m, dwords, true)) return;
   MemRequest& mem = x.mem;
   beginRequest(mem, MemSpace::Vector, MemOp::Load, WaitCounter::Vm);
+  mem.image = true;
   mem.elementBytes = static_cast<uint8_t>(4 * dwords);
   const uint32_t slices = layout.lastSlice >= r.baseArray ? layout.lastSlice - r.baseArray + 1 : 0;
   const uint64_t exec = w.exec;
@@ -624,6 +626,10 @@ struct AxisTaps {
 };
 AxisTaps axisTaps(float u, bool linear) {
   AxisTaps t;
+  // NaN reads as 0; coordinates far outside any image (2^30 texels) are held there, where every
+  // address mode has settled, so the integer conversions below stay defined.
+  const float kFar = 1073741824.0f;
+  u = std::isnan(u) ? 0.0f : std::min(std::max(u, -kFar), kFar);
   if (!linear) {
     t.index[0] = static_cast<int64_t>(std::floor(u));
     return t;
@@ -709,6 +715,7 @@ void execImageSample(ExecArgs& x) {
 
   MemRequest& mem = x.mem;
   beginRequest(mem, MemSpace::Vector, MemOp::Load, WaitCounter::Vm);
+  mem.image = true;
   mem.glc = m.glc;
   mem.slc = m.slc;
   mem.elementBytes = static_cast<uint8_t>(getLod ? 8 : layout.texelBytes);

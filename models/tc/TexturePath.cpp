@@ -256,6 +256,18 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // back when its slowest transaction is.
   sc_time nextSend = arrival;
   sc_time done = arrival;
+  if (req.image) {
+    // Image instructions: the address unit first turns each quad that has an active lane into
+    // texel addresses, one quad per cycle (docs/images.md), before their lines go out.
+    ++imageInstructions;
+    uint64_t quads = 0;
+    for (int q = 0; q < 64; q += 4) quads += ((req.laneMask >> q) & 0xf) != 0;
+    imageAddressCycles += quads;
+    if (timed_ && quads != 0) {
+      const sc_time busy = period_ * static_cast<double>(quads);
+      nextSend = addressUnit_.reserve(nextSend, busy, now) + busy;
+    }
+  }
   uint32_t transactions = 0;
   tlm::tlm_generic_payload& p = payload_;
   auto send = [&]() {
@@ -420,6 +432,19 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
   }
   markDataMoved(false);
+  if (!req.texels.empty()) {
+    // Sampling: the filter unit weighs the footprints once their texels are back, four
+    // bilinear footprints (a quad) per cycle; a point sample is one footprint, a trilinear one
+    // two (docs/images.md).
+    const uint64_t footprints = std::max<uint64_t>(
+        static_cast<uint64_t>(__builtin_popcountll(req.laneMask)), (req.texels.size() + 3) / 4);
+    const uint64_t cycles = (footprints + 3) / 4;
+    filterCycles += cycles;
+    if (timed_) {
+      const sc_time busy = period_ * static_cast<double>(cycles);
+      done = filterUnit_.reserve(done, busy, now) + busy;
+    }
+  }
   lineTransactions += transactions;
   delay = std::max(done, arrival + period_) - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
