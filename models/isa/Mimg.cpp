@@ -962,8 +962,7 @@ void completeImageSample(WaveState& wave, const MemRequest& mem) {
 }
 
 void execImageNotModelled(ExecArgs& x) {
-  faultWith(x, std::string(x.op.name) +
-                   " is not modelled yet (image sampling, gather4 and get_lod: docs/images.md)");
+  faultWith(x, std::string(x.op.name) + " is not modelled yet (docs/images.md)");
 }
 
 Ty dwordsTy(int n) {

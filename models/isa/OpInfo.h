@@ -112,7 +112,7 @@ enum OpFlag : uint32_t {
   kFpFlushAlways = 1u << 19,
   kGdsOnly = 1u << 20,  // DS opcode that exists only with gds=1 (ds_gws_*, ds_ordered_count)
   // Decoded and printed, but its semantics are not modelled yet: executing it faults with a
-  // message naming it (the MIMG sampling opcodes, docs/images.md).
+  // message naming it; the coverage report lists it as "not modelled".
   kNotModelled = 1u << 21,
 };
 

@@ -743,6 +743,44 @@ TEST(ImageSample, CompareOffsetsAndGather4) {
   checkCases(cases);
 }
 
+TEST(ImageSample, ThreeDAndArrayImages) {
+  // 3D 32 FLOAT 2 x 2 x 2 at 0xc0000 (rows of 8 bytes, slices of 16): texel (i, j, k) holds
+  // 100 k + 10 j + i. 1D array 32 FLOAT of 4 texels, slices 0..2 at 0xd0000: (i, slice) holds
+  // 10 slice + i.
+  std::vector<Val> cube3d, array1d;
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i)
+        cube3d.push_back({"mem:" + std::to_string(0xc0000 + 16 * k + 8 * j + 4 * i),
+                          f32(static_cast<float>(100 * k + 10 * j + i))});
+  for (int sl = 0; sl < 3; ++sl)
+    for (int i = 0; i < 4; ++i)
+      array1d.push_back({"mem:" + std::to_string(0xd0000 + 16 * sl + 4 * i),
+                         f32(static_cast<float>(10 * sl + i))});
+  const TSharp t3 = TSharp(0xc0000, kDfmt32, kFloat, 2, 2, kImage3d).pitch(2).depth(2);
+  const TSharp t1 = TSharp(0xd0000, kDfmt32, kFloat, 4, 1, kImage1dArray).pitch(4).depth(3);
+  const SSharp point(kClampLastTexel, kPoint, kMipNone),
+      linear(kClampLastTexel, kBilinear, kMipNone);
+  std::vector<Case> cases = {
+      // The centre of the 3D image: the eight texels at 1/8 each, (0 + 1 + 10 + 11 + 100 +
+      // 101 + 110 + 111) / 8 (Z_FILTER none follows the bilinear xy filter).
+      {"image_sample_lz v0, v[4:6], s[8:15], s[16:19] dmask:0x1",
+       sampled(t3, linear, cube3d, {{"v4", f32(0.5f)}, {"v5", f32(0.5f)}, {"v6", f32(0.5f)}}),
+       {{"v0", f32(55.5f)}}},
+      {"image_sample_lz v0, v[4:6], s[8:15], s[16:19] dmask:0x1",
+       sampled(t3, point, cube3d, {{"v4", f32(0.75f)}, {"v5", f32(0.25f)}, {"v6", f32(0.75f)}}),
+       {{"v0", f32(101.0f)}}},
+      // 1D array: s 0.625 is texel 2; layer 1.4 rounds to slice 1, layer 7 clamps to slice 2.
+      {"image_sample_lz v0, v[4:5], s[8:15], s[16:19] dmask:0x1",
+       sampled(t1, point, array1d, {{"v4", f32(0.625f)}, {"v5", f32(1.4f)}}),
+       {{"v0", f32(12.0f)}}},
+      {"image_sample_lz v0, v[4:5], s[8:15], s[16:19] dmask:0x1",
+       sampled(t1, point, array1d, {{"v4", f32(0.625f)}, {"v5", f32(7.0f)}}),
+       {{"v0", f32(22.0f)}}},
+  };
+  checkCases(cases);
+}
+
 TEST(ImageExecution, EveryOpcodeRunsOnALinearImage) {
   // Every MIMG opcode once, encoded here (12.16 field layout: op [24:18], dmask [11:8], unorm
   // [12], glc [13]; vaddr, vdata, srsrc / 4, ssamp / 4 in word 1), on a 2D 32 UINT image (32
