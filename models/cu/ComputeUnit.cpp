@@ -871,6 +871,7 @@ inline void copyElement(uint8_t* to, const uint8_t* from, uint32_t bytes) {
 }  // namespace
 
 bool ComputeUnit::accessVectorMemoryDirect(isa::MemRequest& req) {
+  if (!req.texels.empty()) return false;  // image sampling's texel list: the texture path
   // The element count as a constant: the lane loops below then have no inner loop.
   if (req.elementsPerLane == 1) return accessVectorMemoryDirectElements<1>(req);
   if (req.elementsPerLane == 2) return accessVectorMemoryDirectElements<2>(req);

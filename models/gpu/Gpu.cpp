@@ -312,6 +312,9 @@ void Gpu::registerStatistics() {
     const std::string tp = "tc" + std::to_string(i) + ".";
     stats_.registerCounter(tp + "instructions", &t.instructions);
     stats_.registerCounter(tp + "line_transactions", &t.lineTransactions);
+    stats_.registerCounter(tp + "image_instructions", &t.imageInstructions);
+    stats_.registerCounter(tp + "image_address_cycles", &t.imageAddressCycles);
+    stats_.registerCounter(tp + "filter_cycles", &t.filterCycles);
     stats_.registerCounter(tp + "vector_l1.hits", &t.vectorL1.hits);
     stats_.registerCounter(tp + "vector_l1.misses", &t.vectorL1.misses);
     stats_.registerCounter(tp + "vector_l1.bytes", &t.vectorL1.bytesIn);

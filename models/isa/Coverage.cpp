@@ -67,7 +67,8 @@ std::vector<OpcodeStatus> opcodeTable() {
       r.opcode = o.opcode;
       r.name = o.name;
       r.graphics = (o.flags & kGraphics) != 0;
-      r.semantics = o.exec != nullptr && !r.graphics;
+      r.notModelled = (o.flags & kNotModelled) != 0;
+      r.semantics = o.exec != nullptr && !r.graphics && !r.notModelled;
       r.gfx906Only = (o.flags & kGfx906Only) != 0;
       r.op = &o;
       rows.push_back(r);
@@ -86,8 +87,11 @@ std::string coverageReport(const std::set<const OpInfo*>& executed,
   std::string out =
       "# gfx906 ISA coverage\n\n"
       "Decode and disassembly: every row is checked against llvm-objdump-15 by the generated\n"
-      "corpus (isa.Disassembly.GeneratedCorpusMatchesLlvmObjdump). Graphics-only opcodes (MIMG,\n"
-      "EXP, v_screen_partition_4se_b32) decode and print but fault when executed.\n\n"
+      "corpus (isa.Disassembly.GeneratedCorpusMatchesLlvmObjdump). Graphics-only opcodes (EXP,\n"
+      "v_screen_partition_4se_b32, ds_ordered_count) decode and print but fault when\n"
+      "executed; so do opcodes marked \"not modelled\" (none at present). MIMG opcodes execute on\n"
+      "linear images; the forms they do not model fault naming what is missing "
+      "(docs/images.md).\n\n"
       "\"executed without a fault\": some test ran the opcode and it did not fault (the no-fault\n"
       "sweep, isa.NoFaultSweep.*, runs every opcode of the corpora once; it compares no value).\n"
       "\"result checked by\": a test that compared the opcode's results with values worked out\n"
@@ -95,7 +99,8 @@ std::string coverageReport(const std::set<const OpInfo*>& executed,
       "| family | opcode | mnemonic | decode | disasm | semantics | executed without a fault | "
       "result checked by |\n"
       "|---|---|---|---|---|---|---|---|\n";
-  int total = 0, graphics = 0, withSemantics = 0, run = 0, nonGraphics = 0, nonGraphicsRun = 0;
+  int total = 0, graphics = 0, notModelled = 0, withSemantics = 0, run = 0, nonGraphics = 0,
+      nonGraphicsRun = 0;
   int nonGraphicsChecked = 0;
   char buf[512];
   for (const OpcodeStatus& r : rows) {
@@ -105,27 +110,33 @@ std::string coverageReport(const std::set<const OpInfo*>& executed,
         checked == valueChecked.end() ? "no value check" : "`" + checked->second + "`";
     ++total;
     graphics += r.graphics;
+    notModelled += r.notModelled;
     withSemantics += r.semantics;
     run += ran;
     if (!r.graphics) {
       ++nonGraphics;
       nonGraphicsRun += ran;
       nonGraphicsChecked += checked != valueChecked.end();
-      if (!ran && nonGraphicsMissing) nonGraphicsMissing->push_back(r.family + " " + r.name);
+      if (!ran && !r.notModelled && nonGraphicsMissing)
+        nonGraphicsMissing->push_back(r.family + " " + r.name);
     }
     std::snprintf(buf, sizeof buf, "| %s | 0x%x | %s%s | yes | yes | %s | %s | %s |\n",
                   r.family.c_str(), r.opcode, r.name.c_str(), r.gfx906Only ? " (gfx906 only)" : "",
-                  r.graphics ? "graphics-only (faults)" : (r.semantics ? "yes" : "no"),
+                  r.graphics      ? "graphics-only (faults)"
+                  : r.notModelled ? "not modelled (faults)"
+                  : r.semantics   ? "yes"
+                                  : "no",
                   ran ? "yes" : "no", checkedBy.c_str());
     out += buf;
   }
-  std::snprintf(buf, sizeof buf,
-                "\nTotals: %d opcodes, %d graphics-only; %d with semantics; %d executed by a "
-                "test; non-graphics executed without a fault: %d / %d (%.1f%%); non-graphics "
-                "with a value check: %d / %d (%.1f%%)\n",
-                total, graphics, withSemantics, run, nonGraphicsRun, nonGraphics,
-                nonGraphics ? 100.0 * nonGraphicsRun / nonGraphics : 0.0, nonGraphicsChecked,
-                nonGraphics, nonGraphics ? 100.0 * nonGraphicsChecked / nonGraphics : 0.0);
+  std::snprintf(
+      buf, sizeof buf,
+      "\nTotals: %d opcodes, %d graphics-only, %d not modelled; %d with semantics; %d "
+      "executed by a test; non-graphics executed without a fault: %d / %d (%.1f%%); non-graphics "
+      "with a value check: %d / %d (%.1f%%)\n",
+      total, graphics, notModelled, withSemantics, run, nonGraphicsRun, nonGraphics,
+      nonGraphics ? 100.0 * nonGraphicsRun / nonGraphics : 0.0, nonGraphicsChecked, nonGraphics,
+      nonGraphics ? 100.0 * nonGraphicsChecked / nonGraphics : 0.0);
   out += buf;
   return out;
 }

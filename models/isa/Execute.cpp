@@ -77,6 +77,10 @@ void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds, uint32
     completeFormatLoad(wave, mem);  // buffer format conversion, D16 packing, DST_SEL
     return;
   }
+  if (wb.flags & kWbImage) {
+    completeImageLoad(wave, mem);  // image format conversion, DST_SEL, dmask, D16
+    return;
+  }
   const LoadExt ext = static_cast<LoadExt>(wb.flags & 0xf);
   const int dwords = wb.count;
   if (!vgprInRange(wave, wb.reg, dwords)) return;  // checked at issue; defensive

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace vgpu::isa {
 
@@ -65,6 +66,9 @@ struct MemRequest {
   bool atomicReturnsData = false;  // glc=1 atomics return the pre-op value
   WaitCounter counter = WaitCounter::None;
   bool glc = false, slc = false;
+  // (added by isa) An image (MIMG) instruction: the texture path processes its addresses per
+  // quad and filters its texels (TexturePath).
+  bool image = false;
 
   // Vector/LDS: lanes that access memory. Scalar: bit 0.
   uint64_t laneMask = 0;
@@ -92,6 +96,22 @@ struct MemRequest {
   bool faulted = false;
   uint64_t faultAddress = 0;
 
+  // (added by isa) Image sampling: the texels the lanes' filters read (a bilinear sample 4 per
+  // lane, trilinear 8). When not empty the list replaces the lanes' elements: each texel is an
+  // element of elementBytes bytes at `address` (none when `fetch` is false: a border texel),
+  // its data at texelData[i * kMaxElementBytes]. The ISA weighs them when the data returns.
+  struct Texel {
+    uint64_t address = 0;
+    float weight = 0;
+    uint8_t lane = 0;
+    uint8_t slot = 0;  // gather4: which result component
+    bool fetch = true;
+  };
+  std::vector<Texel> texels;
+  std::vector<uint8_t> texelData;
+  uint8_t* texelElement(size_t i) { return &texelData[i * kMaxElementBytes]; }
+  const uint8_t* texelElement(size_t i) const { return &texelData[i * kMaxElementBytes]; }
+
   // How the ISA writes the returned data to registers; opaque to the memory side.
   struct Writeback {
     uint8_t kind = 0;  // 0 none, else defined by the ISA implementation
@@ -110,6 +130,7 @@ struct MemRequest {
   uint8_t* element(int lane, int e) { return &data[elementOffset(lane, e)]; }
   const uint8_t* element(int lane, int e) const { return &data[elementOffset(lane, e)]; }
   uint8_t* cmpElement(int lane, int e) { return &cmp[elementOffset(lane, e)]; }
+  const uint8_t* cmpElement(int lane, int e) const { return &cmp[elementOffset(lane, e)]; }
 };
 
 }  // namespace vgpu::isa

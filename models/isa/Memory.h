@@ -16,6 +16,9 @@ constexpr uint8_t kWbFormat = 0x10;
 // Writeback::flags bit 5: broadcast lane `aux`'s returned data to every written lane
 // (ds_append / ds_consume).
 constexpr uint8_t kWbBroadcast = 0x20;
+// Writeback::flags bit 6: image load: format conversion, DST_SEL and dmask packing (parameters
+// in Writeback::format, see Mimg.cpp).
+constexpr uint8_t kWbImage = 0x40;
 // Writeback::flags bit 7: buffer load with TFE: the VGPR after the `count` data VGPRs receives
 // the fetch status (Vega ISA guide 12.17 MUBUF TFE).
 constexpr uint8_t kWbTfe = 0x80;
@@ -28,6 +31,7 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.atomicReturnsData = false;
   mem.counter = counter;
   mem.glc = mem.slc = false;
+  mem.image = false;
   mem.laneMask = 0;
   mem.elementBytes = 4;
   mem.elementsPerLane = 1;
@@ -35,6 +39,7 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.faultAddress = 0;
   mem.writeback = MemRequest::Writeback{};
   mem.laneBytes.fill(0);
+  mem.texels.clear();
   std::memset(mem.data.data(), 0, mem.data.size());
   // Compare values are read by atomics only: other requests skip half of the clearing.
   if (op == MemOp::Atomic) std::memset(mem.cmp.data(), 0, mem.cmp.size());
@@ -261,5 +266,7 @@ BufferResource decodeResource(const uint32_t* words);
 void completeFormatLoad(WaveState& wave, const MemRequest& mem);
 void writeTfeStatus(WaveState& wave, const MemRequest::Writeback& wb);
 void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes);
+// Image-load completion (Mimg.cpp), called by completeMemory for kWbImage.
+void completeImageLoad(WaveState& wave, const MemRequest& mem);
 
 }  // namespace vgpu::isa

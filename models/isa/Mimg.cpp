@@ -1,21 +1,57 @@
-// Graphics encodings that a compute kernel can contain but the model does not execute: MIMG
-// (image instructions, Vega ISA guide ch. 8.2 / 12.16) and EXP (exports, 12.15). Both decode
-// and print exactly as llvm-objdump-15 does; executing one stops the wave with a clear fault.
+// MIMG image instructions (Vega ISA reference guide, section 8.2 "Image Instructions" and 12.16
+// "MIMG Instructions") and the graphics-only EXP (12.15, faults in a compute wave).
+//
+// An image instruction reads its T# (ImageResource.h; 8 SGPRs), works out each lane's texel
+// address in the image's linear layout and becomes a MemRequest like a buffer access: one
+// element per lane (the texel, its format's size), through the texture path and the vector L1
+// and L2; the format conversion, DST_SEL, dmask packing and D16 happen when the data returns
+// (completeImageLoad), with the buffer path's conversions (BufferFormat.h). What is modelled
+// and what is not: docs/images.md. Unmodelled opcodes, tiled images and formats outside the
+// model stop the wave with a fault that names them.
+#include <cmath>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <vector>
 
+#include "isa/BufferFormat.h"
+#include "isa/ImageResource.h"
 #include "isa/Memory.h"
 
 namespace vgpu::isa {
 namespace {
 
-void imageFault(ExecArgs& x) {
-  fault(x, "image instructions are not modelled yet");
-}
 void exportFault(ExecArgs& x) {
   fault(x, "export (EXP) is a graphics-only instruction, not supported in a compute wave");
 }
+
+void faultWith(ExecArgs& x, std::string why) {
+  x.r.kind = StepKind::Fault;
+  x.r.fault = std::move(why);
+}
+
+// What each opcode does, beyond its row in kMimg.
+enum class ImageKind : uint8_t {
+  Load,
+  Store,
+  ResInfo,
+  Atomic,
+  Sample,
+  Gather,
+  GetLod,
+  NotModelled
+};
+struct ImageOpInfo {
+  ImageKind kind = ImageKind::NotModelled;
+  bool mip = false;      // _mip: the last address component is the mip level
+  bool raw = false;      // _pck: no format conversion (the components' bits)
+  bool signExt = false;  // _pck_sgn: the components' bits sign-extended
+  // Sampling and gather4 suffixes (12.16): _cl LOD clamp, _d / _cd explicit derivatives, _l
+  // explicit LOD, _b LOD bias, _lz LOD 0, _c depth compare, _o texel offsets.
+  bool clamp = false, derivatives = false, lod = false, bias = false, lodZero = false;
+  bool compare = false, offset = false;
+};
+const ImageOpInfo& imageOpInfo(int opcode);  // from the table below
 
 // opcode, mnemonic, address dwords (llvm-objdump-15 prints a fixed VADDR size per opcode on
 // gfx9), sampler operand.
@@ -117,6 +153,818 @@ const MimgRow kMimg[] = {
     {0x6f, "image_sample_c_cd_cl_o", 4, 1},
 };
 
+// image_atomic_<suffix> -> the operation the memory applies (12.16: the same operations as the
+// buffer atomics).
+const struct {
+  const char* suffix;
+  AtomicOp op;
+} kImageAtomics[] = {
+    {"swap", AtomicOp::Swap}, {"cmpswap", AtomicOp::CmpSwap}, {"add", AtomicOp::Add},
+    {"sub", AtomicOp::Sub},   {"smin", AtomicOp::SMin},       {"umin", AtomicOp::UMin},
+    {"smax", AtomicOp::SMax}, {"umax", AtomicOp::UMax},       {"and", AtomicOp::And},
+    {"or", AtomicOp::Or},     {"xor", AtomicOp::Xor},         {"inc", AtomicOp::Inc},
+    {"dec", AtomicOp::Dec},
+};
+
+// Writeback::format of an image load (kWbImage), decoded by completeImageLoad.
+namespace imgwb {
+constexpr uint32_t kDfmtShift = 0;       // [3:0] data format (1..14)
+constexpr uint32_t kNfmtShift = 4;       // [7:4] number format
+constexpr uint32_t kDmaskShift = 8;      // [11:8] dmask
+constexpr uint32_t kD16 = 1u << 12;      // 16-bit results, two per VGPR
+constexpr uint32_t kRaw = 1u << 13;      // _pck: the components' bits
+constexpr uint32_t kSignExt = 1u << 14;  // _pck_sgn
+constexpr uint32_t kDstSelShift = 15;    // [26:15] DST_SEL_X..W
+constexpr uint32_t kSample = 1u << 27;   // filtered: the texel list's weighted sum
+constexpr uint32_t kGather = 1u << 28;   // gather4: one component of four texels
+constexpr uint32_t kCompare = 1u << 29;  // depth compare (aux[4:2]: DEPTH_COMPARE_FUNC)
+// Writeback::aux of a sample: [1:0] border colour type, [4:2] compare function, [6:5] the
+// component gather4 returns.
+}  // namespace imgwb
+
+// The MIMG fields of an instruction.
+struct MimgFields {
+  int vaddr, vdata, srsrc;
+  uint32_t dmask;  // 0 reads as 1 (the x component)
+  bool unorm, da, a16, lwe, d16, glc, slc, tfe;
+  explicit MimgFields(const Instruction& in) {
+    const uint16_t* f = in.f;
+    vaddr = f[fld::kAddr];
+    vdata = f[fld::kData0];
+    srsrc = f[fld::kData1];
+    dmask = f[fld::kFmt] & 0xf;
+    if (dmask == 0) dmask = 1;
+    const unsigned mb = f[fld::kMimgBits], bits = f[fld::kBits];
+    unorm = mb & 1;
+    da = mb & 2;
+    a16 = mb & 4;
+    lwe = mb & 8;
+    d16 = mb & 16;
+    glc = bits & kGlc;
+    slc = bits & kSlc;
+    tfe = bits & kTfe;
+  }
+  int components() const { return __builtin_popcount(dmask); }
+  // VGPRs of returned (or stored) data: two 16-bit components per VGPR with D16.
+  int dataDwords() const { return d16 ? (components() + 1) / 2 : components(); }
+};
+
+// Address component k of lane l: a VGPR each, or with A16 two 16-bit values per VGPR (the
+// first in the low half).
+uint32_t addressComponent(const WaveState& w, const MimgFields& m, int k, int l) {
+  if (!m.a16) return w.v(static_cast<uint32_t>(m.vaddr + k))[l];
+  const uint32_t v = w.v(static_cast<uint32_t>(m.vaddr + k / 2))[l];
+  return (k & 1) ? v >> 16 : v & 0xffff;
+}
+
+// Coordinates of an image without a sampler (Vega ISA guide 8.2, "Image Opcodes with No
+// Sampler"): x, then y, then the slice (arrays, cube faces) or z (3D), then the mip level.
+int coordinateCount(uint32_t type) {
+  switch (type) {
+    case kImage1d:
+      return 1;
+    case kImage1dArray:
+    case kImage2d:
+      return 2;
+    default:
+      return 3;  // 2D array, cube, 3D
+  }
+}
+
+// Reads and checks the T# of an instruction: false (a fault reported) if it is not usable.
+bool readImageResource(ExecArgs& x, const MimgFields& m, ImageResource& r, ImageLayout& layout) {
+  uint32_t words[8];
+  if (m.srsrc + 8 > kNumSgprs) {
+    fault(x, "image resource (T#) SGPRs out of range");
+    return false;
+  }
+  for (int k = 0; k < 8; ++k) words[k] = readScalarDword(x.w, x.ctx, m.srsrc + k);
+  r = decodeImageResource(words);
+  const std::string problem = linearLayout(r, layout);
+  if (!problem.empty()) {
+    faultWith(x, std::string(x.op.name) + ": " + problem + " (docs/images.md)");
+    return false;
+  }
+  return true;
+}
+
+// A lane's texel: its address, or false when a coordinate is out of range (the lane reads 0
+// and writes nothing).
+bool texelOf(const ImageResource& r, const ImageLayout& layout, const uint32_t coord[4],
+             uint32_t mip, uint64_t& address) {
+  const uint32_t level = r.baseLevel + mip;
+  if (mip > 15 || level > r.lastLevel) return false;
+  const uint32_t x = coord[0];
+  uint32_t y = 0, slice = 0;
+  if (x >= levelSize(r.width, level)) return false;
+  switch (r.type) {
+    case kImage1dArray:
+      slice = coord[1];
+      break;
+    case kImage2d:
+      y = coord[1];
+      break;
+    case kImage3d:
+      y = coord[1];
+      slice = coord[2];
+      if (slice >= levelSize(r.depth, level)) return false;
+      break;
+    case kImage2dArray:
+    case kImageCube:
+      y = coord[1];
+      slice = coord[2];
+      break;
+    default:
+      break;
+  }
+  if (imageHasY(r.type) && y >= levelSize(r.height, level)) return false;
+  if (imageIsArray(r.type)) {
+    // The slice counts from BASE_ARRAY; DEPTH holds the last slice the view allows.
+    if (uint64_t{slice} + r.baseArray > layout.lastSlice) return false;
+    slice += r.baseArray;
+  }
+  address = layout.texelAddress(r.base, x, y, slice, level);
+  return true;
+}
+
+// The bits of component c of the element at `p` (FormatLayout), zero- or sign-extended.
+uint32_t rawComponent(const FormatLayout& f, int c, const uint8_t* p, bool signExt) {
+  const int bits = f.bits[c], shift = f.shift[c];
+  uint64_t window = 0;
+  std::memcpy(&window, p + shift / 8, std::min<size_t>(8, f.bytes - shift / 8));
+  uint32_t v = static_cast<uint32_t>(window >> (shift % 8));
+  if (bits < 32) {
+    v &= (1u << bits) - 1;
+    if (signExt && (v >> (bits - 1)) & 1) v |= ~((1u << bits) - 1);
+  }
+  return v;
+}
+void putRawComponent(const FormatLayout& f, int c, uint32_t value, uint8_t* p) {
+  const int bits = f.bits[c], shift = f.shift[c];
+  const size_t n = std::min<size_t>(8, f.bytes - shift / 8);
+  uint64_t window = 0;
+  std::memcpy(&window, p + shift / 8, n);
+  const uint64_t mask = (bits == 32 ? 0xffffffffull : (1ull << bits) - 1) << (shift % 8);
+  window = (window & ~mask) | ((uint64_t{value} << (shift % 8)) & mask);
+  std::memcpy(p + shift / 8, &window, n);
+}
+
+float asFloat(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+uint32_t floatBits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+// sRGB transfer functions (IEC 61966-2-1), applied to x, y, z of IMG_NUM_FORMAT_SRGB texels
+// (w, alpha, stays linear), on top of the UNORM conversion.
+float srgbToLinear(float c) {
+  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
+float linearToSrgb(float c) {
+  if (!(c > 0.0f)) return 0.0f;  // NaN and negatives
+  if (c >= 1.0f) return 1.0f;
+  return c <= 0.0031308f ? c * 12.92f : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
+}
+
+// The four converted values of the texel at `p` (32-bit, or f16/16-bit integers with D16).
+void unpackTexel(uint32_t dfmt, uint32_t nfmt, bool d16, const uint8_t* p, uint32_t out[4]) {
+  const bool srgb = nfmt == kImgNumFormatSrgb;
+  const uint32_t convertAs = srgb ? uint32_t{kNfmtUnorm} : nfmt;
+  uint32_t v[4];
+  unpackElement(dfmt, convertAs, p, v);
+  if (srgb) {
+    const int comps = formatLayout(dfmt)->components;
+    for (int c = 0; c < 3 && c < comps; ++c) v[c] = floatBits(srgbToLinear(asFloat(v[c])));
+  }
+  if (!d16 || srgb) {
+    for (int c = 0; c < 4; ++c)
+      out[c] =
+          d16 ? encodeSmallFloat(asFloat(v[c]), 5, 10, true, SmallFloatRound::NearestEven) : v[c];
+    return;
+  }
+  uint16_t h[4];
+  unpackElementD16(dfmt, nfmt, p, h);
+  for (int c = 0; c < 4; ++c) out[c] = h[c];
+}
+
+// DST_SEL applied to the converted components (BufferFormat.h DstSel).
+uint32_t selectComponent(uint32_t dstSel, int c, const uint32_t fetched[4], uint32_t one) {
+  const uint32_t sel = (dstSel >> (3 * c)) & 7;
+  if (sel == kSel1) return one;
+  if (sel >= kSelX) return fetched[sel - kSelX];
+  return 0;
+}
+
+// Writes `values` (the x, y, z, w results) of lane l to the VGPRs from `reg`, one per set bit
+// of `dmask` in order; D16: two per VGPR, the first in the low half.
+void writeDmaskComponents(WaveState& w, int reg, uint32_t dmask, bool d16, int l,
+                          const uint32_t values[4]) {
+  int k = 0;
+  for (int c = 0; c < 4; ++c) {
+    if (!((dmask >> c) & 1)) continue;
+    if (!d16) {
+      w.v(static_cast<uint32_t>(reg + k))[l] = values[c];
+    } else {
+      uint32_t& r = w.v(static_cast<uint32_t>(reg + k / 2))[l];
+      const int shift = 16 * (k & 1);
+      r = (r & ~(0xffffu << shift)) | ((values[c] & 0xffff) << shift);
+    }
+    ++k;
+  }
+}
+
+// The shader values a store supplies for x, y, z, w: the dmask components in order from the
+// data VGPRs; components outside dmask are 0.
+void readDmaskComponents(const WaveState& w, int reg, uint32_t dmask, bool d16, int l,
+                         uint32_t values[4]) {
+  int k = 0;
+  for (int c = 0; c < 4; ++c) {
+    values[c] = 0;
+    if (!((dmask >> c) & 1)) continue;
+    if (!d16)
+      values[c] = w.v(static_cast<uint32_t>(reg + k))[l];
+    else
+      values[c] = (w.v(static_cast<uint32_t>(reg + k / 2))[l] >> (16 * (k & 1))) & 0xffff;
+    ++k;
+  }
+}
+
+// Packs shader values into the texel at `dst` (the inverse of unpackTexel; raw: the bits).
+void packTexel(uint32_t dfmt, uint32_t nfmt, bool d16, bool raw, const uint32_t values[4],
+               uint8_t* dst) {
+  const FormatLayout& f = *formatLayout(dfmt);
+  if (raw) {
+    for (int c = 0; c < f.components; ++c) putRawComponent(f, c, values[c], dst);
+    return;
+  }
+  if (nfmt == kImgNumFormatSrgb) {
+    uint32_t linear[4];
+    for (int c = 0; c < 4; ++c) {
+      const float v =
+          d16 ? static_cast<float>(decodeSmallFloat(values[c], 5, 10, true)) : asFloat(values[c]);
+      linear[c] = floatBits(c < 3 ? linearToSrgb(v) : v);
+    }
+    packElement(dfmt, kNfmtUnorm, linear, dst);
+    return;
+  }
+  if (d16) {
+    const uint16_t h[4] = {static_cast<uint16_t>(values[0]), static_cast<uint16_t>(values[1]),
+                           static_cast<uint16_t>(values[2]), static_cast<uint16_t>(values[3])};
+    packElementD16(dfmt, nfmt, h, dst);
+  } else {
+    packElement(dfmt, nfmt, values, dst);
+  }
+}
+
+// Checks the data VGPRs (with the status VGPR of TFE/LWE for returning ops).
+bool dataInRange(ExecArgs& x, const MimgFields& m, int dwords, bool returns) {
+  const int status = returns && (m.tfe || m.lwe) ? 1 : 0;
+  if (!vgprInRange(x.w, m.vdata, dwords + status)) {
+    fault(x, returns ? "image destination VGPR out of range" : "image data VGPR out of range");
+    return false;
+  }
+  return true;
+}
+
+// image_load*, image_store*, image_atomic_*: one texel per lane.
+void execImageMemory(ExecArgs& x) {
+  const ImageOpInfo& info = imageOpInfo(x.op.opcode);
+  const MimgFields m(x.in);
+  WaveState& w = x.w;
+  ImageResource r;
+  ImageLayout layout;
+  if (!readImageResource(x, m, r, layout)) return;
+  const int coords = coordinateCount(r.type);
+  const int addressCount = coords + (info.mip ? 1 : 0);
+  if (!vgprInRange(w, m.vaddr, m.a16 ? (addressCount + 1) / 2 : addressCount))
+    return fault(x, "image address VGPR out of range");
+
+  const bool atomic = info.kind == ImageKind::Atomic;
+  const bool store = info.kind == ImageKind::Store;
+  const AtomicOp atomicOp = x.op.mem.atomic;
+  // Atomics: dmask says the data size (12.16): one dword (0x1) or two (0x3) for the 32- and
+  // 64-bit operations, twice that for cmpswap (data, then the compare value); the texel's
+  // format must have that size.
+  const int dataDwords = m.dataDwords();
+  int elementBytes = static_cast<int>(layout.texelBytes);
+  if (atomic) {
+    if (m.d16) return fault(x, "image atomics have no D16 form");
+    const int operandDwords = atomicOp == AtomicOp::CmpSwap ? m.components() / 2 : m.components();
+    if ((m.dmask != 0x1 && m.dmask != 0x3 && m.dmask != 0xf) || operandDwords < 1 ||
+        operandDwords > 2)
+      return fault(x, "image atomic dmask must be 0x1 or 0x3 (cmpswap: 0x3 or 0xf)");
+    if (operandDwords * 4 != elementBytes)
+      return faultWith(x, std::string(x.op.name) + " on " + imageDataFormatName(r.dataFormat) +
+                              " (" + std::to_string(elementBytes) + "-byte texels) needs a " +
+                              std::to_string(operandDwords * 4) + "-byte format");
+    if (!isIntegerNumFormat(r.numFormat) &&
+        !(atomicOp == AtomicOp::Swap || atomicOp == AtomicOp::CmpSwap))
+      return faultWith(x, std::string(x.op.name) + " needs an integer number format, not " +
+                              imageNumFormatName(r.numFormat));
+  }
+  const bool returns = !store && (!atomic || m.glc);
+  const int returnDwords = atomic ? elementBytes / 4 : dataDwords;
+  if (store || atomic) {
+    if (!dataInRange(x, m, dataDwords, false)) return;
+  }
+  if (returns && !dataInRange(x, m, returnDwords, true)) return;
+
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Vector, store ? MemOp::Store : (atomic ? MemOp::Atomic : MemOp::Load),
+               WaitCounter::Vm);
+  mem.image = true;
+  mem.atomic = atomic ? atomicOp : AtomicOp::None;
+  mem.glc = m.glc;
+  mem.slc = m.slc;
+  mem.atomicReturnsData = atomic && m.glc;
+  mem.elementBytes = static_cast<uint8_t>(elementBytes);
+
+  const uint64_t exec = w.exec;
+  uint64_t sent = 0;
+  for (uint64_t b = exec; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    uint32_t coord[4] = {0, 0, 0, 0};
+    for (int k = 0; k < coords; ++k) coord[k] = addressComponent(w, m, k, l);
+    const uint32_t mip = info.mip ? addressComponent(w, m, coords, l) : 0;
+    uint64_t address;
+    if (!texelOf(r, layout, coord, mip, address)) continue;  // out of range: no access
+    mem.addr[l][0] = address;
+    sent |= 1ull << l;
+    uint8_t* e = mem.element(l, 0);
+    if (atomic) {
+      const int bytes = elementBytes;
+      gatherVgprBytes(w, m.vdata, bytes, l, false, e);
+      if (atomicOp == AtomicOp::CmpSwap)
+        gatherVgprBytes(w, m.vdata + bytes / 4, bytes, l, false, mem.cmpElement(l, 0));
+    } else if (store) {
+      uint32_t values[4];
+      readDmaskComponents(w, m.vdata, m.dmask, m.d16, l, values);
+      packTexel(r.dataFormat, r.numFormat, m.d16, info.raw, values, e);
+    }
+  }
+  mem.laneMask = sent;
+  if (returns) {
+    setVgprWriteback(mem, m.vdata, returnDwords, LoadExt::None, exec);
+    MemRequest::Writeback& wb = mem.writeback;
+    if (!atomic) {
+      wb.flags = kWbImage;
+      wb.format = (r.dataFormat << imgwb::kDfmtShift) | (r.numFormat << imgwb::kNfmtShift) |
+                  (m.dmask << imgwb::kDmaskShift) | (m.d16 ? imgwb::kD16 : 0) |
+                  (info.raw ? imgwb::kRaw : 0) | (info.signExt ? imgwb::kSignExt : 0) |
+                  (r.dstSel << imgwb::kDstSelShift);
+    }
+    if (m.tfe || m.lwe) wb.flags |= kWbTfe;
+  }
+  x.r.kind = StepKind::Memory;
+  w.pc += x.in.sizeBytes;
+}
+
+// image_get_resinfo: the size of mip level `mip` (the address VGPR, from BASE_LEVEL), without
+// a memory access: x = width, y = height (1D arrays: the slices), z = depth (3D) or the slices
+// the view holds (2D arrays and cube maps: DEPTH - BASE_ARRAY + 1), w = the levels of the view
+// (LAST_LEVEL - BASE_LEVEL + 1). Dimensions the image lacks read 1; a level beyond LAST_LEVEL
+// reads 0 for x, y and z. The values arrive through the texture path's return like any load.
+void execImageResInfo(ExecArgs& x) {
+  const MimgFields m(x.in);
+  WaveState& w = x.w;
+  ImageResource r;
+  ImageLayout layout;
+  if (!readImageResource(x, m, r, layout)) return;
+  if (!vgprInRange(w, m.vaddr, 1)) return fault(x, "image address VGPR out of range");
+  const int dwords = m.dataDwords();
+  if (!dataInRange(x, m, dwords, true)) return;
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Vector, MemOp::Load, WaitCounter::Vm);
+  mem.image = true;
+  mem.elementBytes = static_cast<uint8_t>(4 * dwords);
+  const uint32_t slices = layout.lastSlice >= r.baseArray ? layout.lastSlice - r.baseArray + 1 : 0;
+  const uint64_t exec = w.exec;
+  for (uint64_t b = exec; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    const uint32_t mip = addressComponent(w, m, 0, l);
+    const uint32_t level = r.baseLevel + mip;
+    uint32_t v[4] = {0, 0, 0, r.lastLevel - r.baseLevel + 1};
+    if (mip <= 15 && level <= r.lastLevel) {
+      v[0] = levelSize(r.width, level);
+      v[1] = imageHasY(r.type) ? levelSize(r.height, level) : 1;
+      v[2] = 1;
+      if (r.type == kImage1dArray) v[1] = slices;
+      if (r.type == kImage3d) v[2] = levelSize(r.depth, level);
+      if (r.type == kImage2dArray || r.type == kImageCube) v[2] = slices;
+    }
+    // The result VGPRs, as completeMemory copies them (D16: the low 16 bits, two per VGPR).
+    uint32_t packed[4] = {0, 0, 0, 0};
+    int k = 0;
+    for (int c = 0; c < 4; ++c) {
+      if (!((m.dmask >> c) & 1)) continue;
+      if (m.d16)
+        packed[k / 2] |= (v[c] & 0xffff) << (16 * (k & 1));
+      else
+        packed[k] = v[c];
+      ++k;
+    }
+    std::memcpy(mem.element(l, 0), packed, 4 * static_cast<size_t>(dwords));
+  }
+  mem.laneMask = 0;  // nothing in memory is read
+  setVgprWriteback(mem, m.vdata, dwords, LoadExt::None, exec);
+  if (m.tfe || m.lwe) mem.writeback.flags |= kWbTfe;
+  x.r.kind = StepKind::Memory;
+  w.pc += x.in.sizeBytes;
+}
+
+// ------------------------------------------------------------------------------------------
+// Sampling (Vega ISA guide 8.2, "Image Opcodes with a Sampler"). The texture unit's arithmetic
+// is not public; the model follows the Direct3D 11 filtering rules (texel centres at +0.5,
+// LOD = log2 of the larger screen-space footprint) with the fixed-point precision D3D11 requires
+// (d3d11.h: D3D11_SUBTEXEL_FRACTIONAL_BIT_COUNT 8 and D3D11_MIP_LOD_FRACTIONAL_BIT_COUNT 8):
+// bilinear weights and the trilinear level fraction are truncated to 8 fractional bits, and the
+// weighted sum is computed in binary32. docs/images.md states the choices.
+
+// A value truncated to 8 fractional bits (for fractions in [0, 1)).
+float fixed8(float frac) {
+  return std::floor(frac * 256.0f) / 256.0f;
+}
+
+// One axis of a filter footprint: the integer texel index after the address mode, or -1 for
+// a border texel (CLAMP_BORDER, MIRROR_ONCE_BORDER outside the image).
+int32_t addressMode(int64_t i, int64_t n, uint8_t mode) {
+  switch (mode) {
+    case kClampWrap: {
+      const int64_t j = i % n;
+      return static_cast<int32_t>(j < 0 ? j + n : j);
+    }
+    case kClampMirror: {
+      int64_t j = i % (2 * n);
+      if (j < 0) j += 2 * n;
+      return static_cast<int32_t>(j < n ? j : 2 * n - 1 - j);
+    }
+    case kClampLastTexel:
+      return static_cast<int32_t>(i < 0 ? 0 : (i >= n ? n - 1 : i));
+    case kClampMirrorOnceLastTexel: {
+      const int64_t j = i < 0 ? -1 - i : i;
+      return static_cast<int32_t>(j >= n ? n - 1 : j);
+    }
+    case kClampBorder:
+      return i < 0 || i >= n ? -1 : static_cast<int32_t>(i);
+    default: {  // kClampMirrorOnceBorder (the half-border modes are refused at issue)
+      const int64_t j = i < 0 ? -1 - i : i;
+      return j >= n ? -1 : static_cast<int32_t>(j);
+    }
+  }
+}
+
+// Taps of one axis: point (one, weight 1) or linear (two, weights 1 - a and a).
+struct AxisTaps {
+  int count = 1;
+  int64_t index[2] = {0, 0};
+  float weight[2] = {1.0f, 0.0f};
+};
+AxisTaps axisTaps(float u, bool linear) {
+  AxisTaps t;
+  // NaN reads as 0; coordinates far outside any image (2^30 texels) are held there, where every
+  // address mode has settled, so the integer conversions below stay defined.
+  const float kFar = 1073741824.0f;
+  u = std::isnan(u) ? 0.0f : std::min(std::max(u, -kFar), kFar);
+  if (!linear) {
+    t.index[0] = static_cast<int64_t>(std::floor(u));
+    return t;
+  }
+  const float p = u - 0.5f;  // texel centres
+  const float i0 = std::floor(p);
+  const float a = fixed8(p - i0);
+  t.count = 2;
+  t.index[0] = static_cast<int64_t>(i0);
+  t.index[1] = t.index[0] + 1;
+  t.weight[0] = 1.0f - a;
+  t.weight[1] = a;
+  return t;
+}
+
+// image_sample*, image_gather4*, image_get_lod.
+void execImageSample(ExecArgs& x) {
+  const ImageOpInfo& info = imageOpInfo(x.op.opcode);
+  const MimgFields m(x.in);
+  WaveState& w = x.w;
+  ImageResource r;
+  ImageLayout layout;
+  if (!readImageResource(x, m, r, layout)) return;
+  const int ssamp = x.in.f[fld::kOffset0];
+  if (ssamp + 4 > kNumSgprs) return fault(x, "sampler (S#) SGPRs out of range");
+  uint32_t sw[4];
+  for (int k = 0; k < 4; ++k) sw[k] = readScalarDword(w, x.ctx, ssamp + k);
+  const SamplerState s = decodeSampler(sw);
+  const std::string name = x.op.name;
+  auto refuse = [&](const std::string& what) {
+    faultWith(x, name + ": " + what + " is not modelled (docs/images.md)");
+  };
+  if (r.type == kImageCube) return refuse("cube-map sampling (face selection, seamless edges)");
+  if (m.a16) return refuse("A16 sampling addresses");
+  if (s.filterMode != 0) return refuse("min/max filtering (S# FILTER_MODE)");
+  if (s.xyMagFilter >= kXyAnisoPoint || s.xyMinFilter >= kXyAnisoPoint)
+    return refuse("anisotropic filtering");
+  for (int c = 0; c < 3; ++c)
+    if (s.clamp[c] == kClampHalfBorder || s.clamp[c] == kClampMirrorOnceHalfBorder)
+      return refuse("the half-border address modes");
+  bool borderModes = false;
+  for (int c = 0; c < 3; ++c)
+    borderModes |= s.clamp[c] == kClampBorder || s.clamp[c] == kClampMirrorOnceBorder;
+  if (borderModes && s.borderColorType == kBorderRegister)
+    return refuse("the border colour table (BORDER_COLOR_TYPE REGISTER)");
+  const bool integer = isIntegerNumFormat(r.numFormat);
+  const bool gather = info.kind == ImageKind::Gather, getLod = info.kind == ImageKind::GetLod;
+  if (integer && !gather && !getLod &&
+      (s.xyMagFilter != kXyPoint || s.xyMinFilter != kXyPoint || s.mipFilter == kFilterLinear ||
+       s.zFilter == kFilterLinear))
+    return refuse("filtering an integer format (only point sampling)");
+  if (gather && __builtin_popcount(m.dmask) != 1)
+    return fault(x, "image_gather4 needs one dmask bit (the component it gathers)");
+
+  // Address VGPRs (12.16): [offset] [bias] [z-compare] [derivatives] coordinates [lod | clamp].
+  const int dims = r.type == kImage3d ? 3 : (imageHasY(r.type) ? 2 : 1);
+  const bool array = imageIsArray(r.type);
+  int k = 0;
+  const int offsetAt = info.offset ? k++ : -1;
+  const int biasAt = info.bias ? k++ : -1;
+  const int compareAt = info.compare ? k++ : -1;
+  const int derivAt = info.derivatives ? k : -1;
+  if (info.derivatives) k += 2 * dims;
+  const int coordAt = k;
+  k += dims + (array ? 1 : 0);
+  const int lodAt = info.lod || info.clamp ? k++ : -1;
+  if (!vgprInRange(w, m.vaddr, k)) return fault(x, "image address VGPR out of range");
+  auto arg = [&](int at, int l) { return asFloat(w.v(static_cast<uint32_t>(m.vaddr + at))[l]); };
+
+  const int results = gather ? 4 : m.components();
+  const int dataDwords = m.d16 ? (results + 1) / 2 : results;
+  if (!dataInRange(x, m, dataDwords, true)) return;
+
+  const bool normalized = !(m.unorm || s.forceUnnormalized);
+  const uint32_t lastRel = r.lastLevel - r.baseLevel;
+  const float minLod = static_cast<float>(std::max(s.minLod, r.minLod)) / 256.0f;
+  const float samplerMaxLod = static_cast<float>(s.maxLod) / 256.0f;
+  const uint32_t size0[3] = {levelSize(r.width, r.baseLevel),
+                             imageHasY(r.type) ? levelSize(r.height, r.baseLevel) : 1,
+                             r.type == kImage3d ? levelSize(r.depth, r.baseLevel) : 1};
+  const uint32_t layers =
+      array && layout.lastSlice >= r.baseArray ? layout.lastSlice - r.baseArray + 1 : 1;
+
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Vector, MemOp::Load, WaitCounter::Vm);
+  mem.image = true;
+  mem.glc = m.glc;
+  mem.slc = m.slc;
+  mem.elementBytes = static_cast<uint8_t>(getLod ? 8 : layout.texelBytes);
+  const uint64_t exec = w.exec;
+  for (uint64_t b = exec; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    // LOD: explicit, zero, or log2 of the larger footprint in texels of the base level, from
+    // the derivatives (explicit, or the lane's quad: lanes q, q+1 (right), q+2 (below)).
+    float lod = 0.0f;
+    if (info.lod) {
+      lod = arg(lodAt, l);
+    } else if (!info.lodZero && normalized) {
+      float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
+      const int q = l & ~3;
+      for (int c = 0; c < dims; ++c) {
+        if (info.derivatives) {
+          dx[c] = arg(derivAt + c, l);
+          dy[c] = arg(derivAt + dims + c, l);
+        } else {
+          dx[c] = arg(coordAt + c, q + 1) - arg(coordAt + c, q);
+          dy[c] = arg(coordAt + c, q + 2) - arg(coordAt + c, q);
+        }
+        dx[c] *= static_cast<float>(size0[c]);
+        dy[c] *= static_cast<float>(size0[c]);
+      }
+      const float rho = std::max(std::sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]),
+                                 std::sqrt(dy[0] * dy[0] + dy[1] * dy[1] + dy[2] * dy[2]));
+      lod = std::log2(rho);
+    }
+    if (info.bias) lod += arg(biasAt, l);
+    lod += static_cast<float>(s.lodBias) / 256.0f;
+    const float unclamped = lod;
+    const float maxLod =
+        info.clamp && !info.lod ? std::min(samplerMaxLod, arg(lodAt, l)) : samplerMaxLod;
+    lod = std::isnan(lod) ? minLod : std::min(std::max(lod, minLod), maxLod);
+    if (getLod) {
+      const float v[2] = {lod, unclamped};
+      uint32_t out[4] = {0, 0, 0, 0};
+      int n = 0;
+      for (int c = 0; c < 2; ++c) {
+        if (!((m.dmask >> c) & 1)) continue;
+        const uint32_t bits = floatBits(v[c]);
+        if (m.d16)
+          out[n / 2] |= encodeSmallFloat(v[c], 5, 10, true, SmallFloatRound::NearestEven)
+                        << (16 * (n & 1));
+        else
+          out[n] = bits;
+        ++n;
+      }
+      std::memcpy(mem.element(l, 0), out, 8);
+      continue;
+    }
+    // Levels: one, or two for a linear mip filter, relative to BASE_LEVEL.
+    uint32_t level[2] = {0, 0};
+    float levelWeight[2] = {1.0f, 0.0f};
+    int levels = 1;
+    const uint8_t mipFilter = normalized ? s.mipFilter : uint8_t{kFilterNone};
+    if (mipFilter == kFilterPoint || (gather && mipFilter == kFilterLinear)) {
+      const float nearest = std::floor(lod + 0.5f);
+      level[0] = nearest <= 0 ? 0 : std::min(static_cast<uint32_t>(nearest), lastRel);
+    } else if (mipFilter == kFilterLinear && lod > 0) {
+      const float whole = std::floor(lod);
+      level[0] = std::min(static_cast<uint32_t>(whole), lastRel);
+      const float frac = fixed8(lod - whole);
+      if (level[0] < lastRel && frac > 0) {
+        levels = 2;
+        level[1] = level[0] + 1;
+        levelWeight[0] = 1.0f - frac;
+        levelWeight[1] = frac;
+      }
+    }
+    const bool mag = lod <= 0;
+    const bool xyLinear = gather || (mag ? s.xyMagFilter : s.xyMinFilter) == kXyBilinear;
+    const bool zLinear = s.zFilter == kFilterLinear || (s.zFilter == kFilterNone && xyLinear);
+    // Texel offsets (_o): 6-bit signed texels at bits 0, 8, 16.
+    int32_t offset[3] = {0, 0, 0};
+    if (info.offset) {
+      const uint32_t o = w.v(static_cast<uint32_t>(m.vaddr + offsetAt))[l];
+      for (int c = 0; c < 3; ++c)
+        offset[c] = static_cast<int32_t>(static_cast<uint32_t>((o >> (8 * c)) & 0x3f) << 26) >> 26;
+    }
+    uint32_t slice = 0;
+    if (array) {
+      const float layer = std::floor(arg(coordAt + dims, l) + 0.5f);
+      slice =
+          r.baseArray +
+          (!(layer > 0) ? 0
+                        : std::min(static_cast<uint32_t>(std::min(layer, 8192.0f)), layers - 1));
+    }
+    for (int lv = 0; lv < levels; ++lv) {
+      const uint32_t absolute = r.baseLevel + level[lv];
+      const uint32_t size[3] = {levelSize(r.width, absolute),
+                                imageHasY(r.type) ? levelSize(r.height, absolute) : 1,
+                                r.type == kImage3d ? levelSize(r.depth, absolute) : 1};
+      AxisTaps taps[3];
+      for (int c = 0; c < 3; ++c) {
+        if (c >= dims) continue;
+        const float coordinate = arg(coordAt + c, l);
+        const float u = (normalized ? coordinate * static_cast<float>(size[c]) : coordinate) +
+                        static_cast<float>(offset[c]);
+        taps[c] = axisTaps(u, c < 2 ? xyLinear : zLinear);
+      }
+      // Gather4's order (x, y, z, w) = (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+      static const int kGatherTap[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+      const int count = gather ? 4 : taps[0].count * taps[1].count * taps[2].count;
+      for (int t = 0; t < count; ++t) {
+        int tap[3];
+        if (gather) {
+          tap[0] = kGatherTap[t][0];
+          tap[1] = kGatherTap[t][1];
+          tap[2] = 0;
+        } else {
+          tap[0] = t % taps[0].count;
+          tap[1] = (t / taps[0].count) % taps[1].count;
+          tap[2] = t / (taps[0].count * taps[1].count);
+        }
+        MemRequest::Texel texel;
+        texel.lane = static_cast<uint8_t>(l);
+        texel.slot = static_cast<uint8_t>(gather ? t : 0);
+        texel.weight = levelWeight[lv];
+        int32_t index[3] = {0, 0, 0};
+        for (int c = 0; c < dims; ++c) {
+          texel.weight *= gather ? 1.0f : taps[c].weight[tap[c]];
+          index[c] = addressMode(taps[c].index[tap[c]], size[c], s.clamp[c]);
+          if (index[c] < 0) texel.fetch = false;
+        }
+        if (texel.fetch) {
+          const uint32_t z = r.type == kImage3d ? static_cast<uint32_t>(index[2]) : slice;
+          texel.address = layout.texelAddress(r.base, static_cast<uint32_t>(index[0]),
+                                              static_cast<uint32_t>(index[1]), z, absolute);
+        }
+        if (texel.weight != 0.0f || gather) mem.texels.push_back(texel);
+      }
+    }
+    if (info.compare) {
+      const float ref = arg(compareAt, l);
+      std::memcpy(mem.cmpElement(l, 0), &ref, 4);
+    }
+  }
+  mem.texelData.resize(mem.texels.size() * MemRequest::kMaxElementBytes);
+  // A request with texels goes to the texture path; get_lod reads nothing.
+  mem.laneMask = getLod || mem.texels.empty() ? 0 : exec;
+  setVgprWriteback(mem, m.vdata, dataDwords, LoadExt::None, exec);
+  MemRequest::Writeback& wb = mem.writeback;
+  if (!getLod) {
+    wb.flags = kWbImage;
+    wb.format = (r.dataFormat << imgwb::kDfmtShift) | (r.numFormat << imgwb::kNfmtShift) |
+                (m.dmask << imgwb::kDmaskShift) | (m.d16 ? imgwb::kD16 : 0) |
+                (r.dstSel << imgwb::kDstSelShift) | imgwb::kSample | (gather ? imgwb::kGather : 0) |
+                (info.compare ? imgwb::kCompare : 0);
+    wb.aux = static_cast<uint16_t>(s.borderColorType | (s.depthCompareFunc << 2) |
+                                   ((__builtin_ctz(m.dmask) & 3) << 5));
+  } else {
+    mem.elementBytes = static_cast<uint8_t>(4 * dataDwords);
+  }
+  if (m.tfe || m.lwe) wb.flags |= kWbTfe;
+  x.r.kind = StepKind::Memory;
+  w.pc += x.in.sizeBytes;
+}
+
+// The filtered results of a sample or gather4 (kSample), lane by lane from the texel list.
+void completeImageSample(WaveState& wave, const MemRequest& mem) {
+  const MemRequest::Writeback& wb = mem.writeback;
+  const uint32_t p = wb.format;
+  const uint32_t dfmt = (p >> imgwb::kDfmtShift) & 15, nfmt = (p >> imgwb::kNfmtShift) & 15;
+  const uint32_t dmask = (p >> imgwb::kDmaskShift) & 15,
+                 dstSel = (p >> imgwb::kDstSelShift) & 0xfff;
+  const bool d16 = p & imgwb::kD16, gather = p & imgwb::kGather, compare = p & imgwb::kCompare;
+  const uint32_t borderType = wb.aux & 3, compareFunc = (wb.aux >> 2) & 7;
+  const int gatherComponent = (wb.aux >> 5) & 3;
+  const bool integer = isIntegerNumFormat(nfmt);
+  const uint32_t oneOf = nfmt == kImgNumFormatSrgb ? uint32_t{kNfmtUnorm} : nfmt;
+  const uint32_t one = oneFor(oneOf);
+  float sum[kWaveSize][4] = {};
+  uint32_t bits[kWaveSize][4] = {};  // integer formats (point sampling) and gather4 of them
+  for (size_t i = 0; i < mem.texels.size(); ++i) {
+    const MemRequest::Texel& t = mem.texels[i];
+    uint32_t v[4];
+    if (t.fetch) {
+      uint32_t fetched[4];
+      unpackTexel(dfmt, nfmt, false, mem.texelElement(i), fetched);
+      for (int c = 0; c < 4; ++c) v[c] = selectComponent(dstSel, c, fetched, one);
+    } else {
+      // Border colours, in the swizzled result (x, y, z, w): transparent black, opaque black,
+      // opaque white.
+      const uint32_t on = integer ? 1u : floatBits(1.0f);
+      for (int c = 0; c < 3; ++c) v[c] = borderType == kBorderOpaqueWhite ? on : 0u;
+      v[3] = borderType == kBorderTransparentBlack ? 0u : on;
+    }
+    if (compare) {
+      float ref;
+      std::memcpy(&ref, mem.cmpElement(t.lane, 0), 4);
+      const float texel = asFloat(v[0]);
+      bool pass = false;
+      switch (compareFunc) {
+        case 1:
+          pass = ref < texel;
+          break;
+        case 2:
+          pass = ref == texel;
+          break;
+        case 3:
+          pass = ref <= texel;
+          break;
+        case 4:
+          pass = ref > texel;
+          break;
+        case 5:
+          pass = ref != texel;
+          break;
+        case 6:
+          pass = ref >= texel;
+          break;
+        case 7:
+          pass = true;
+          break;
+        default:
+          break;
+      }
+      for (int c = 0; c < 4; ++c) v[c] = floatBits(pass ? 1.0f : 0.0f);
+    }
+    if (gather) {
+      bits[t.lane][t.slot] = v[gatherComponent];
+      sum[t.lane][t.slot] = asFloat(v[gatherComponent]);
+      continue;
+    }
+    for (int c = 0; c < 4; ++c) {
+      sum[t.lane][c] += t.weight * asFloat(v[c]);
+      if (t.weight == 1.0f) bits[t.lane][c] = v[c];
+    }
+  }
+  for (uint64_t b = wb.lanes; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    uint32_t values[4];
+    for (int c = 0; c < 4; ++c) {
+      const bool asBits = integer && !compare;
+      values[c] = asBits ? bits[l][c] : floatBits(sum[l][c]);
+      if (d16)
+        values[c] = asBits ? values[c] & 0xffff
+                           : encodeSmallFloat(sum[l][c], 5, 10, true, SmallFloatRound::NearestEven);
+    }
+    writeDmaskComponents(wave, wb.reg, gather ? 0xf : dmask, d16, l, values);
+  }
+}
+
+void execImageNotModelled(ExecArgs& x) {
+  faultWith(x, std::string(x.op.name) + " is not modelled yet (docs/images.md)");
+}
+
 Ty dwordsTy(int n) {
   switch (n) {
     case 1:
@@ -130,8 +978,13 @@ Ty dwordsTy(int n) {
   }
 }
 
+bool startsWith(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
 struct Tables {
   std::vector<OpInfo> ops;
+  ImageOpInfo info[128];  // by opcode
   Tables() {
     for (const MimgRow& r : kMimg) {
       OpInfo o;
@@ -141,12 +994,49 @@ struct Tables {
       o.src0 = dwordsTy(r.addrDwords);
       o.src2 = r.sampler ? Ty::B128 : Ty::None;
       const std::string n = r.name;
-      o.mem.op = n.find("_atomic_") != std::string::npos
-                     ? MemOp::Atomic
-                     : (n.find("_store") != std::string::npos ? MemOp::Store : MemOp::Load);
-      o.exec = imageFault;
+      ImageOpInfo& info = this->info[r.op & 127];
+      o.mem.op = MemOp::Load;
+      if (startsWith(n, "image_load") || startsWith(n, "image_store")) {
+        info.kind = startsWith(n, "image_load") ? ImageKind::Load : ImageKind::Store;
+        info.mip = n.find("_mip") != std::string::npos;
+        info.raw = n.find("_pck") != std::string::npos;
+        info.signExt = n.find("_sgn") != std::string::npos;
+        o.mem.op = info.kind == ImageKind::Store ? MemOp::Store : MemOp::Load;
+        o.exec = execImageMemory;
+      } else if (startsWith(n, "image_atomic_")) {
+        info.kind = ImageKind::Atomic;
+        o.mem.op = MemOp::Atomic;
+        for (const auto& a : kImageAtomics)
+          if (n == std::string("image_atomic_") + a.suffix) o.mem.atomic = a.op;
+        o.exec = execImageMemory;
+      } else if (n == "image_get_resinfo") {
+        info.kind = ImageKind::ResInfo;
+        o.exec = execImageResInfo;
+      } else if (startsWith(n, "image_sample") || startsWith(n, "image_gather4") ||
+                 n == "image_get_lod") {
+        info.kind = startsWith(n, "image_sample")    ? ImageKind::Sample
+                    : startsWith(n, "image_gather4") ? ImageKind::Gather
+                                                     : ImageKind::GetLod;
+        // The suffixes after image_sample / image_gather4, each between underscores.
+        const size_t tail = n.find('_', 6);
+        const std::string suffixes = (tail == std::string::npos ? "" : n.substr(tail)) + "_";
+        auto has = [&](const char* t) {
+          return suffixes.find(std::string("_") + t + "_") != std::string::npos;
+        };
+        info.clamp = has("cl");
+        info.derivatives = has("d") || has("cd");
+        info.lod = has("l");
+        info.bias = has("b");
+        info.lodZero = has("lz");
+        info.compare = has("c");
+        info.offset = has("o");
+        o.exec = execImageSample;
+      } else {
+        o.exec = execImageNotModelled;
+        o.flags = kNotModelled;
+      }
+      o.mem.returns = o.mem.op != MemOp::Store;
       o.issue = IssueType::Vmem;
-      o.flags = kGraphics;
       ops.push_back(o);
     }
     OpInfo e;
@@ -160,10 +1050,53 @@ struct Tables {
   }
 };
 
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+const ImageOpInfo& imageOpInfo(int opcode) {
+  return tables().info[opcode & 127];
+}
+
 }  // namespace
 
+void completeImageLoad(WaveState& wave, const MemRequest& mem) {
+  const MemRequest::Writeback& wb = mem.writeback;
+  const uint32_t p = wb.format;
+  const uint32_t dfmt = (p >> imgwb::kDfmtShift) & 15, nfmt = (p >> imgwb::kNfmtShift) & 15;
+  const uint32_t dmask = (p >> imgwb::kDmaskShift) & 15,
+                 dstSel = (p >> imgwb::kDstSelShift) & 0xfff;
+  const bool d16 = p & imgwb::kD16, raw = p & imgwb::kRaw, signExt = p & imgwb::kSignExt;
+  if (!vgprInRange(wave, wb.reg, wb.count)) return;  // checked at issue; defensive
+  if (p & imgwb::kSample) return completeImageSample(wave, mem);
+  const FormatLayout* f = formatLayout(dfmt);
+  if (f == nullptr) return;  // checked at issue; defensive
+  const uint32_t oneOf = nfmt == kImgNumFormatSrgb ? uint32_t{kNfmtUnorm} : nfmt;
+  const uint32_t one = d16 ? oneForD16(oneOf) : oneFor(oneOf);
+  for (uint64_t b = wb.lanes; b != 0; b &= b - 1) {
+    const int l = __builtin_ctzll(b);
+    uint32_t values[4] = {0, 0, 0, 0};  // out of range: every component reads 0
+    if ((mem.laneMask >> l) & 1) {
+      const uint8_t* e = mem.element(l, 0);
+      if (raw) {
+        // _pck: the format's components as stored, DST_SEL not applied.
+        for (int c = 0; c < f->components; ++c) {
+          values[c] = rawComponent(*f, c, e, signExt);
+          if (d16) values[c] &= 0xffff;
+        }
+      } else {
+        uint32_t fetched[4];
+        unpackTexel(dfmt, nfmt, d16, e, fetched);
+        for (int c = 0; c < 4; ++c) values[c] = selectComponent(dstSel, c, fetched, one);
+      }
+    }
+    writeDmaskComponents(wave, wb.reg, dmask, d16, l, values);
+  }
+}
+
 OpTable mimgTable() {
-  static const Tables t;
+  const Tables& t = tables();
   return {t.ops.data(), static_cast<int>(t.ops.size())};
 }
 

@@ -111,6 +111,9 @@ enum OpFlag : uint32_t {
   kFpBitwise = 1u << 18,
   kFpFlushAlways = 1u << 19,
   kGdsOnly = 1u << 20,  // DS opcode that exists only with gds=1 (ds_gws_*, ds_ordered_count)
+  // Decoded and printed, but its semantics are not modelled yet: executing it faults with a
+  // message naming it; the coverage report lists it as "not modelled".
+  kNotModelled = 1u << 21,
 };
 
 // Memory instruction description (DS, MUBUF/MTBUF, FLAT, SMEM).

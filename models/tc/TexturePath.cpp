@@ -75,7 +75,8 @@ bool anyTruncated(const isa::MemRequest& req) {
 uint32_t TexturePath::contiguousLanes(const isa::MemRequest& req) const {
   const uint64_t mask = req.laneMask;
   const uint32_t bytes = req.elementBytes;
-  if (mask == 0 || req.elementsPerLane != 1 || (bytes & (bytes - 1)) != 0 || bytes > lineBytes_)
+  if (mask == 0 || !req.texels.empty() || req.elementsPerLane != 1 || (bytes & (bytes - 1)) != 0 ||
+      bytes > lineBytes_)
     return 0;
   const auto first = static_cast<uint32_t>(__builtin_ctzll(mask));
   const auto count = static_cast<uint32_t>(__builtin_popcountll(mask));
@@ -145,6 +146,33 @@ size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
   size_t n = 0;
   uint64_t lastLine = 0;
   sorted = true;  // lines in ascending order already (the usual case)
+  if (!req.texels.empty()) {
+    // Image sampling: the filters' texels (border texels read nothing), in the list's order.
+    const size_t most = req.texels.size() * (elementBytes / lineBytes + 2);
+    if (pieceAddress_.size() < most) {
+      pieceAddress_.resize(most), sortedAddress_.resize(most);
+      pieceData_.resize(most), sortedData_.resize(most);
+      pieceOrder_.resize(most), sortKeys_.resize(most);
+    }
+    uint64_t* const at = pieceAddress_.data();
+    uint32_t* const where = pieceData_.data();
+    for (size_t i = 0; i < req.texels.size(); ++i) {
+      if (!req.texels[i].fetch) continue;
+      uint64_t a = req.texels[i].address;
+      auto dataOffset = static_cast<uint32_t>(i * isa::MemRequest::kMaxElementBytes);
+      for (uint32_t left = elementBytes; left > 0;) {
+        const uint64_t line = a & lineMask;
+        const auto bytes = static_cast<uint32_t>(std::min<uint64_t>(left, line + lineBytes - a));
+        sorted &= line >= lastLine;
+        lastLine = line;
+        at[n] = a;
+        where[n] = pieceData(dataOffset, bytes);
+        ++n;
+        a += bytes, left -= bytes, dataOffset += bytes;
+      }
+    }
+    return n;
+  }
   if (elements == 1 && !truncated) {
     // The usual instruction: one whole element per lane. If every element lies inside one
     // line, each is one piece.
@@ -228,6 +256,18 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // back when its slowest transaction is.
   sc_time nextSend = arrival;
   sc_time done = arrival;
+  if (req.image) {
+    // Image instructions: the address unit first turns each quad that has an active lane into
+    // texel addresses, one quad per cycle (docs/images.md), before their lines go out.
+    ++imageInstructions;
+    uint64_t quads = 0;
+    for (int q = 0; q < 64; q += 4) quads += ((req.laneMask >> q) & 0xf) != 0;
+    imageAddressCycles += quads;
+    if (timed_ && quads != 0) {
+      const sc_time busy = period_ * static_cast<double>(quads);
+      nextSend = addressUnit_.reserve(nextSend, busy, now) + busy;
+    }
+  }
   uint32_t transactions = 0;
   tlm::tlm_generic_payload& p = payload_;
   auto send = [&]() {
@@ -320,7 +360,9 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // Split every lane's element into per-line pieces, then group them by line.
     bool sorted = true;
     const size_t count = split(req, sorted);
-    laneAccesses += static_cast<uint64_t>(__builtin_popcountll(req.laneMask)) * req.elementsPerLane;
+    laneAccesses += req.texels.empty() ? static_cast<uint64_t>(__builtin_popcountll(req.laneMask)) *
+                                             req.elementsPerLane
+                                       : req.texels.size();
     if (!sorted) sortByLine(count);
     const uint64_t* address = pieceAddress_.data();
     const uint32_t* data = pieceData_.data();
@@ -331,7 +373,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // needs no clearing; byteEnable_ is all disabled outside the line being built.
     const bool isStore = req.op == isa::MemOp::Store;
     uint8_t* byteEnable = byteEnable_.data();
-    uint8_t* requestData = req.data.data();
+    // Image sampling's texels have their own data (MemRequest::texelData).
+    uint8_t* requestData = req.texels.empty() ? req.data.data() : req.texelData.data();
     for (size_t i = 0; i < count;) {
       const uint64_t line = address[i] & lineMask;
       // The pieces' bytes go straight to or from memory when DMI covers the line, else
@@ -377,7 +420,9 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         // The fault names the address of the first lane's element in this line.
         const uint32_t offset = dataOffsetOf(data[i]);
         constexpr uint32_t kLaneStride = isa::MemRequest::kLaneStride;
-        fail(req.addr[offset / kLaneStride][(offset % kLaneStride) / elementBytes]);
+        fail(!req.texels.empty()
+                 ? req.texels[offset / isa::MemRequest::kMaxElementBytes].address
+                 : req.addr[offset / kLaneStride][(offset % kLaneStride) / elementBytes]);
         delay = done - now;
         return;
       }
@@ -389,6 +434,19 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
   }
   markDataMoved(false);
+  if (!req.texels.empty()) {
+    // Sampling: the filter unit weighs the footprints once their texels are back, four
+    // bilinear footprints (a quad) per cycle; a point sample is one footprint, a trilinear one
+    // two (docs/images.md).
+    const uint64_t footprints = std::max<uint64_t>(
+        static_cast<uint64_t>(__builtin_popcountll(req.laneMask)), (req.texels.size() + 3) / 4);
+    const uint64_t cycles = (footprints + 3) / 4;
+    filterCycles += cycles;
+    if (timed_) {
+      const sc_time busy = period_ * static_cast<double>(cycles);
+      done = filterUnit_.reserve(done, busy, now) + busy;
+    }
+  }
   lineTransactions += transactions;
   delay = std::max(done, arrival + period_) - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -31,6 +31,10 @@ class TexturePath : public sc_core::sc_module {
               sc_core::sc_time clockPeriod);
 
   uint64_t instructions = 0, lineTransactions = 0, laneAccesses = 0;
+  // Image (MIMG) instructions, the cycles their address processing took (a quad per cycle) and
+  // the filter unit's cycles for sampling (four bilinear footprints per cycle); see
+  // docs/images.md for the rates and their sources.
+  uint64_t imageInstructions = 0, imageAddressCycles = 0, filterCycles = 0;
   // The VCD and timeline (models/trace), set by the GPU when tracing; null: off.
   trace::TextureAddressProbe* traceProbe = nullptr;
 
@@ -45,7 +49,8 @@ class TexturePath : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<TexturePath> toL1_;
   sc_core::sc_time period_;
   uint32_t lineBytes_;
-  BusyUntil addressUnit_;  // one line (or one atomic lane) per cycle
+  BusyUntil addressUnit_;  // one line (or one atomic lane, or one image quad) per cycle
+  BusyUntil filterUnit_;   // four bilinear footprints per cycle (image sampling)
   bool timed_;
 
   // The pieces of the lanes' elements, one per line an element touches, as two arrays: the

@@ -541,5 +541,60 @@ TEST(TexturePath, DataThroughDmiMatchesDataThroughTheHierarchy) {
   EXPECT_EQ(direct.dram.rowConflicts, through.dram.rowConflicts);
 }
 
+// Image instructions (docs/images.md): the address unit takes a cycle per quad with an active
+// lane before the lines go out; a sample's texel list travels as line pieces into texelData and
+// the filter unit then takes a cycle per four footprints.
+TEST(TexturePath, ImageSampleTexelsTravelAsLinesAndAreFiltered) {
+  TcBench b;
+  for (int k = 0; k < 16; ++k) b.poke32(b.base + 4 * k, 0x500 + k);
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest rq = wave(isa::MemOp::Load, 0xf);  // one quad
+    rq.image = true;
+    for (int k = 0; k < 16; ++k) {  // four bilinear footprints of four texels, one line
+      isa::MemRequest::Texel t;
+      t.address = b.base + 4 * static_cast<uint64_t>(k);
+      t.lane = static_cast<uint8_t>(k / 4);
+      t.weight = 0.25f;
+      rq.texels.push_back(t);
+    }
+    isa::MemRequest::Texel border;  // a border texel reads nothing
+    border.fetch = false;
+    rq.texels.push_back(border);
+    rq.texelData.assign(rq.texels.size() * isa::MemRequest::kMaxElementBytes, 0);
+    const test::Result r = test::sendWave(i, rq);
+    EXPECT_TRUE(r.ok());
+    for (int k = 0; k < 16; ++k) {
+      uint32_t v;
+      std::memcpy(&v, rq.texelElement(static_cast<size_t>(k)), 4);
+      EXPECT_EQ(v, 0x500u + k) << "texel " << k;
+    }
+    // One quad of address processing, the line (L1 miss 120 + 1 transfer, DRAM 200), then the
+    // filter: 17 texels are 5 footprints of four, two cycles at four a cycle.
+    EXPECT_EQ(r.delay, cycles(1 + 120 + 1 + 200 + 2));
+  });
+  test::simulate();
+  EXPECT_EQ(b.tc.lineTransactions, 1u);
+  EXPECT_EQ(b.tc.imageInstructions, 1u);
+  EXPECT_EQ(b.tc.imageAddressCycles, 1u);
+  EXPECT_EQ(b.tc.filterCycles, 2u);
+}
+
+TEST(TexturePath, ImageLoadAddressesAQuadPerCycle) {
+  TcBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest ld = wave(isa::MemOp::Load);
+    ld.image = true;
+    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 4 * l;
+    const test::Result r = test::sendWave(i, ld);
+    EXPECT_TRUE(r.ok());
+    // 16 quads, then the four lines one per cycle (the last 3 cycles after the first).
+    EXPECT_EQ(r.delay, cycles(16 + 3 + 120 + 1 + 200));
+  });
+  test::simulate();
+  EXPECT_EQ(b.tc.lineTransactions, 4u);
+  EXPECT_EQ(b.tc.imageAddressCycles, 16u);
+  EXPECT_EQ(b.tc.filterCycles, 0u);
+}
+
 }  // namespace
 }  // namespace vgpu

@@ -84,6 +84,13 @@ void WaveRunner::serve(MemRequest& mem) {
     }
     return;
   }
+  if (!mem.texels.empty()) {  // image sampling: the texel list replaces the lanes' elements
+    for (size_t i = 0; i < mem.texels.size(); ++i)
+      if (mem.texels[i].fetch)
+        for (int b = 0; b < mem.elementBytes; ++b)
+          mem.texelElement(i)[b] = memory.read8(mem.texels[i].address + b);
+    return;
+  }
   const bool toLds = mem.space == MemSpace::Lds;
   for (int l = 0; l < kWaveSize; ++l) {
     if (!((mem.laneMask >> l) & 1)) continue;
