@@ -143,44 +143,50 @@ bool forEachRegionRow(const ImageRecord& im, const hsa_ext_image_region_t& r, si
 }  // namespace
 
 namespace vgpu::hsa {
-// HSA_EXT_AGENT_INFO_IMAGE_* of the GPU agent (HsaRuntime.cpp's agentInfo forwards them).
+// HSA_EXT_AGENT_INFO_IMAGE_* of the GPU agent (HsaRuntime.cpp's agentInfo forwards them). Every
+// value is a uint32_t (arrays of 2 or 3 for the 2D and 3D sizes), as ROCr writes them
+// (ROCm/ROCR-Runtime src/image/image_runtime.cpp, GetImageInfoMaxDimension) and ROCclr reads
+// them, although hsa_ext_image.h documents size_t.
 hsa_status_t imageAgentInfo(int attribute, void* value) {
-  auto* sizes = static_cast<size_t*>(value);
+  auto* u32 = static_cast<uint32_t*>(value);
   switch (attribute) {
     case HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS:
     case HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS:
-      sizes[0] = image::kMaxImageWidth;
+      u32[0] = image::kMaxImageWidth;
       return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS:
-      sizes[0] = 0;  // 1D buffer images are not supported
+      u32[0] = 0;  // 1D buffer images are not supported
       return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS:
     case HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS:
-      sizes[0] = image::kMaxImageWidth;
-      sizes[1] = image::kMaxImageHeight;
+      u32[0] = image::kMaxImageWidth;
+      u32[1] = image::kMaxImageHeight;
       return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS:
     case HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS:
-      sizes[0] = sizes[1] = 0;  // depth images are not supported
+      u32[0] = u32[1] = 0;  // depth images are not supported
       return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS:
-      sizes[0] = image::kMaxImageWidth;
-      sizes[1] = image::kMaxImageHeight;
-      sizes[2] = image::kMaxImageDepth;
+      u32[0] = image::kMaxImageWidth;
+      u32[1] = image::kMaxImageHeight;
+      u32[2] = image::kMaxImageDepth;
       return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS:
-      sizes[0] = image::kMaxImageLayers;
+      u32[0] = image::kMaxImageLayers;
       return HSA_STATUS_SUCCESS;
+    // Objects are plain memory, so these limits are only what kernels may take as arguments:
+    // the minimums hsa_ext_image.h asks for.
     case HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES:
+      u32[0] = 128;
+      return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES:
+      u32[0] = 64;
+      return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS:
-      // Objects are plain memory: the limit is memory; report the spec's minimums x 1024.
-      sizes[0] = attribute == HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES     ? 128 * 1024
-                 : attribute == HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES ? 64 * 1024
-                                                                          : 16 * 1024;
+      u32[0] = 16;
       return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT:
-      sizes[0] = image::kImageRowPitchAlignment;
+      u32[0] = image::kImageRowPitchAlignment;
       return HSA_STATUS_SUCCESS;
     default:
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;

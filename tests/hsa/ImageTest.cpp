@@ -55,35 +55,39 @@ TEST_F(Images, TheExtensionAndItsAgentLimitsAreAdvertisedForTheGpuOnly) {
   EXPECT_TRUE(bits[HSA_EXTENSION_IMAGES / 8] & (1u << (HSA_EXTENSION_IMAGES % 8)));
 
   // The T#'s field widths (Vega ISA guide 8.2.1: WIDTH and HEIGHT 14 bits, DEPTH 13), at least
-  // the minimums of hsa_ext_image.h.
-  size_t one = 0, two[2] = {}, three[3] = {};
+  // the minimums of hsa_ext_image.h; uint32_t values, as ROCr writes and ROCclr reads them (the
+  // header says size_t): the word after each must stay untouched.
+  uint32_t one[2] = {0, 0xdeadbeef}, two[3] = {0, 0, 0xdeadbeef}, three[4] = {0, 0, 0, 0xdeadbeef};
   ASSERT_EQ(
-      hsa_agent_get_info(gpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS), &one),
+      hsa_agent_get_info(gpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS), one),
       HSA_STATUS_SUCCESS);
-  EXPECT_EQ(one, 16384u);
+  EXPECT_EQ(one[0], 16384u);
+  EXPECT_EQ(one[1], 0xdeadbeefu);
   ASSERT_EQ(
       hsa_agent_get_info(gpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS), two),
       HSA_STATUS_SUCCESS);
   EXPECT_EQ(two[0], 16384u);
   EXPECT_EQ(two[1], 16384u);
+  EXPECT_EQ(two[2], 0xdeadbeefu);
   ASSERT_EQ(
       hsa_agent_get_info(gpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS), three),
       HSA_STATUS_SUCCESS);
   EXPECT_EQ(three[2], 8192u);
+  EXPECT_EQ(three[3], 0xdeadbeefu);
   ASSERT_EQ(
-      hsa_agent_get_info(gpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS), &one),
+      hsa_agent_get_info(gpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS), one),
       HSA_STATUS_SUCCESS);
-  EXPECT_GE(one, 2048u);
+  EXPECT_GE(one[0], 2048u);
   ASSERT_EQ(hsa_agent_get_info(
-                gpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT), &one),
+                gpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT), one),
             HSA_STATUS_SUCCESS);
-  EXPECT_EQ(one, 256u);
+  EXPECT_EQ(one[0], 256u);
   EXPECT_EQ(hsa_amd_image_get_info_max_dim(
                 gpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS), two),
             HSA_STATUS_SUCCESS);
   EXPECT_EQ(two[0], 16384u);
   EXPECT_NE(
-      hsa_agent_get_info(cpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS), &one),
+      hsa_agent_get_info(cpu_, hsa_agent_info_t(HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS), one),
       HSA_STATUS_SUCCESS);
 
   hsa_ext_images_1_pfn_t table{};
