@@ -2,6 +2,8 @@
 #include "runtime/ImageBuilder.h"
 
 #include <cstring>
+#include <iterator>
+#include <vector>
 
 #include "isa/BufferFormat.h"
 
@@ -148,6 +150,98 @@ BuildResult fail(ImageProblem p, std::string message) {
   return {p, std::move(message)};
 }
 
+// --- V# encoding, derived from the decoder (isa::decodeResource) as ImageResource.h's T# and S#
+// encoders are: each descriptor bit is attributed to the field bit it changes when decoded alone,
+// so the V# field positions stay defined once, in the decoder.
+struct VField {
+  const char* name;
+  uint64_t (*read)(const isa::BufferResource&);
+};
+#define VGPU_VFIELD(member)                                                               \
+  VField {                                                                                \
+#member, [](const isa::BufferResource& r) { return static_cast<uint64_t>(r.member); } \
+  }
+const VField kBufferFields[] = {
+    VGPU_VFIELD(base),        VGPU_VFIELD(stride),     VGPU_VFIELD(numRecords),
+    VGPU_VFIELD(swizzle),     VGPU_VFIELD(addTid),     VGPU_VFIELD(elementSize),
+    VGPU_VFIELD(indexStride), VGPU_VFIELD(dataFormat), VGPU_VFIELD(numFormat),
+    VGPU_VFIELD(dstSel),      VGPU_VFIELD(type),
+};
+#undef VGPU_VFIELD
+
+std::string encodeBufferResource(const isa::BufferResource& r, uint32_t words[4]) {
+  struct Place {
+    int bit;
+    size_t field;
+    int fieldBit;
+  };
+  static const std::vector<Place> places = [] {
+    std::vector<Place> out;
+    uint32_t w[4] = {};
+    const isa::BufferResource zero = isa::decodeResource(w);
+    for (int bit = 0; bit < 128; ++bit) {
+      w[bit / 32] = 1u << (bit % 32);
+      const isa::BufferResource one = isa::decodeResource(w);
+      w[bit / 32] = 0;
+      for (size_t f = 0; f < std::size(kBufferFields); ++f) {
+        const uint64_t delta = kBufferFields[f].read(one) - kBufferFields[f].read(zero);
+        if (delta == 0) continue;
+        int low = 0;
+        while (((delta >> low) & 1) == 0) ++low;
+        out.push_back({bit, f, low});
+      }
+    }
+    return out;
+  }();
+  uint32_t zeroWords[4] = {};
+  const isa::BufferResource zero = isa::decodeResource(zeroWords);
+  for (int i = 0; i < 4; ++i) words[i] = 0;
+  for (const Place& p : places) {
+    const uint64_t raw = kBufferFields[p.field].read(r) - kBufferFields[p.field].read(zero);
+    if ((raw >> p.fieldBit) & 1) words[p.bit / 32] |= 1u << (p.bit % 32);
+  }
+  const isa::BufferResource back = isa::decodeResource(words);
+  for (const VField& f : kBufferFields)
+    if (f.read(back) != f.read(r))
+      return std::string("field ") + f.name + " = " + std::to_string(f.read(r)) +
+             " does not fit the V#";
+  return {};
+}
+
+// A 1D buffer image: typed records of texelBytes, as ROCr's gfx9 image manager builds them
+// (PopulateImageSrd, 1DB: STRIDE the element size, the channel order's DST_SEL, the format's
+// DATA_FORMAT/NUM_FORMAT), NUM_RECORDS in records (the structured range check of the Vega ISA
+// guide 8.1.8 counts indices).
+BuildResult planBufferImage(const ImageDescription& d, const TypeFormat& tf, const OrderSwizzle& sw,
+                            ImagePlan& out) {
+  if (d.width == 0) return fail(ImageProblem::kInvalid, "an image dimension is 0");
+  if (d.width > kMaxImageBufferTexels)
+    return fail(ImageProblem::kSize, "1D buffer image of " + std::to_string(d.width) +
+                                         " texels exceeds " +
+                                         std::to_string(kMaxImageBufferTexels));
+  out.buffer = true;
+  out.texelBytes = tf.bits / 8 * sw.channels;
+  isa::BufferResource& r = out.bufferResource;
+  uint32_t zero[4] = {};
+  r = isa::decodeResource(zero);  // the fields a typed buffer leaves 0
+  r.stride = out.texelBytes;
+  r.numRecords = static_cast<uint32_t>(d.width);
+  r.dataFormat = dataFormat(tf.bits, sw.channels);
+  r.numFormat = tf.numFormat;
+  r.dstSel = sw.sel[0] | sw.sel[1] << 3 | sw.sel[2] << 6 | sw.sel[3] << 9;
+  uint32_t words[4];
+  if (std::string why = encodeBufferResource(r, words); !why.empty())
+    return fail(ImageProblem::kFormat, why);
+  out.width = static_cast<uint32_t>(d.width);
+  out.rowPitchBytes = out.slicePitchBytes = out.dataBytes = d.width * out.texelBytes;
+  // One row: texel x at x * texelBytes.
+  out.layout.texelBytes = out.texelBytes;
+  out.layout.rowPitchBytes = out.layout.sliceBytes = out.rowPitchBytes;
+  out.channelType = d.channelType;
+  out.channelOrder = d.channelOrder;
+  return {};
+}
+
 }  // namespace
 
 BuildResult planImage(const ImageDescription& d, ImagePlan& out) {
@@ -170,8 +264,8 @@ BuildResult planImage(const ImageDescription& d, ImagePlan& out) {
       type = isa::kImage2dArray;
       break;
     case k1dBuffer:
-      return fail(ImageProblem::kInvalid,
-                  "1D buffer images (HSA_EXT_IMAGE_GEOMETRY_1DB) are not supported");
+      type = 0;  // a buffer resource
+      break;
     default:
       return fail(ImageProblem::kInvalid, "geometry " + std::to_string(d.geometry) +
                                               " is not supported (depth images "
@@ -190,6 +284,8 @@ BuildResult planImage(const ImageDescription& d, ImagePlan& out) {
   if ((d.channelOrder == kOrderIntensity || d.channelOrder == kOrderLuminance) &&
       (tf.numFormat == isa::kNfmtUint || tf.numFormat == isa::kNfmtSint))
     return fail(ImageProblem::kFormat, "INTENSITY and LUMINANCE images take no integer types");
+
+  if (d.geometry == k1dBuffer) return planBufferImage(d, tf, sw, out);
 
   const bool hasY = d.geometry == k2d || d.geometry == k3d || d.geometry == k2dArray;
   const bool isArray = d.geometry == k1dArray || d.geometry == k2dArray;
@@ -256,6 +352,16 @@ BuildResult planImage(const ImageDescription& d, ImagePlan& out) {
 BuildResult imageObject(const ImagePlan& plan, uint64_t dataAddress,
                         std::array<uint32_t, kImageObjectBytes / 4>& words) {
   words.fill(0);
+  if (plan.buffer) {
+    isa::BufferResource r = plan.bufferResource;
+    r.base = dataAddress;
+    if (std::string why = encodeBufferResource(r, words.data()); !why.empty())
+      return fail(ImageProblem::kInvalid, "V#: " + why);
+    words[8] = plan.channelType;
+    words[9] = plan.channelOrder;
+    words[10] = plan.width;
+    return {};
+  }
   if (dataAddress % kImageDataAlignment != 0)
     return fail(ImageProblem::kInvalid,
                 "image data at " + std::to_string(dataAddress) + " is not 256-byte aligned");

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "isa/ImageResource.h"
+#include "isa/Memory.h"
 
 namespace vgpu::image {
 
@@ -41,8 +42,13 @@ struct ImageDescription {
 enum class ImageProblem { kNone, kInvalid, kFormat, kSize, kPitch };
 
 struct ImagePlan {
-  isa::ImageResource resource;  // the T#'s fields, base address 0
-  isa::ImageLayout layout;      // from the decoder: where texel (x, y, slice) lies
+  // 1D buffer images (HSA 1DB) are typed buffers: a V# (Vega ISA guide 8.1.5) in dwords 0-3 of
+  // the image object instead of a T#, read by buffer_load_format (ockl's __ockl_image_load_1Db),
+  // one record of `texelBytes` per texel, no padding.
+  bool buffer = false;
+  isa::BufferResource bufferResource;  // the V#'s fields when `buffer`, base address 0
+  isa::ImageResource resource;         // the T#'s fields, base address 0
+  isa::ImageLayout layout;             // from the decoder: where texel (x, y, slice) lies
   uint32_t texelBytes = 0;
   uint32_t width = 1, height = 1, slices = 1;  // slices: 3D depth or array layers
   uint64_t rowPitchBytes = 0, slicePitchBytes = 0;
@@ -56,6 +62,8 @@ constexpr uint64_t kImageObjectBytes = 48;
 // What the T# can hold: WIDTH/HEIGHT are 14 bits, DEPTH 13 (Vega ISA guide 8.2.1).
 constexpr uint64_t kMaxImageWidth = 16384, kMaxImageHeight = 16384, kMaxImageDepth = 8192,
                    kMaxImageLayers = 8192;
+// 1D buffer images: NUM_RECORDS is 32 bits; 2^27 texels is what ROCclr assumes for OpenCL.
+constexpr uint64_t kMaxImageBufferTexels = uint64_t{1} << 27;
 
 struct BuildResult {
   ImageProblem problem = ImageProblem::kNone;
@@ -66,10 +74,11 @@ struct BuildResult {
 // The layout and T# of `d`. Formats: channel types SNORM/UNORM INT8 and INT16, SIGNED/UNSIGNED
 // INT8/16/32, HALF_FLOAT, FLOAT; orders A, R, RX, RG, RGX, RA, RGBA, BGRA, ARGB, ABGR,
 // INTENSITY, LUMINANCE (the others, packed types and 3-channel orders: kFormat). Geometries 1D,
-// 2D, 3D, 1DA, 2DA, one mip level (1DB and depth images: kInvalid / kFormat).
+// 2D, 3D, 1DA, 2DA, one mip level, and 1DB (a V#); depth images: kInvalid.
 BuildResult planImage(const ImageDescription& d, ImagePlan& out);
 
-// The image object's dwords for texel data at `dataAddress` (256-byte aligned, else the message).
+// The image object's dwords for texel data at `dataAddress` (256-byte aligned, else the message;
+// 1D buffer images: any address).
 BuildResult imageObject(const ImagePlan& plan, uint64_t dataAddress,
                         std::array<uint32_t, kImageObjectBytes / 4>& words);
 

@@ -155,7 +155,7 @@ hsa_status_t imageAgentInfo(int attribute, void* value) {
       u32[0] = image::kMaxImageWidth;
       return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS:
-      u32[0] = 0;  // 1D buffer images are not supported
+      u32[0] = image::kMaxImageBufferTexels;
       return HSA_STATUS_SUCCESS;
     case HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS:
     case HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS:

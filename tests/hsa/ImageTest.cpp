@@ -112,7 +112,10 @@ TEST_F(Images, CapabilitiesNameTheSupportedFormatsAndGeometries) {
   }
   ASSERT_EQ(hsa_ext_image_get_capability(gpu_, HSA_EXT_IMAGE_GEOMETRY_1DB, &rgba8, &caps),
             HSA_STATUS_SUCCESS);
-  EXPECT_EQ(caps, 0u) << "1D buffer images are not supported";
+  EXPECT_EQ(caps & 0x7u, 0x7u) << "1D buffer images";
+  ASSERT_EQ(hsa_ext_image_get_capability(gpu_, HSA_EXT_IMAGE_GEOMETRY_2DDEPTH, &rgba8, &caps),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(caps, 0u) << "depth images are not supported";
   const hsa_ext_image_format_t packed{HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_SHORT_565,
                                       HSA_EXT_IMAGE_CHANNEL_ORDER_RGB};
   ASSERT_EQ(hsa_ext_image_get_capability(gpu_, HSA_EXT_IMAGE_GEOMETRY_2D, &packed, &caps),
@@ -243,6 +246,38 @@ TEST_F(Images, AnImageObjectHoldsTheTSharpAndTheMetadataTheDeviceLibraryReads) {
                                  HSA_ACCESS_PERMISSION_RW, &image),
             HSA_STATUS_ERROR_INVALID_ARGUMENT)
       << "T# BASE_ADDRESS is in 256-byte units";
+  ASSERT_EQ(hsa_amd_memory_pool_free(data), HSA_STATUS_SUCCESS);
+}
+
+// A 1D buffer image (tex1Dfetch on linear memory) is a typed buffer: its object holds a V#
+// (Vega ISA guide 8.1.5) over the application's memory, read back here through the V# decoder.
+TEST_F(Images, ABufferImageObjectHoldsAVSharpOverTheData) {
+  const hsa_ext_image_descriptor_t d =
+      descriptor(HSA_EXT_IMAGE_GEOMETRY_1DB, 1000, 0, 0, 0, HSA_EXT_IMAGE_CHANNEL_ORDER_RGBA,
+                 HSA_EXT_IMAGE_CHANNEL_TYPE_HALF_FLOAT);
+  hsa_ext_image_data_info_t info{};
+  ASSERT_EQ(dataInfo(d, info), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.size, 8000u) << "1000 texels of 8 bytes, no padding";
+  void* data = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool(gpu_, kCoarse), info.size, 0, &data),
+            HSA_STATUS_SUCCESS);
+  hsa_ext_image_t image{};
+  const auto* at = static_cast<uint8_t*>(data) + 24;  // any texel-aligned address
+  ASSERT_EQ(hsa_ext_image_create(gpu_, &d, at, HSA_ACCESS_PERMISSION_RO, &image),
+            HSA_STATUS_SUCCESS);
+  uint32_t words[12];
+  std::memcpy(words, reinterpret_cast<const void*>(image.handle), sizeof words);
+  const isa::BufferResource v = isa::decodeResource(words);
+  EXPECT_EQ(v.base, reinterpret_cast<uint64_t>(at));
+  EXPECT_EQ(v.stride, 8u);
+  EXPECT_EQ(v.numRecords, 1000u);
+  EXPECT_EQ(v.dataFormat, 12u) << "BUF_DATA_FORMAT_16_16_16_16";
+  EXPECT_EQ(v.numFormat, 7u) << "BUF_NUM_FORMAT_FLOAT";
+  EXPECT_EQ(v.dstSel, 4u | 5u << 3 | 6u << 6 | 7u << 9);
+  EXPECT_EQ(v.type, 0u);
+  EXPECT_EQ(words[8], uint32_t{HSA_EXT_IMAGE_CHANNEL_TYPE_HALF_FLOAT});
+  EXPECT_EQ(words[10], 1000u);
+  ASSERT_EQ(hsa_ext_image_destroy(gpu_, image), HSA_STATUS_SUCCESS);
   ASSERT_EQ(hsa_amd_memory_pool_free(data), HSA_STATUS_SUCCESS);
 }
 
