@@ -1,6 +1,9 @@
 // T# / S# decoding and the linear image layout: see ImageResource.h for the sources.
 #include "isa/ImageResource.h"
 
+#include <iterator>
+#include <vector>
+
 #include "isa/BufferFormat.h"
 
 namespace vgpu::isa {
@@ -164,6 +167,142 @@ std::string linearLayout(const ImageResource& r, ImageLayout& out) {
     return "malformed T#: LAST_LEVEL " + std::to_string(r.lastLevel) + " beyond MAX_MIP " +
            std::to_string(r.maxMip);
   return {};
+}
+
+}  // namespace vgpu::isa
+
+// --- Encoding: see ImageResource.h ------------------------------------------------------------
+
+namespace vgpu::isa {
+namespace {
+
+// A descriptor field as the host sets it, read as an unsigned 64-bit value (signed fields are
+// sign-extended, so their two's complement bits line up with the descriptor's).
+template <typename Desc>
+struct FieldRead {
+  const char* name;
+  uint64_t (*read)(const Desc&);
+};
+
+#define VGPU_FIELD(Desc, member)                                           \
+  FieldRead<Desc> {                                                        \
+#member, [](const Desc& d) { return static_cast<uint64_t>(d.member); } \
+  }
+
+const FieldRead<ImageResource> kImageFields[] = {
+    VGPU_FIELD(ImageResource, base),
+    VGPU_FIELD(ImageResource, minLod),
+    VGPU_FIELD(ImageResource, dataFormat),
+    VGPU_FIELD(ImageResource, numFormat),
+    VGPU_FIELD(ImageResource, width),
+    VGPU_FIELD(ImageResource, height),
+    VGPU_FIELD(ImageResource, perfMod),
+    VGPU_FIELD(ImageResource, dstSel),
+    VGPU_FIELD(ImageResource, baseLevel),
+    VGPU_FIELD(ImageResource, lastLevel),
+    VGPU_FIELD(ImageResource, swizzleMode),
+    VGPU_FIELD(ImageResource, type),
+    VGPU_FIELD(ImageResource, depth),
+    VGPU_FIELD(ImageResource, pitch),
+    VGPU_FIELD(ImageResource, bcSwizzle),
+    VGPU_FIELD(ImageResource, baseArray),
+    VGPU_FIELD(ImageResource, arrayPitch),
+    VGPU_FIELD(ImageResource, maxMip),
+    VGPU_FIELD(ImageResource, minLodWarn),
+    VGPU_FIELD(ImageResource, compression),
+    VGPU_FIELD(ImageResource, metaDataAddress),
+};
+
+const FieldRead<SamplerState> kSamplerFields[] = {
+    VGPU_FIELD(SamplerState, clamp[0]),         VGPU_FIELD(SamplerState, clamp[1]),
+    VGPU_FIELD(SamplerState, clamp[2]),         VGPU_FIELD(SamplerState, maxAnisoRatio),
+    VGPU_FIELD(SamplerState, depthCompareFunc), VGPU_FIELD(SamplerState, forceUnnormalized),
+    VGPU_FIELD(SamplerState, anisoThreshold),   VGPU_FIELD(SamplerState, mcCoordTrunc),
+    VGPU_FIELD(SamplerState, forceDegamma),     VGPU_FIELD(SamplerState, anisoBias),
+    VGPU_FIELD(SamplerState, truncCoord),       VGPU_FIELD(SamplerState, disableCubeWrap),
+    VGPU_FIELD(SamplerState, filterMode),       VGPU_FIELD(SamplerState, compatMode),
+    VGPU_FIELD(SamplerState, minLod),           VGPU_FIELD(SamplerState, maxLod),
+    VGPU_FIELD(SamplerState, perfMip),          VGPU_FIELD(SamplerState, perfZ),
+    VGPU_FIELD(SamplerState, lodBias),          VGPU_FIELD(SamplerState, lodBiasSec),
+    VGPU_FIELD(SamplerState, xyMagFilter),      VGPU_FIELD(SamplerState, xyMinFilter),
+    VGPU_FIELD(SamplerState, zFilter),          VGPU_FIELD(SamplerState, mipFilter),
+    VGPU_FIELD(SamplerState, mipPointPreclamp), VGPU_FIELD(SamplerState, blendZeroPrt),
+    VGPU_FIELD(SamplerState, filterPrecFix),    VGPU_FIELD(SamplerState, anisoOverride),
+    VGPU_FIELD(SamplerState, borderColorPtr),   VGPU_FIELD(SamplerState, skipDegamma),
+    VGPU_FIELD(SamplerState, borderColorType),
+};
+#undef VGPU_FIELD
+
+// Descriptor bit `bit` holds bit `fieldBit` of field `field` (its value minus the value all-zero
+// words decode to: WIDTH + 1 and the like).
+struct BitPlace {
+  uint16_t bit;
+  uint8_t field;
+  uint8_t fieldBit;
+};
+
+template <typename Desc, size_t kFields, int kWords>
+std::vector<BitPlace> probeBits(const FieldRead<Desc> (&fields)[kFields],
+                                Desc (*decode)(const uint32_t*)) {
+  uint32_t words[kWords] = {};
+  const Desc zero = decode(words);
+  std::vector<BitPlace> places;
+  for (int bit = 0; bit < 32 * kWords; ++bit) {
+    words[bit / 32] = 1u << (bit % 32);
+    const Desc one = decode(words);
+    words[bit / 32] = 0;
+    for (size_t f = 0; f < kFields; ++f) {
+      const uint64_t delta = fields[f].read(one) - fields[f].read(zero);
+      if (delta == 0) continue;
+      int low = 0;
+      while (((delta >> low) & 1) == 0) ++low;  // a sign bit changes every bit from `low` up
+      places.push_back(
+          {static_cast<uint16_t>(bit), static_cast<uint8_t>(f), static_cast<uint8_t>(low)});
+    }
+  }
+  return places;
+}
+
+template <typename Desc, size_t kFields, int kWords>
+std::string encode(const Desc& d, uint32_t* words, const FieldRead<Desc> (&fields)[kFields],
+                   const std::vector<BitPlace>& places, Desc (*decode)(const uint32_t*)) {
+  uint32_t zeroWords[kWords] = {};
+  const Desc zero = decode(zeroWords);
+  for (int w = 0; w < kWords; ++w) words[w] = 0;
+  for (const BitPlace& p : places) {
+    const uint64_t raw = fields[p.field].read(d) - fields[p.field].read(zero);
+    if ((raw >> p.fieldBit) & 1) words[p.bit / 32] |= 1u << (p.bit % 32);
+  }
+  // Whatever the words cannot hold (too wide, below the field's offset, low bits of an address
+  // the descriptor keeps in 256-byte units) decodes differently.
+  const Desc back = decode(words);
+  for (size_t f = 0; f < kFields; ++f)
+    if (fields[f].read(back) != fields[f].read(d))
+      return std::string("field ") + fields[f].name + " = " +
+             std::to_string(static_cast<int64_t>(fields[f].read(d))) +
+             " does not fit the descriptor (it would read back as " +
+             std::to_string(static_cast<int64_t>(fields[f].read(back))) + ")";
+  return {};
+}
+
+ImageResource decodeWideImageResource(const uint32_t* words) {
+  return decodeImageResource(words, 8);
+}
+
+}  // namespace
+
+std::string encodeImageResource(const ImageResource& r, uint32_t words[8]) {
+  static const std::vector<BitPlace> places =
+      probeBits<ImageResource, std::size(kImageFields), 8>(kImageFields, decodeWideImageResource);
+  return encode<ImageResource, std::size(kImageFields), 8>(r, words, kImageFields, places,
+                                                           decodeWideImageResource);
+}
+
+std::string encodeSampler(const SamplerState& s, uint32_t words[4]) {
+  static const std::vector<BitPlace> places =
+      probeBits<SamplerState, std::size(kSamplerFields), 4>(kSamplerFields, decodeSampler);
+  return encode<SamplerState, std::size(kSamplerFields), 4>(s, words, kSamplerFields, places,
+                                                            decodeSampler);
 }
 
 }  // namespace vgpu::isa

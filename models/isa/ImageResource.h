@@ -167,3 +167,14 @@ std::string imageNumFormatName(uint32_t nfmt);
 const char* imageTypeName(uint32_t type);
 
 }  // namespace vgpu::isa
+
+// --- Encoding (host side: models/runtime/ImageBuilder) ----------------------------------------
+// The inverse of decodeImageResource / decodeSampler, derived from them: each descriptor bit is
+// attributed to the field and field bit it changes when decoded alone, so the field positions
+// stay defined once, in the decoders above. Returns "" with `words` filled, or the first field
+// whose value the descriptor cannot hold (e.g. WIDTH beyond 14 bits), naming field and value.
+// The T# is the 256-bit form (8 words).
+namespace vgpu::isa {
+std::string encodeImageResource(const ImageResource& r, uint32_t words[8]);
+std::string encodeSampler(const SamplerState& s, uint32_t words[4]);
+}  // namespace vgpu::isa

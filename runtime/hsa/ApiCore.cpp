@@ -38,7 +38,8 @@ struct Wavefront {
 } gWavefront;
 
 bool supportedExtension(uint16_t extension, uint16_t major) {
-  return (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_AMD_PROFILER) &&
+  return (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_AMD_PROFILER ||
+          extension == HSA_EXTENSION_IMAGES) &&
          major == 1;
 }
 

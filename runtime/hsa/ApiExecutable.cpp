@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <hsa/hsa_ext_image.h>
+
 #include "runtime/hsa/HsaRuntime.h"
 
 using vgpu::hsa::Agent;
@@ -222,6 +224,24 @@ const hsa_ven_amd_loader_1_03_pfn_t kLoaderTable = {
 
 }  // namespace
 
+// The image extension's functions (ApiImage.cpp, Unsupported.cpp), in table order.
+static const hsa_ext_images_1_pfn_t& imagesTable() {
+  static const hsa_ext_images_1_pfn_t table = {hsa_ext_image_get_capability,
+                                               hsa_ext_image_data_get_info,
+                                               hsa_ext_image_create,
+                                               hsa_ext_image_destroy,
+                                               hsa_ext_image_copy,
+                                               hsa_ext_image_import,
+                                               hsa_ext_image_export,
+                                               hsa_ext_image_clear,
+                                               hsa_ext_sampler_create,
+                                               hsa_ext_sampler_destroy,
+                                               hsa_ext_image_get_capability_with_layout,
+                                               hsa_ext_image_data_get_info_with_layout,
+                                               hsa_ext_image_create_with_layout};
+  return table;
+}
+
 extern "C" {
 
 hsa_status_t HSA_API hsa_system_get_major_extension_table(uint16_t extension,
@@ -229,6 +249,11 @@ hsa_status_t HSA_API hsa_system_get_major_extension_table(uint16_t extension,
                                                           size_t table_length, void* table) {
   VGPU_RUNTIME(rt);
   if (table == nullptr || table_length == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (extension == HSA_EXTENSION_IMAGES && version_major == 1) {
+    const hsa_ext_images_1_pfn_t& images = imagesTable();
+    std::memcpy(table, &images, std::min(table_length, sizeof images));
+    return HSA_STATUS_SUCCESS;
+  }
   if (extension != HSA_EXTENSION_AMD_LOADER || version_major != 1)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   // Each minor version of the table extends the previous one (hsa_ven_amd_loader.h): the
@@ -241,6 +266,11 @@ hsa_status_t HSA_API hsa_system_get_extension_table(uint16_t extension, uint16_t
                                                     uint16_t version_minor, void* table) {
   VGPU_RUNTIME(rt);
   if (table == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (extension == HSA_EXTENSION_IMAGES && version_major == 1 && version_minor == 0) {
+    const hsa_ext_images_1_pfn_t& images = imagesTable();
+    std::memcpy(table, &images, sizeof(hsa_ext_images_1_00_pfn_t));
+    return HSA_STATUS_SUCCESS;
+  }
   if (extension != HSA_EXTENSION_AMD_LOADER || version_major != 1)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   size_t bytes = 0;

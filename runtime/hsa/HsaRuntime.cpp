@@ -66,7 +66,8 @@ uint64_t physicalMemoryBytes() {
 
 void setExtensionBits(void* value) {
   uint8_t bits[128] = {};
-  for (unsigned ext : {unsigned(HSA_EXTENSION_AMD_PROFILER), unsigned(HSA_EXTENSION_AMD_LOADER)})
+  for (unsigned ext : {unsigned(HSA_EXTENSION_AMD_PROFILER), unsigned(HSA_EXTENSION_AMD_LOADER),
+                       unsigned(HSA_EXTENSION_IMAGES)})
     bits[ext / 8] |= uint8_t(1u << (ext % 8));
   std::memcpy(value, bits, sizeof bits);
 }
@@ -341,6 +342,9 @@ hsa_status_t Runtime::agentInfo(const Agent& agent, int attribute, void* value) 
       return HSA_STATUS_SUCCESS;
     }
     default:
+      // The image extension's attributes (hsa_ext_image.h, HSA_EXT_AGENT_INFO_IMAGE_*): GPU only.
+      if (gpu && attribute >= 0x3000 && attribute <= 0x300C)
+        return imageAgentInfo(attribute, value);
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }

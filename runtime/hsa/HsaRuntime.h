@@ -38,6 +38,9 @@ std::unique_ptr<GpuPort> defaultGpuPort();
 // Whether a signal's value `v` meets `c` against `x` (hsa_signal_condition_t, hsa.h).
 bool satisfied(hsa_signal_value_t v, hsa_signal_condition_t c, hsa_signal_value_t x);
 
+// The GPU agent's HSA_EXT_AGENT_INFO_IMAGE_* attributes (ApiImage.cpp).
+hsa_status_t imageAgentInfo(int attribute, void* value);
+
 // Prints "vgpu: NAME is not supported by the simulated GPU" once per NAME, returns `status`.
 hsa_status_t unsupported(const char* name, hsa_status_t status = HSA_STATUS_ERROR);
 

@@ -1,8 +1,9 @@
-// The HSA functions the simulated GPU does not offer: images and samplers (the model has no
-// texture units), the finalizer (HSAIL), IPC, graphics interop, SVM, CU masking and queue
-// priorities, deprecated code-object serialisation, soft queues, rectangular copies, and
-// executable-level variable definitions. Each prints one line on stderr the first time it is
-// called and returns an error status (hsa.h: HSA_STATUS_ERROR, or a more specific one).
+// The HSA functions the simulated GPU does not offer: image copies and clears on the GPU,
+// images with AMD-specific layouts (hsa_amd_image_create), the finalizer (HSAIL), IPC, graphics
+// interop, SVM, CU masking and queue priorities, deprecated code-object serialisation, soft queues,
+// rectangular copies, and executable-level variable definitions. Each prints one line on stderr the
+// first time it is called and returns an error status (hsa.h: HSA_STATUS_ERROR, or a more specific
+// one).
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_ext_finalize.h>
@@ -38,11 +39,6 @@ hsa_status_t HSA_API hsa_amd_image_create(hsa_agent_t agent,
                                           hsa_access_permission_t access_permission,
                                           hsa_ext_image_t* image) {
   VGPU_UNSUPPORTED(hsa_amd_image_create);
-}
-
-hsa_status_t HSA_API hsa_amd_image_get_info_max_dim(hsa_agent_t agent, hsa_agent_info_t attribute,
-                                                    void* value) {
-  VGPU_UNSUPPORTED(hsa_amd_image_get_info_max_dim);
 }
 
 hsa_status_t HSA_API hsa_amd_interop_map_buffer(uint32_t num_agents, hsa_agent_t* agents,
@@ -230,68 +226,6 @@ hsa_status_t HSA_API hsa_ext_image_copy(hsa_agent_t agent, hsa_ext_image_t src_i
   VGPU_UNSUPPORTED(hsa_ext_image_copy);
 }
 
-hsa_status_t HSA_API hsa_ext_image_create(hsa_agent_t agent,
-                                          const hsa_ext_image_descriptor_t* image_descriptor,
-                                          const void* image_data,
-                                          hsa_access_permission_t access_permission,
-                                          hsa_ext_image_t* image) {
-  VGPU_UNSUPPORTED(hsa_ext_image_create);
-}
-
-hsa_status_t HSA_API hsa_ext_image_create_with_layout(
-    hsa_agent_t agent, const hsa_ext_image_descriptor_t* image_descriptor, const void* image_data,
-    hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout,
-    size_t image_data_row_pitch, size_t image_data_slice_pitch, hsa_ext_image_t* image) {
-  VGPU_UNSUPPORTED(hsa_ext_image_create_with_layout);
-}
-
-hsa_status_t HSA_API hsa_ext_image_data_get_info(hsa_agent_t agent,
-                                                 const hsa_ext_image_descriptor_t* image_descriptor,
-                                                 hsa_access_permission_t access_permission,
-                                                 hsa_ext_image_data_info_t* image_data_info) {
-  VGPU_UNSUPPORTED(hsa_ext_image_data_get_info);
-}
-
-hsa_status_t HSA_API hsa_ext_image_data_get_info_with_layout(
-    hsa_agent_t agent, const hsa_ext_image_descriptor_t* image_descriptor,
-    hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout,
-    size_t image_data_row_pitch, size_t image_data_slice_pitch,
-    hsa_ext_image_data_info_t* image_data_info) {
-  VGPU_UNSUPPORTED(hsa_ext_image_data_get_info_with_layout);
-}
-
-hsa_status_t HSA_API hsa_ext_image_destroy(hsa_agent_t agent, hsa_ext_image_t image) {
-  VGPU_UNSUPPORTED(hsa_ext_image_destroy);
-}
-
-hsa_status_t HSA_API hsa_ext_image_export(hsa_agent_t agent, hsa_ext_image_t src_image,
-                                          void* dst_memory, size_t dst_row_pitch,
-                                          size_t dst_slice_pitch,
-                                          const hsa_ext_image_region_t* image_region) {
-  VGPU_UNSUPPORTED(hsa_ext_image_export);
-}
-
-hsa_status_t HSA_API hsa_ext_image_get_capability(hsa_agent_t agent,
-                                                  hsa_ext_image_geometry_t geometry,
-                                                  const hsa_ext_image_format_t* image_format,
-                                                  uint32_t* capability_mask) {
-  VGPU_UNSUPPORTED(hsa_ext_image_get_capability);
-}
-
-hsa_status_t HSA_API hsa_ext_image_get_capability_with_layout(
-    hsa_agent_t agent, hsa_ext_image_geometry_t geometry,
-    const hsa_ext_image_format_t* image_format, hsa_ext_image_data_layout_t image_data_layout,
-    uint32_t* capability_mask) {
-  VGPU_UNSUPPORTED(hsa_ext_image_get_capability_with_layout);
-}
-
-hsa_status_t HSA_API hsa_ext_image_import(hsa_agent_t agent, const void* src_memory,
-                                          size_t src_row_pitch, size_t src_slice_pitch,
-                                          hsa_ext_image_t dst_image,
-                                          const hsa_ext_image_region_t* image_region) {
-  VGPU_UNSUPPORTED(hsa_ext_image_import);
-}
-
 hsa_status_t HSA_API hsa_ext_program_add_module(hsa_ext_program_t program,
                                                 hsa_ext_module_t module) {
   VGPU_UNSUPPORTED(hsa_ext_program_add_module);
@@ -327,16 +261,6 @@ hsa_status_t HSA_API hsa_ext_program_iterate_modules(
     hsa_status_t (*callback)(hsa_ext_program_t program, hsa_ext_module_t module, void* data),
     void* data) {
   VGPU_UNSUPPORTED(hsa_ext_program_iterate_modules);
-}
-
-hsa_status_t HSA_API hsa_ext_sampler_create(hsa_agent_t agent,
-                                            const hsa_ext_sampler_descriptor_t* sampler_descriptor,
-                                            hsa_ext_sampler_t* sampler) {
-  VGPU_UNSUPPORTED(hsa_ext_sampler_create);
-}
-
-hsa_status_t HSA_API hsa_ext_sampler_destroy(hsa_agent_t agent, hsa_ext_sampler_t sampler) {
-  VGPU_UNSUPPORTED(hsa_ext_sampler_destroy);
 }
 
 hsa_status_t HSA_API hsa_soft_queue_create(hsa_region_t region, uint32_t size,

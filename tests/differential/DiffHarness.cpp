@@ -15,6 +15,7 @@
 
 #include "RunVariant.h"
 #include "platforms/Platform.h"
+#include "runtime/ImageBuilder.h"
 
 namespace vgpu::diff {
 
@@ -222,6 +223,152 @@ template std::vector<uint32_t> intInputs<uint32_t>(size_t, uint32_t);
 template std::vector<int64_t> intInputs<int64_t>(size_t, uint32_t);
 template std::vector<uint64_t> intInputs<uint64_t>(size_t, uint32_t);
 
+// --- images -----------------------------------------------------------------------------------
+
+size_t imageChannels(const ImageSpec& s) {
+  switch (s.clOrder) {
+    case CL_RG:
+    case CL_RA:
+      return 2;
+    case CL_RGBA:
+    case CL_BGRA:
+    case CL_ARGB:
+      return 4;
+    default:
+      return 1;
+  }
+}
+
+size_t imageTexelCount(const ImageSpec& s) {
+  switch (s.clMemType) {
+    case CL_MEM_OBJECT_IMAGE1D:
+      return s.width;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      return size_t{s.width} * s.arraySize;
+    case CL_MEM_OBJECT_IMAGE3D:
+      return size_t{s.width} * s.height * s.depth;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      return size_t{s.width} * s.height * s.arraySize;
+    default:
+      return size_t{s.width} * s.height;
+  }
+}
+
+Elem imageElem(const ImageSpec& s) {
+  switch (s.clType) {
+    case CL_SNORM_INT8:
+    case CL_SIGNED_INT8:
+      return Elem::I8;
+    case CL_UNORM_INT8:
+    case CL_UNSIGNED_INT8:
+      return Elem::U8;
+    case CL_SNORM_INT16:
+    case CL_SIGNED_INT16:
+      return Elem::I16;
+    case CL_UNORM_INT16:
+    case CL_UNSIGNED_INT16:
+      return Elem::U16;
+    case CL_HALF_FLOAT:
+      return Elem::F16;
+    case CL_SIGNED_INT32:
+      return Elem::I32;
+    case CL_UNSIGNED_INT32:
+      return Elem::U32;
+    default:
+      return Elem::F32;
+  }
+}
+
+Arg imageOutput(const std::string& name, const ImageSpec& spec) {
+  Arg a;
+  a.name = name;
+  a.isBuffer = false;
+  a.isImage = true;
+  a.image = spec;
+  a.elem = imageElem(spec);
+  a.checked = true;
+  a.bytes.assign(imageTexelCount(spec) * imageChannels(spec) * elemSize(a.elem), 0xA5);
+  return a;
+}
+
+Arg samplerArg(const std::string& name, const SamplerSpec& spec) {
+  Arg a;
+  a.name = name;
+  a.isBuffer = false;
+  a.isSampler = true;
+  a.sampler = spec;
+  return a;
+}
+
+namespace {
+// OpenCL's channel orders, types and image object types as hsa_ext_image.h numbers them (the
+// image builder's input).
+image::ImageDescription hsaImageDescription(const ImageSpec& s) {
+  image::ImageDescription d;
+  switch (s.clMemType) {
+    case CL_MEM_OBJECT_IMAGE1D:
+      d.geometry = image::k1d;
+      break;
+    case CL_MEM_OBJECT_IMAGE2D:
+      d.geometry = image::k2d;
+      break;
+    case CL_MEM_OBJECT_IMAGE3D:
+      d.geometry = image::k3d;
+      break;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      d.geometry = image::k1dArray;
+      break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      d.geometry = image::k2dArray;
+      break;
+    default:
+      throw std::runtime_error("image type " + std::to_string(s.clMemType));
+  }
+  d.width = s.width;
+  d.height = s.height;
+  d.depth = s.clMemType == CL_MEM_OBJECT_IMAGE3D ? s.depth : 0;
+  d.arraySize = s.arraySize;
+  static const std::pair<uint32_t, uint32_t> kOrders[] = {
+      {CL_A, 0},    {CL_R, 1},     {CL_RG, 3},         {CL_RA, 5},        {CL_RGBA, 8},
+      {CL_BGRA, 9}, {CL_ARGB, 10}, {CL_INTENSITY, 16}, {CL_LUMINANCE, 17}};
+  static const std::pair<uint32_t, uint32_t> kTypes[] = {
+      {CL_SNORM_INT8, 0},      {CL_SNORM_INT16, 1},    {CL_UNORM_INT8, 2},
+      {CL_UNORM_INT16, 3},     {CL_SIGNED_INT8, 8},    {CL_SIGNED_INT16, 9},
+      {CL_SIGNED_INT32, 10},   {CL_UNSIGNED_INT8, 11}, {CL_UNSIGNED_INT16, 12},
+      {CL_UNSIGNED_INT32, 13}, {CL_HALF_FLOAT, 14},    {CL_FLOAT, 15}};
+  d.channelOrder = d.channelType = ~0u;
+  for (auto [cl, hsa] : kOrders)
+    if (cl == s.clOrder) d.channelOrder = hsa;
+  for (auto [cl, hsa] : kTypes)
+    if (cl == s.clType) d.channelType = hsa;
+  return d;
+}
+
+image::SamplerDescription hsaSamplerDescription(const SamplerSpec& s) {
+  image::SamplerDescription d;
+  d.coordinateMode = s.normalized ? 1 : 0;
+  d.filterMode = s.clFilter == CL_FILTER_LINEAR ? 1 : 0;
+  switch (s.clAddressing) {
+    case CL_ADDRESS_CLAMP_TO_EDGE:
+      d.addressingMode = 1;
+      break;
+    case CL_ADDRESS_CLAMP:
+      d.addressingMode = 2;
+      break;
+    case CL_ADDRESS_REPEAT:
+      d.addressingMode = 3;
+      break;
+    case CL_ADDRESS_MIRRORED_REPEAT:
+      d.addressingMode = 4;
+      break;
+    default:
+      d.addressingMode = 0;
+      break;  // CL_ADDRESS_NONE
+  }
+  return d;
+}
+}  // namespace
+
 // --- PoCL -------------------------------------------------------------------------------------
 
 std::string clSourceDir() {
@@ -282,9 +429,40 @@ Buffers runOnPocl(const DiffCase& c) {
   cl_kernel k = clCreateKernel(prog, c.kernel.c_str(), &err);
   check(err, "clCreateKernel");
   std::vector<cl_mem> mems(c.args.size(), nullptr);
+  std::vector<cl_sampler> samplers;
+  std::vector<std::array<size_t, 3>> regions(c.args.size());
   for (size_t i = 0; i < c.args.size(); ++i) {
     const Arg& a = c.args[i];
-    if (a.isBuffer) {
+    if (a.isImage) {
+      const ImageSpec& s = a.image;
+      const cl_image_format format{s.clOrder, s.clType};
+      cl_image_desc desc{};
+      desc.image_type = s.clMemType;
+      desc.image_width = s.width;
+      desc.image_height = s.height;
+      desc.image_depth = s.depth;
+      desc.image_array_size = s.arraySize;
+      mems[i] = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                              const_cast<uint8_t*>(a.bytes.data()), &err);
+      check(err, "clCreateImage");
+      check(clSetKernelArg(k, static_cast<cl_uint>(i), sizeof(cl_mem), &mems[i]), "clSetKernelArg");
+      const bool is1dArray = s.clMemType == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+      const bool is2dArray = s.clMemType == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+      regions[i] = {s.width,
+                    is1dArray                                ? s.arraySize
+                    : (s.clMemType == CL_MEM_OBJECT_IMAGE1D) ? 1
+                                                             : s.height,
+                    is2dArray                              ? s.arraySize
+                    : s.clMemType == CL_MEM_OBJECT_IMAGE3D ? s.depth
+                                                           : 1};
+    } else if (a.isSampler) {
+      cl_sampler smp = clCreateSampler(ctx, a.sampler.normalized ? CL_TRUE : CL_FALSE,
+                                       a.sampler.clAddressing, a.sampler.clFilter, &err);
+      check(err, "clCreateSampler");
+      samplers.push_back(smp);
+      check(clSetKernelArg(k, static_cast<cl_uint>(i), sizeof(cl_sampler), &samplers.back()),
+            "clSetKernelArg");
+    } else if (a.isBuffer) {
       mems[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a.bytes.size(),
                                const_cast<uint8_t*>(a.bytes.data()), &err);
       check(err, "clCreateBuffer");
@@ -305,7 +483,13 @@ Buffers runOnPocl(const DiffCase& c) {
         "clEnqueueNDRangeKernel");
   Buffers out(c.args.size());
   for (size_t i = 0; i < c.args.size(); ++i)
-    if (c.args[i].isBuffer) {
+    if (c.args[i].isImage) {
+      out[i].resize(c.args[i].bytes.size());
+      const size_t origin[3] = {0, 0, 0};
+      check(clEnqueueReadImage(q, mems[i], CL_TRUE, origin, regions[i].data(), 0, 0, out[i].data(),
+                               0, nullptr, nullptr),
+            "clEnqueueReadImage");
+    } else if (c.args[i].isBuffer) {
       out[i].resize(c.args[i].bytes.size());
       check(clEnqueueReadBuffer(q, mems[i], CL_TRUE, 0, out[i].size(), out[i].data(), 0, nullptr,
                                 nullptr),
@@ -314,6 +498,7 @@ Buffers runOnPocl(const DiffCase& c) {
   check(clFinish(q), "clFinish");
   for (auto m : mems)
     if (m) clReleaseMemObject(m);
+  for (auto smp : samplers) clReleaseSampler(smp);
   clReleaseKernel(k);
   clReleaseProgram(prog);
   clReleaseCommandQueue(q);
@@ -337,9 +522,33 @@ Buffers runOnVgpu(const DiffCase& c, const PlatformConfig& platform, const std::
     const Kernel k = rt.kernel(m, kernel);
     std::vector<KernelArg> args;
     std::vector<uint64_t> addr(c.args.size(), 0);
+    std::vector<image::ImagePlan> plans(c.args.size());
     for (size_t i = 0; i < c.args.size(); ++i) {
       const Arg& a = c.args[i];
-      if (a.isBuffer) {
+      if (a.isImage) {
+        // The texels in the linear layout, then the image object (T# and metadata) that the
+        // kernel argument points to.
+        image::ImagePlan& plan = plans[i];
+        if (image::BuildResult r = image::planImage(hsaImageDescription(a.image), plan); !r)
+          throw std::runtime_error("image " + a.name + ": " + r.message);
+        std::vector<uint8_t> linear(plan.dataBytes, 0);
+        image::packedToLinear(plan, a.bytes.data(), linear.data());
+        addr[i] = rt.malloc(plan.dataBytes);
+        rt.copyToDevice(addr[i], linear.data(), linear.size());
+        std::array<uint32_t, image::kImageObjectBytes / 4> object;
+        if (image::BuildResult r = image::imageObject(plan, addr[i], object); !r)
+          throw std::runtime_error("image " + a.name + ": " + r.message);
+        const uint64_t objectAddress = rt.malloc(sizeof object);
+        rt.copyToDevice(objectAddress, object.data(), sizeof object);
+        args.push_back(KernelArg::pointer(objectAddress));
+      } else if (a.isSampler) {
+        std::array<uint32_t, 4> words;
+        if (image::BuildResult r = image::samplerWords(hsaSamplerDescription(a.sampler), words); !r)
+          throw std::runtime_error("sampler " + a.name + ": " + r.message);
+        const uint64_t samplerAddress = rt.malloc(sizeof words);
+        rt.copyToDevice(samplerAddress, words.data(), sizeof words);
+        args.push_back(KernelArg::pointer(samplerAddress));
+      } else if (a.isBuffer) {
         addr[i] = rt.malloc(a.bytes.size());
         rt.copyToDevice(addr[i], a.bytes.data(), a.bytes.size());
         args.push_back(KernelArg::pointer(addr[i]));
@@ -356,7 +565,12 @@ Buffers runOnVgpu(const DiffCase& c, const PlatformConfig& platform, const std::
     rt.launch(k, cfg, args);
     rt.synchronize();
     for (size_t i = 0; i < c.args.size(); ++i)
-      if (c.args[i].isBuffer) {
+      if (c.args[i].isImage) {
+        std::vector<uint8_t> linear(plans[i].dataBytes);
+        rt.copyFromDevice(linear.data(), addr[i], linear.size());
+        out[i].resize(c.args[i].bytes.size());
+        image::linearToPacked(plans[i], linear.data(), out[i].data());
+      } else if (c.args[i].isBuffer) {
         out[i].resize(c.args[i].bytes.size());
         rt.copyFromDevice(out[i].data(), addr[i], out[i].size());
       }
@@ -441,11 +655,12 @@ std::string show(Elem t, const uint8_t* p) {
   return os.str();
 }
 
-// Distance between elements: 0 when equal (floats: within ulps), else > 0.
-int64_t distance(Elem t, const uint8_t* a, const uint8_t* b) {
+// Distance between elements: 0 when equal (floats: within ulps or `absTolerance`), else > 0.
+int64_t distance(Elem t, const uint8_t* a, const uint8_t* b, float absTolerance = 0) {
   if (t == Elem::F32) {
     float x, y;
     std::memcpy(&x, a, 4), std::memcpy(&y, b, 4);
+    if (absTolerance > 0 && std::fabs(x - y) <= absTolerance) return 0;
     return ulpDistanceT<uint32_t>(x, y);
   }
   if (t == Elem::F64) {
@@ -499,7 +714,8 @@ std::string compare(const DiffCase& c, const Buffers& expected, const Buffers& a
     for (size_t e = 0; e < n; ++e) {
       const int budget = a.fieldUlps.empty() ? a.ulps : a.fieldUlps[e % k];
       const bool isFloat = a.elem == Elem::F32 || a.elem == Elem::F64;
-      const int64_t d = distance(a.elem, &expected[i][e * size], &actual[i][e * size]);
+      const int64_t d =
+          distance(a.elem, &expected[i][e * size], &actual[i][e * size], a.absTolerance);
       if (d > (isFloat ? budget : 0)) {
         if (bad++ == 0) first = e;
         worst = std::max(worst, d);
@@ -513,7 +729,8 @@ std::string compare(const DiffCase& c, const Buffers& expected, const Buffers& a
     size_t listed = 0;
     for (size_t e = first; e < n && listed < shown; ++e) {
       const int budget = a.fieldUlps.empty() ? a.ulps : a.fieldUlps[e % k];
-      if (distance(a.elem, &expected[i][e * size], &actual[i][e * size]) <= (isFloat ? budget : 0))
+      if (distance(a.elem, &expected[i][e * size], &actual[i][e * size], a.absTolerance) <=
+          (isFloat ? budget : 0))
         continue;
       ++listed;
       const size_t item = e / k;
@@ -529,6 +746,7 @@ std::string compare(const DiffCase& c, const Buffers& expected, const Buffers& a
       report << "; inputs:";
       for (const Arg& in : c.args) {
         const size_t s = elemSize(in.elem);
+        if (in.isImage || in.isSampler) continue;
         if (!in.isBuffer)
           report << " " << in.name << "=" << show(in.elem, in.bytes.data());
         else if (!in.checked && in.bytes.size() / s == n / k)
@@ -542,7 +760,8 @@ std::string compare(const DiffCase& c, const Buffers& expected, const Buffers& a
 
 std::vector<DiffCase> allCases() {
   std::vector<DiffCase> all;
-  for (auto part : {integerCases, floatCases, mathCases, convertCases, atomicCases, memoryCases})
+  for (auto part :
+       {integerCases, floatCases, mathCases, convertCases, atomicCases, memoryCases, imageCases})
     for (auto& c : part()) all.push_back(std::move(c));
   return all;
 }

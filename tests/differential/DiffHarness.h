@@ -36,10 +36,36 @@ constexpr Elem elemOf() {
 }
 size_t elemSize(Elem e);
 
-// One explicit kernel argument: a global buffer or a scalar, in kernel-signature order.
+// An image argument (OpenCL cl_image_format / cl_image_desc values, from CL/cl.h).
+struct ImageSpec {
+  uint32_t clOrder = 0;    // CL_R, CL_RG, CL_RGBA, CL_BGRA, ...
+  uint32_t clType = 0;     // CL_UNORM_INT8, CL_FLOAT, ...
+  uint32_t clMemType = 0;  // CL_MEM_OBJECT_IMAGE1D, _IMAGE2D, _IMAGE3D, _IMAGE1D_ARRAY, ...
+  uint32_t width = 1, height = 1, depth = 1, arraySize = 1;
+};
+// A sampler argument (clCreateSampler's parameters).
+struct SamplerSpec {
+  bool normalized = false;
+  uint32_t clAddressing = 0;  // CL_ADDRESS_NONE, _CLAMP_TO_EDGE, _CLAMP, _REPEAT, _MIRRORED_REPEAT
+  uint32_t clFilter = 0;      // CL_FILTER_NEAREST, CL_FILTER_LINEAR
+};
+// Texels of an image (tightly packed, x fastest), and its element type for comparisons.
+size_t imageTexelCount(const ImageSpec& s);
+size_t imageChannels(const ImageSpec& s);
+Elem imageElem(const ImageSpec& s);
+
+// One explicit kernel argument: a global buffer, a scalar, an image or a sampler, in
+// kernel-signature order. An image's `bytes` are its texels, tightly packed (x fastest, then y,
+// then slice), in the channel type's element (UNORM_INT8: U8, HALF_FLOAT: F16, ...).
 struct Arg {
   std::string name;
   bool isBuffer = true;
+  bool isImage = false;
+  ImageSpec image;
+  bool isSampler = false;
+  SamplerSpec sampler;
+  // Floats: also equal when at most this far apart (filtered image reads; 0: ULPs only).
+  float absTolerance = 0;
   Elem elem = Elem::U32;
   std::vector<uint8_t> bytes;  // initial contents (buffer) or the value (scalar)
   bool checked = false;        // compared after the run
@@ -120,6 +146,20 @@ Arg scalar(const std::string& name, T v) {
   return a;
 }
 
+// Images and samplers: an input image holding `texels` (packed, as above), an output image
+// (pre-filled with a pattern, read back and compared), a sampler.
+template <typename T>
+Arg imageInput(const std::string& name, const ImageSpec& spec, const std::vector<T>& texels) {
+  Arg a = input(name, texels);
+  a.isBuffer = false;
+  a.isImage = true;
+  a.image = spec;
+  a.elem = imageElem(spec);
+  return a;
+}
+Arg imageOutput(const std::string& name, const ImageSpec& spec);
+Arg samplerArg(const std::string& name, const SamplerSpec& spec);
+
 // Deterministic inputs: the edge values of the type first, then values from a fixed seed.
 std::vector<float> floatInputs(size_t n, uint32_t seed);    // edges, random bits, ties, small
 std::vector<double> doubleInputs(size_t n, uint32_t seed);  // same for double
@@ -168,6 +208,7 @@ std::vector<DiffCase> mathCases();
 std::vector<DiffCase> convertCases();
 std::vector<DiffCase> atomicCases();
 std::vector<DiffCase> memoryCases();
+std::vector<DiffCase> imageCases();
 DiffCase findCase(const std::string& name);
 // A 1D case: `items` work-items in workgroups of `block`.
 DiffCase oneD(const std::string& name, const std::string& program, uint32_t items, uint32_t block,

@@ -121,8 +121,9 @@ TEST_F(Agents, LoaderTableFillsOnlyTheLengthAsked) {
     EXPECT_NE(table[i], reinterpret_cast<void*>(0x1234));
   }
   EXPECT_EQ(table[3], reinterpret_cast<void*>(0x1234));
-  EXPECT_NE(hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, 24, table),
-            HSA_STATUS_SUCCESS);
+  EXPECT_NE(hsa_system_get_major_extension_table(HSA_EXTENSION_FINALIZER, 1, 24, table),
+            HSA_STATUS_SUCCESS)
+      << "no finalizer (the image extension's table: ImageTest.cpp)";
 }
 
 TEST_F(Agents, InitIsReferenceCounted) {

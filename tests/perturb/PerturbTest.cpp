@@ -222,6 +222,7 @@ TEST_P(DifferentialUnderPerturbation, SameResultsInEveryModeAndSeed) {
   diff::DiffCase exact = c;
   for (auto& a : exact.args) {
     a.ulps = 0;
+    a.absTolerance = 0;
     for (int& u : a.fieldUlps) u = 0;
   }
   const std::string codeObject = diff::codeObjectDir() + "/" + c.program + ".co";
@@ -233,6 +234,9 @@ TEST_P(DifferentialUnderPerturbation, SameResultsInEveryModeAndSeed) {
           return diff::runOnVgpu(c, configured(GetParam().platform, way), codeObject, c.kernel);
         },
         error);
+    // Image sampling is not modelled yet (the image cases of tests/differential skip then too).
+    if (c.program == "images" && error.find("not modelled") != std::string::npos)
+      GTEST_SKIP() << c.name << " waits for the model's image sampling: " << error;
     ASSERT_EQ(error, "") << c.name << " in " << way.name;
     if (way.functional) {
       first = out;
