@@ -394,6 +394,20 @@ void readDmaskComponents(const WaveState& w, int reg, uint32_t dmask, bool d16, 
   }
 }
 
+// A store puts shader component c into the memory channel DST_SEL names for it (4..7: X..W),
+// the inverse of the swizzle a load applies, so a texel written and read back through the same
+// descriptor keeps its components. A BGRA image (memory channels B, G, R, A; DST_SEL Z, Y, X, W,
+// as the HSA runtime describes it) thus gets R in its third byte, as OpenCL's write_imagef
+// requires. Channels no component selects are written as 0.
+const uint32_t* storedChannels(uint32_t dstSel, const uint32_t values[4], uint32_t channels[4]) {
+  for (int ch = 0; ch < 4; ++ch) channels[ch] = 0;
+  for (int c = 0; c < 4; ++c) {
+    const uint32_t sel = (dstSel >> (3 * c)) & 7;
+    if (sel >= 4) channels[sel - 4] = values[c];
+  }
+  return channels;
+}
+
 // Packs shader values into the texel at `dst` (the inverse of unpackTexel; raw: the bits).
 void packTexel(uint32_t dfmt, uint32_t nfmt, bool d16, bool raw, const uint32_t values[4],
                uint8_t* dst) {
@@ -502,9 +516,10 @@ void execImageMemory(ExecArgs& x) {
       if (atomicOp == AtomicOp::CmpSwap)
         gatherVgprBytes(w, m.vdata + bytes / 4, bytes, l, false, mem.cmpElement(l, 0));
     } else if (store) {
-      uint32_t values[4];
+      uint32_t values[4], channels[4];
       readDmaskComponents(w, m.vdata, m.dmask, m.d16, l, values);
-      packTexel(r.dataFormat, r.numFormat, m.d16, info.raw, values, e);
+      packTexel(r.dataFormat, r.numFormat, m.d16, info.raw,
+                info.raw ? values : storedChannels(r.dstSel, values, channels), e);
     }
   }
   mem.laneMask = sent;
@@ -630,6 +645,10 @@ AxisTaps axisTaps(float u, bool linear) {
   // address mode has settled, so the integer conversions below stay defined.
   const float kFar = 1073741824.0f;
   u = std::isnan(u) ? 0.0f : std::min(std::max(u, -kFar), kFar);
+  // The texel-space coordinate in fixed point with 8 fractional bits, rounded to nearest (the
+  // D3D11 subtexel precision above): a coordinate a rounding error below a texel edge, such as
+  // (k / w) * w, addresses texel k as on hardware, not k - 1.
+  u = std::nearbyint(u * 256.0f) / 256.0f;
   if (!linear) {
     t.index[0] = static_cast<int64_t>(std::floor(u));
     return t;
