@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -778,6 +780,77 @@ TEST(ImageSample, ThreeDAndArrayImages) {
        sampled(t1, point, array1d, {{"v4", f32(0.625f)}, {"v5", f32(7.0f)}}),
        {{"v0", f32(22.0f)}}},
   };
+  checkCases(cases);
+}
+
+// Every image_sample* and image_gather4* variant once, on image T (levels of 8.0, 4.0, 2.0)
+// with a trilinear sampler, from the address layout of the Vega ISA guide (12.16: [offset]
+// [bias] [z-compare] [derivatives] coordinates [lod | clamp]) and the LOD rules (8.2): the LOD
+// is explicit (_l 1.0, _lz 0), from derivatives (_d/_cd: ds/dx = 1.0 = 4 texels, LOD 2) or from
+// the quad (lane 1's s is 1.0 further: LOD 2); _b adds the bias, _cl clamps it from above.
+// Sampling blends the two levels around the LOD; a compare (_c, LESS with reference 3.0)
+// filters the pass results (1, 1, 0 on the three levels); gather4 returns the four footprint
+// texels of one level, so its bias (-1) and clamp (0) keep the LOD whole.
+TEST(ImageSample, EveryVariantReadsItsAddressOperandsInOrder) {
+  const float level[3] = {8.0f, 4.0f, 2.0f};
+  const float pass[3] = {1.0f, 1.0f, 0.0f};  // 3.0 < texel
+  const OpTable t = mimgTable();
+  std::vector<Case> cases;
+  for (int i = 0; i < t.count; ++i) {
+    const std::string name = t.ops[i].name;
+    const bool gather = name.rfind("image_gather4", 0) == 0;
+    if (!gather && name.rfind("image_sample", 0) != 0) continue;
+    std::set<std::string> mods;
+    std::stringstream rest(name.substr(gather ? 13 : 12));
+    for (std::string tok; std::getline(rest, tok, '_');)
+      if (!tok.empty()) mods.insert(tok);
+    const bool c = mods.count("c"), d = mods.count("d") || mods.count("cd"), b = mods.count("b"),
+               l = mods.count("l"), lz = mods.count("lz"), cl = mods.count("cl"),
+               o = mods.count("o");
+    const float bias = gather ? -1.0f : -0.5f, clamp = gather ? 0.0f : 1.0f;
+    std::vector<Val> in = {{"exec", 0xf}};
+    int k = 4;
+    auto next = [&](uint32_t value) { in.push_back({"v" + std::to_string(k++), value}); };
+    if (o) next(0x0101);  // offsets (+1, +1): every level is uniform, the value stays
+    if (b) next(f32(bias));
+    if (c) next(f32(3.0f));
+    if (d) {
+      next(f32(1.0f));  // ds/dx
+      next(0);          // dt/dx
+      next(0);          // ds/dy
+      next(0);          // dt/dy
+    }
+    next(f32(0.5f));                                                // s
+    in.push_back({"v" + std::to_string(k - 1) + "@1", f32(1.5f)});  // the quad's x neighbour
+    next(f32(0.5f));                                                // t
+    if (l) next(f32(1.0f));
+    if (cl) next(f32(clamp));
+    float lod = lz ? 0.0f : l ? 1.0f : 2.0f;
+    if (b) lod += bias;
+    if (cl) lod = std::min(lod, clamp);
+    lod = std::max(lod, 0.0f);
+    const int lo = static_cast<int>(std::floor(lod));
+    const float f = lod - static_cast<float>(lo);
+    const float* v = c ? pass : level;
+    const float expected = f == 0.0f ? v[lo] : (1.0f - f) * v[lo] + f * v[lo + 1];
+    const int count = k - 4;
+    const std::string vaddr =
+        count == 1 ? "v4" : "v[4:" + std::to_string(count <= 8 ? 3 + count : 19) + "]";
+    const std::string text =
+        name + (gather ? " v[0:3], " : " v0, ") + vaddr + ", s[8:15], s[16:19] dmask:0x1";
+    std::vector<Val> out;
+    if (gather) {
+      for (int r = 0; r < 4; ++r) out.push_back({"v" + std::to_string(r) + "@0", f32(expected)});
+    } else {
+      for (int lane = 0; lane < 4; ++lane)
+        out.push_back({"v0@" + std::to_string(lane), f32(expected)});
+    }
+    cases.push_back({text,
+                     sampled(imageT(), SSharp(kClampLastTexel, kBilinear, kMipLinear).compare(1),
+                             imageTTexels(), in),
+                     out});
+  }
+  EXPECT_EQ(cases.size(), 64u);  // 40 image_sample*, 24 image_gather4*
   checkCases(cases);
 }
 
