@@ -91,8 +91,9 @@ hsa_status_t createImage(hsa_agent_t agent, const hsa_ext_image_descriptor_t* de
   if (!isGpu(rt, agent) || data == nullptr || out == nullptr)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   ImageRecord record;
-  if (hsa_status_t s = plan(descriptor, rowPitch, slicePitch, record.plan); s != HSA_STATUS_SUCCESS)
-    return s;
+  // Held as int: an extension status lies outside hsa_status_t's enumerators.
+  if (const int s = plan(descriptor, rowPitch, slicePitch, record.plan); s != HSA_STATUS_SUCCESS)
+    return static_cast<hsa_status_t>(s);
   record.data = reinterpret_cast<uint64_t>(data);
   std::array<uint32_t, image::kImageObjectBytes / 4> words;
   if (!image::imageObject(record.plan, record.data, words))
@@ -248,9 +249,9 @@ hsa_status_t HSA_API hsa_ext_image_data_get_info_with_layout(
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   (void)access_permission;  // the layout is the same for every access
   image::ImagePlan p;
-  if (hsa_status_t s = plan(image_descriptor, image_data_row_pitch, image_data_slice_pitch, p);
+  if (const int s = plan(image_descriptor, image_data_row_pitch, image_data_slice_pitch, p);
       s != HSA_STATUS_SUCCESS)
-    return s;
+    return static_cast<hsa_status_t>(s);
   image_data_info->size = p.dataBytes;
   image_data_info->alignment = image::kImageDataAlignment;
   return HSA_STATUS_SUCCESS;
