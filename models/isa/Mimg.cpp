@@ -597,8 +597,9 @@ void execImageResInfo(ExecArgs& x) {
 // is not public; the model follows the Direct3D 11 filtering rules (texel centres at +0.5,
 // LOD = log2 of the larger screen-space footprint) with the fixed-point precision D3D11 requires
 // (d3d11.h: D3D11_SUBTEXEL_FRACTIONAL_BIT_COUNT 8 and D3D11_MIP_LOD_FRACTIONAL_BIT_COUNT 8):
-// bilinear weights and the trilinear level fraction are truncated to 8 fractional bits, and the
-// weighted sum is computed in binary32. docs/images.md states the choices.
+// the texel coordinate is rounded to 8 fractional bits (so bilinear weights are multiples of
+// 1/256), the trilinear level fraction is truncated to 8 bits, and the weighted sum is computed
+// in binary32. docs/images.md states the choices.
 
 // A value truncated to 8 fractional bits (for fractions in [0, 1)).
 float fixed8(float frac) {
@@ -655,7 +656,7 @@ AxisTaps axisTaps(float u, bool linear) {
   }
   const float p = u - 0.5f;  // texel centres
   const float i0 = std::floor(p);
-  const float a = fixed8(p - i0);
+  const float a = p - i0;  // a multiple of 1/256: u was rounded to 8 fractional bits above
   t.count = 2;
   t.index[0] = static_cast<int64_t>(i0);
   t.index[1] = t.index[0] + 1;

@@ -533,7 +533,7 @@ TEST(ImageAtomic, EveryOperationOnOneLane) {
 
 // ------------------------------------------------------------------------------------------
 // Sampling: filters worked out by hand (texel centres at +0.5, bilinear weights from the
-// fraction truncated to 8 bits, docs/images.md).
+// coordinate rounded to 8 fractional bits, docs/images.md).
 
 // An S# built from the guide's fields.
 struct SSharp {
@@ -623,7 +623,7 @@ TEST(ImageSample, PointAndBilinearWithFixedPointWeights) {
       {"image_sample_lz v0, v[4:5], s[8:15], s[16:19] dmask:0x1 d16",
        sampled(imageS(), linear, imageSTexels(), {{"v4", f32(0.5f)}, {"v5", f32(0.3125f)}}),
        {{"v0", 0x4880, 0xffff}}},  // 9.0 in f16
-      // u = 2.5 + 1/1024: the fraction 1/1024 truncates to 0 in 8 bits, so texel (2, 0) alone
+      // u = 2.5 + 1/1024: the fraction 1/1024 rounds to 0 in 8 bits, so texel (2, 0) alone
       // (an exact interpolation would give 2 + 1/1024).
       {"image_sample_lz v0, v[4:5], s[8:15], s[16:19] dmask:0x1",
        sampled(imageS(), linear, imageSTexels(),
