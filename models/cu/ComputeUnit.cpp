@@ -10,9 +10,11 @@
 #include "common/Hex.h"
 #include "common/MemoryExtensions.h"
 #include "common/RefusedAddressExtension.h"
+#include "cu/ResidentWave.h"
 #include "dram/DeviceMemoryMap.h"
 #include "isa/Gws.h"
 #include "isa/OpInfo.h"
+#include "lds/LdsAtIssue.h"
 #include "trace/Probes.h"
 
 namespace vgpu {
@@ -27,49 +29,12 @@ std::string whereNothingAnswersIn(uint64_t address, uint64_t deviceBytes) {
     return "in device memory but outside every range host software mapped (MEM_MAP)";
   return "outside device memory and outside every system memory the platform answers for";
 }
-constexpr uint64_t kNever = ~0ull;
 }  // namespace
-
-struct ComputeUnit::Workgroup {
-  const KernelDispatch* dispatch = nullptr;
-  std::vector<uint32_t> slots;  // its waves' slots, ascending (a barrier releases them in order)
-  uint8_t* lds = nullptr;       // its LDS allocation in the CU's LDS array (nullptr: not attached)
-  std::array<uint32_t, 3> groupId{};
-  WorkgroupResources resources;
-  uint32_t ldsBase = 0;
-  uint32_t wavesTotal = 0, wavesEnded = 0, wavesAtBarrier = 0;
-};
-
-struct ComputeUnit::Wave {
-  enum class State { Ready, Waitcnt, Barrier, Draining, Gws };
-  std::unique_ptr<isa::WaveState> s;
-  Workgroup* group = nullptr;
-  uint32_t slot = 0, simd = 0, indexInGroup = 0;
-  State state = State::Ready;
-  uint64_t readyCycle = 0;                         // earliest cycle the next instruction may issue
-  WaitcntCounters counters;                        // and the order accesses complete in
-  uint32_t outstanding = 0;                        // all accesses not yet completed
-  uint32_t waitVm = 0, waitLgkm = 0, waitExp = 0;  // s_waitcnt thresholds
-  uint64_t fetchedLine = kNever;
-  uint64_t prefetchedTo = 0;       // lines up to here were already requested by this wave
-  uint64_t prefetchDoneCycle = 0;  // when the latest of those requests completes
-  uint64_t waitStart = 0;
-  bool waitingOnVm = false;  // which counter blocked the current s_waitcnt
-  uint64_t blockedPc = 0;    // the s_waitcnt or s_barrier the wave waits in (PC is past it)
-  // State::Gws: the global wave sync resource, and for a barrier the generation to pass.
-  uint32_t gwsResource = 0;
-  bool gwsBarrier = false;
-  uint64_t gwsGeneration = 0;
-  isa::HazardChecker::WaveHistory hazardHistory;  // --check-hazards: recent instructions
-  // The decode cache's entry after the last instruction issued (nullptr: none): the next to
-  // issue unless that one branched, which its PC tells (saves a cache lookup per issue).
-  const isa::Instruction* next = nullptr;
-};
 
 struct ComputeUnit::PendingAccess {
   uint64_t completion = 0;
   uint64_t sequence = 0;
-  Wave* wave = nullptr;
+  ResidentWave* wave = nullptr;
   isa::WaitCounter counter = isa::WaitCounter::None;
   std::unique_ptr<isa::MemRequest> request;
 };
@@ -91,17 +56,22 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
       config_(config),
       listener_(listener),
       period_(sc_time(config.clockPeriodNs(), SC_NS)),
-      slots_(config.cu.simdsPerCu * config.cu.waveSlotsPerSimd),
-      residentSlots_((slots_.size() + 63) / 64),
-      issuableSlots_(residentSlots_.size()),
-      vgprsUsed_(config.cu.simdsPerCu, 0),
-      sgprsUsed_(config.cu.simdsPerCu, 0),
+      slots_(config),
       simdValuFree_(config.cu.simdsPerCu, 0) {
   cycleCtx_.target = config_.target;
   cycleCtx_.sharedApertureBase = kSharedApertureBase;
   cycleCtx_.privateApertureBase = kPrivateApertureBase;
-  // Functional mode: plain loads and stores complete at issue where DMI maps their bytes.
-  if (config_.functionalMode) cycleCtx_.directMemory = this;
+  const MemoryPort::Sockets sockets{ldsSocket, vectorMemorySocket, scalarMemorySocket};
+  if (config_.functionalMode) {
+    // Plain loads and stores go through DMI, and complete at issue where it maps their bytes.
+    auto direct = std::make_unique<DirectMemoryPort>(sockets);
+    directPort_ = direct.get();
+    cycleCtx_.directMemory = directPort_;
+    cycleCtx_.dsAtIssue = lds::executeAtIssue;  // and DS instructions on the workgroup's LDS
+    memoryPort_ = std::move(direct);
+  } else {
+    memoryPort_ = std::make_unique<TimedMemoryPort>(sockets);
+  }
   perturbation_.seed(config_.perturbLatencySeed, id_);
   // The slowest of the rates that apply (an f64 transcendental at the slower of the two).
   for (uint32_t rate = 0; rate < valuCyclesByRate_.size(); ++rate) {
@@ -126,132 +96,24 @@ ComputeUnit::~ComputeUnit() {
 }
 
 bool ComputeUnit::findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const {
-  if (halted_) return false;
-  // Too few free slots: the search below would fail too (the dispatcher asks every CU of a full
-  // GPU each time a workgroup ends).
-  if (slots_.size() - wavesResident_ < r.waves) return false;
-  if (r.ldsBytes > 0) {  // first fit in the LDS
-    uint32_t cursor = 0;
-    bool fits = false;
-    for (const auto& [base, size] : ldsAllocations_) {
-      if (base - cursor >= r.ldsBytes) {
-        fits = true;
-        break;
-      }
-      cursor = base + size;
-    }
-    if (!fits && config_.lds.sizeBytes - cursor < r.ldsBytes) return false;
-  }
-  const uint32_t simds = config_.cu.simdsPerCu, perSimd = config_.cu.waveSlotsPerSimd;
-  // Working copies: the slots taken (a bit per slot, as residentSlots_) and registers used.
-  std::vector<uint64_t>& taken = slotTaken_;
-  taken.assign(residentSlots_.begin(), residentSlots_.end());
-  std::vector<uint32_t>& vgprs = vgprsTaken_;
-  std::vector<uint32_t>& sgprs = sgprsTaken_;
-  vgprs.assign(vgprsUsed_.begin(), vgprsUsed_.end());
-  sgprs.assign(sgprsUsed_.begin(), sgprsUsed_.end());
-  placement.clear();
-  uint32_t simd = nextSimd_;
-  for (uint32_t w = 0; w < r.waves; ++w) {
-    bool placed = false;
-    for (uint32_t tries = 0; tries < simds && !placed; ++tries, simd = (simd + 1) % simds) {
-      if (vgprs[simd] + r.vgprsPerWave > config_.cu.vgprsPerSimdLane ||
-          sgprs[simd] + r.sgprsPerWave > config_.cu.sgprsPerSimd)
-        continue;
-      for (uint32_t slot = simd * perSimd; slot < (simd + 1) * perSimd; ++slot) {
-        uint64_t& word = taken[slot / 64];
-        const uint64_t bit = uint64_t{1} << (slot % 64);
-        if (word & bit) continue;
-        word |= bit;
-        vgprs[simd] += r.vgprsPerWave;
-        sgprs[simd] += r.sgprsPerWave;
-        placement.push_back(slot);
-        placed = true;
-        break;
-      }
-    }
-    if (!placed) return false;
-  }
-  return true;
+  return !halted_ && slots_.find(r, placement);
 }
 
 void ComputeUnit::launch(WorkgroupLaunch& launch) {
-  std::unique_ptr<Workgroup> group;
-  if (spareGroups_.empty()) {
-    group = std::make_unique<Workgroup>();
-  } else {
-    group = std::move(spareGroups_.back());
-    spareGroups_.pop_back();
-    std::vector<uint32_t> slots = std::move(group->slots);  // keeps its storage
-    *group = Workgroup{};
-    group->slots = std::move(slots);
-    group->slots.clear();
-  }
-  group->dispatch = launch.dispatch;
-  group->groupId = launch.groupId;
-  group->resources = launch.resources;
-  group->wavesTotal = static_cast<uint32_t>(launch.waves.size());
-  if (launch.resources.ldsBytes > 0) {
-    uint32_t cursor = 0;
-    auto it = ldsAllocations_.begin();
-    for (; it != ldsAllocations_.end(); ++it) {
-      if (it->first - cursor >= launch.resources.ldsBytes) break;
-      cursor = it->first + it->second;
-    }
-    group->ldsBase = cursor;
-    ldsAllocations_.insert(it, {cursor, launch.resources.ldsBytes});
-  }
-  group->lds = ldsStorage_ ? ldsStorage_ + group->ldsBase : nullptr;
-
-  // The SystemC time of the launch, in this CU's cycles.
-  const uint64_t start =
-      static_cast<uint64_t>(sc_time_stamp() / period_) + 1;  // one cycle to start the waves
-  const uint32_t simds = config_.cu.simdsPerCu;
-  uint32_t index = 0;
-  group->slots.reserve(launch.waves.size());
-  for (auto& wl : launch.waves) {
-    const uint32_t simd = wl.slot / config_.cu.waveSlotsPerSimd;
-    std::unique_ptr<Wave> w;
-    if (spareWaves_.empty()) {
-      w = std::make_unique<Wave>();
-    } else {
-      w = std::move(spareWaves_.back());
-      spareWaves_.pop_back();
-      *w = Wave{};
-    }
-    w->s = std::move(wl.state);
-    w->group = group.get();
-    w->slot = wl.slot;
-    w->simd = simd;
-    w->indexInGroup = index++;
-    w->readyCycle = start;
-    vgprsUsed_[simd] += launch.resources.vgprsPerWave;
-    sgprsUsed_[simd] += launch.resources.sgprsPerWave;
-    slots_[wl.slot] = std::move(w);
-    residentSlots_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);
-    issuableSlots_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);  // Ready
-    if (traceProbe) traceProbe->waveStarted(wl.slot, start);
-    ++wavesResident_;
-    ++wavesLaunched;
-    nextSimd_ = (simd + 1) % simds;
-    group->slots.push_back(wl.slot);
-  }
+  // The SystemC time of the launch, in this CU's cycles; one cycle to start the waves.
+  const uint64_t start = static_cast<uint64_t>(sc_time_stamp() / period_) + 1;
+  const Workgroup& group = slots_.place(launch, ldsStorage_, start);
+  if (traceProbe)
+    for (const auto& wave : launch.waves) traceProbe->waveStarted(wave.slot, start);
+  wavesLaunched += group.wavesTotal;
   contextGroup_ = nullptr;  // the new group may sit where an ended one did
-  std::sort(group->slots.begin(), group->slots.end());
-  groups_.push_back(std::move(group));
   workArrived_.notify(SC_ZERO_TIME);
 }
 
-void ComputeUnit::markIssuable(const Wave& w) {
-  const uint64_t bit = uint64_t{1} << (w.slot % 64);
-  uint64_t& word = issuableSlots_[w.slot / 64];
-  word = w.state == Wave::State::Ready ? word | bit : word & ~bit;
-}
-
 void ComputeUnit::advance(uint64_t cycles) {
-  residentWaveCycles += wavesResident_ * cycles;
+  residentWaveCycles += slots_.resident() * cycles;
   if (activity_)
-    activity_->addSpan(activityChannels_.activeWaves, now_, now_ + cycles, wavesResident_);
+    activity_->addSpan(activityChannels_.activeWaves, now_, now_ + cycles, slots_.resident());
   now_ += cycles;
   qk_.inc(period_ * static_cast<double>(cycles));
   if (qk_.need_sync()) qk_.sync();
@@ -260,12 +122,12 @@ void ComputeUnit::advance(uint64_t cycles) {
 void ComputeUnit::run() {
   qk_.reset();
   while (true) {
-    if (wavesResident_ == 0 || halted_) {
+    if (slots_.resident() == 0 || halted_) {
       qk_.sync();
       // Other processes ran during the sync: a workgroup the dispatcher launched here then was
       // notified before this wait, and waiting for the next notification would sleep for ever
       // (seen when a dispatch starts in the delta cycle its predecessor ended in).
-      if (wavesResident_ != 0 && !halted_) {
+      if (slots_.resident() != 0 && !halted_) {
         now_ = std::max(now_, static_cast<uint64_t>(sc_time_stamp() / period_));
         qk_.reset();
         continue;
@@ -276,10 +138,10 @@ void ComputeUnit::run() {
       continue;
     }
     retireCompleted();
-    if (wavesResident_ == 0 || halted_) continue;
+    if (slots_.resident() == 0 || halted_) continue;
     if (gwsWaiting_ != 0 && gws_->version() != gwsPolled_) pollGws();
     if (config_.maxCycles != 0 && now_ > config_.maxCycles) {
-      for (auto& w : slots_)
+      for (auto& w : slots_.all())
         if (w) {
           fault(*w, nullptr,
                 "the kernel ran past the cycle limit (" + std::to_string(config_.maxCycles) +
@@ -318,7 +180,7 @@ void ComputeUnit::run() {
 uint64_t ComputeUnit::nextEventCycle() const {
   uint64_t next = kNever;
   if (!pending_.empty()) next = pending_.top()->completion;
-  for (const auto& w : slots_)
+  for (const auto& w : slots_.all())
     if (w && w->state == Wave::State::Ready)
       next = std::min(next, std::max(w->readyCycle, now_ + 1));
   return next;
@@ -395,16 +257,16 @@ unsigned ComputeUnit::issueFunctional() {
   updateCycleContext();
   contextGroup_ = nullptr;  // issuePlain sets the LDS fields on its own
   const bool observed = hazardChecker_ || activity_ || traceProbe || profile_;
-  for (uint32_t word = 0; word < issuableSlots_.size(); ++word) {
+  for (uint32_t word = 0; word < slots_.issuable().size(); ++word) {
     // Re-read after every issue: an instruction can end its own wave (s_endpgm), a barrier
     // release others.
     for (uint64_t above = ~uint64_t{0};;) {
-      const uint64_t waiting = issuableSlots_[word] & above;
+      const uint64_t waiting = slots_.issuable()[word] & above;
       if (waiting == 0) break;
       const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(waiting));
       above = ~uint64_t{1} << bit;  // the slots after this one
-      Wave* w = slots_[word * 64 + bit].get();
-      if (w->readyCycle > now_) continue;  // (in the Ready state: issuableSlots_)
+      Wave* w = slots_[word * 64 + bit];
+      if (w->readyCycle > now_) continue;  // (in the Ready state: slots_.issuable())
       const isa::Instruction* inst = nextInstruction(*w);
       if (inst == nullptr) {
         fault(*w, nullptr, "the program counter is outside device memory");
@@ -440,7 +302,7 @@ unsigned ComputeUnit::issueCycle() {
   updateCycleContext();
   contextGroup_ = nullptr;
   for (uint32_t slot = first; slot < first + config_.cu.waveSlotsPerSimd && !halted_; ++slot) {
-    Wave* w = slots_[slot].get();
+    Wave* w = slots_[slot];
     if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
     const isa::Instruction* inst = nextInstruction(*w);
     if (inst == nullptr) {
@@ -478,66 +340,6 @@ std::unique_ptr<isa::MemRequest> ComputeUnit::newRequest() {
   r->faulted = false;
   r->writeback = {};
   return r;
-}
-
-void ComputeUnit::fetch(Wave& w) {
-  // A hit (lookup plus one line transfer) is hidden by the instruction buffer.
-  const uint64_t kHiddenFetch =
-      config_.instructionCache.hitLatencyCycles +
-      (64 + config_.instructionCache.bytesPerCycle - 1) / config_.instructionCache.bytesPerCycle;
-  // Instructions are decoded once per address (InstructionDecodeCache, which reads their bytes);
-  // the fetch models the instruction cache traffic when a wave moves into a new 64-byte line. The
-  // wave's instruction buffer holds the lines it prefetched (cu.instruction_prefetch_lines ahead):
-  // moving forward into one of them reads nothing; any other line (a branch back, a jump) is read
-  // from the instruction cache.
-  const uint64_t line = w.s->pc & ~uint64_t{63};
-  if (line == w.fetchedLine) return;
-  const bool buffered = w.fetchedLine != kNever && line > w.fetchedLine && line <= w.prefetchedTo;
-  w.fetchedLine = line;
-  const sc_time local = qk_.get_local_time();
-  auto read = [&](uint64_t address) {
-    uint8_t buffer[64];
-    tlm::tlm_generic_payload p;
-    p.set_command(tlm::TLM_READ_COMMAND);
-    p.set_address(address);
-    p.set_data_ptr(buffer);
-    p.set_data_length(64);
-    p.set_streaming_width(64);
-    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_time delay = local;
-    instructionSocket->b_transport(p, delay);
-    ++instructionFetches;
-    return p.is_response_ok() ? delay - local : SC_ZERO_TIME;
-  };
-  // A buffered line may still be on its way: wait for the prefetches (conservatively, all).
-  const sc_time latency =
-      buffered ? period_ * static_cast<double>(w.prefetchDoneCycle > now_
-                                                   ? w.prefetchDoneCycle - now_ + kHiddenFetch
-                                                   : 0)
-               : read(line);
-  const uint64_t last = line + 64ull * config_.cu.instructionPrefetchLines;
-  uint64_t next = buffered ? w.prefetchedTo + 64 : line + 64;
-  for (; next <= last; next += 64) {
-    const uint64_t done = now_ + static_cast<uint64_t>(read(next) / period_);
-    w.prefetchDoneCycle = std::max(w.prefetchDoneCycle, done);
-  }
-  w.prefetchedTo = std::max(line, next - 64);
-  if (config_.functionalMode) return;
-  // A hit (lookup plus one line transfer) is hidden by the instruction buffer; a miss, or a
-  // hit queued behind other fetches, stalls the wave for the rest.
-  const uint64_t hidden = kHiddenFetch;
-  const uint64_t cycles = static_cast<uint64_t>(latency / period_);
-  if (cycles > hidden) {
-    const uint64_t until = now_ + cycles - hidden;
-    if (until > w.readyCycle) {
-      fetchStallCycles += until - std::max(w.readyCycle, now_);
-      if (profile_)
-        profile_->stalled(w.s->pc, StallReason::Fetch, until - std::max(w.readyCycle, now_));
-      if (activity_)
-        activity_->addSpan(activityChannels_.stallFetch, std::max(w.readyCycle, now_), until, 1);
-    }
-    w.readyCycle = std::max(w.readyCycle, until);
-  }
 }
 
 const isa::Instruction* ComputeUnit::nextInstruction(const Wave& w) const {
@@ -703,82 +505,16 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
     if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
     requestPool_.push_back(std::move(req));
   };
-  if (config_.functionalMode && !req->faulted &&
-      ((req->space == isa::MemSpace::Vector && req->op != isa::MemOp::Atomic &&
-        accessVectorMemoryDirect(*req)) ||
-       (req->space == isa::MemSpace::Scalar && req->op == isa::MemOp::Load &&
-        accessScalarMemoryDirect(*req)))) {
-    completeNow();
-    return;
-  }
-
-  tlm::tlm_generic_payload p;
-  WaveAccessExtension ext;
-  ext.request = req.get();
-  ext.cuId = id_;
-  ext.waveSlot = w.slot;
-  ext.simd = w.slot / config_.cu.waveSlotsPerSimd;
-  ext.ldsBase = w.group->ldsBase;
-  ext.ldsSize = w.group->resources.ldsBytes;
-
-  const bool isWrite = req->op != isa::MemOp::Load;
-  p.set_command(isWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  WaveAccessExtension source;
+  source.cuId = id_;
+  source.waveSlot = w.slot;
+  source.simd = w.slot / config_.cu.waveSlotsPerSimd;
+  source.ldsBase = w.group->ldsBase;
+  source.ldsSize = w.group->resources.ldsBytes;
   // Loosely timed: the request leaves at this CU's local time, ahead of SystemC time.
   const sc_time local = qk_.get_local_time();
-  sc_time delay = local;
-  AtomicExtension atomic;
-  RefusedAddressExtension refused;
-
-  switch (req->space) {
-    case isa::MemSpace::Scalar:
-      // SMEM moves one contiguous block: a plain base-protocol transaction.
-      p.set_address(req->addr[0][0]);
-      p.set_data_ptr(req->data.data());
-      p.set_data_length(req->elementBytes);
-      p.set_streaming_width(req->elementBytes);
-      if (req->op == isa::MemOp::Atomic) {
-        atomic.op = req->atomic;
-        atomic.compare = req->cmp.data();
-        atomic.returnsData = true;
-        p.set_extension(&atomic);
-      }
-      if (req->laneMask & 1) {
-        p.set_extension(&refused);
-        scalarMemorySocket->b_transport(p, delay);
-        p.clear_extension(&refused);
-      } else {
-        p.set_response_status(tlm::TLM_OK_RESPONSE);
-      }
-      if (p.get_extension<AtomicExtension>()) p.clear_extension(&atomic);
-      if (p.is_response_error()) {
-        // The first byte memory refused: the block may start inside a mapped range.
-        req->faulted = true;
-        req->faultAddress = refused.valid ? refused.address : req->addr[0][0];
-      }
-      break;
-    case isa::MemSpace::Lds:
-    case isa::MemSpace::Vector: {
-      int first = 0;
-      while (first < 64 && !((req->laneMask >> first) & 1)) ++first;
-      p.set_address(first < 64 ? req->addr[first][0] : 0);
-      p.set_data_ptr(req->data.data());
-      p.set_data_length(req->elementBytes);
-      p.set_streaming_width(req->elementBytes);
-      p.set_extension(&ext);
-      if (req->laneMask == 0) {
-        p.set_response_status(tlm::TLM_OK_RESPONSE);  // nothing to access; still counts
-      } else if (req->space == isa::MemSpace::Lds) {
-        ldsSocket->b_transport(p, delay);
-      } else {
-        vectorMemorySocket->b_transport(p, delay);
-      }
-      p.clear_extension(&ext);
-      break;
-    }
-  }
-
-  if (p.is_response_error() || req->faulted) {
+  const sc_time delay = memoryPort_->access(*req, source, local);
+  if (req->faulted) {
     fault(w, &inst,
           std::string("memory violation: ") +
               (req->space == isa::MemSpace::Scalar ? "scalar " : "") + "access to " +
@@ -800,7 +536,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
     pa = freePending_.back();
     freePending_.pop_back();
   }
-  uint64_t latency = static_cast<uint64_t>(std::ceil((delay - local) / period_));
+  uint64_t latency = static_cast<uint64_t>(std::ceil(delay / period_));
   if (config_.perturbLatencySeed != 0) latency += perturbation_.extraCycles();
   pa->sequence = issueSequence_++;
   pa->wave = &w;
@@ -823,352 +559,18 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   pending_.push(pa);
 }
 
-const tlm::tlm_dmi* ComputeUnit::dmiRegionFor(
-    DmiRegions& known, tlm_utils::simple_initiator_socket<ComputeUnit>& socket, uint64_t address,
-    uint32_t bytes) {
-  return known.region(address, bytes, [&](tlm::tlm_generic_payload& p, tlm::tlm_dmi& d) {
-    return socket->get_direct_mem_ptr(p, d);
-  });
-}
-
-uint8_t* ComputeUnit::lookup(isa::MemSpace space, uint64_t address, uint64_t bytes) {
-  if (bytes == 0 || bytes > UINT32_MAX || address + bytes - 1 < address) return nullptr;
-  const bool scalar = space == isa::MemSpace::Scalar;
-  const tlm::tlm_dmi* d = dmiRegionFor(scalar ? scalarDmi_ : vectorDmi_,
-                                       scalar ? scalarMemorySocket : vectorMemorySocket, address,
-                                       static_cast<uint32_t>(bytes));
-  if (d == nullptr) return nullptr;
-  // TLM's region end is inclusive, the remembered one's is not (device memory ends well below
-  // 2^64 - 1).
-  remember(space, {d->get_start_address(), d->get_end_address() + 1, d->get_dmi_ptr()});
-  return d->get_dmi_ptr() + (address - d->get_start_address());
-}
-
-bool ComputeUnit::accessScalarMemoryDirect(isa::MemRequest& req) {
-  // One contiguous block, as the scalar path sends it; nothing to read when bit 0 is clear.
-  if (!(req.laneMask & 1)) return true;
-  const uint64_t address = req.addr[0][0];
-  const tlm::tlm_dmi* d = dmiRegionFor(scalarDmi_, scalarMemorySocket, address, req.elementBytes);
-  if (d == nullptr) return false;
-  std::memcpy(req.data.data(), d->get_dmi_ptr() + (address - d->get_start_address()),
-              req.elementBytes);
-  return true;
-}
-
-namespace {
-
-// One lane's element between device memory and a MemRequest. Fixed sizes compile to plain
-// moves; a memcpy of a run-time size is a library call.
-inline void copyElement(uint8_t* to, const uint8_t* from, uint32_t bytes) {
-  switch (bytes) {
-    case 4:
-      std::memcpy(to, from, 4);
-      break;
-    case 8:
-      std::memcpy(to, from, 8);
-      break;
-    case 16:
-      std::memcpy(to, from, 16);
-      break;
-    default:
-      std::memcpy(to, from, bytes);
-      break;
-  }
-}
-
-}  // namespace
-
-bool ComputeUnit::accessVectorMemoryDirect(isa::MemRequest& req) {
-  if (!req.texels.empty()) return false;  // image sampling's texel list: the texture path
-  // The element count as a constant: the lane loops below then have no inner loop.
-  if (req.elementsPerLane == 1) return accessVectorMemoryDirectElements<1>(req);
-  if (req.elementsPerLane == 2) return accessVectorMemoryDirectElements<2>(req);
-  return false;  // the texture path handles anything else
-}
-
-template <int kElements>
-bool ComputeUnit::accessVectorMemoryDirectElements(isa::MemRequest& req) {
-  // Every element's host address first: an access that DMI does not cover entirely (outside
-  // every allocation, across two allocations) goes through the texture path, which reports
-  // faults exactly as in timing mode, and nothing has been written before.
-  uint8_t* host[64][kElements];
-  uint64_t regionStart = 1, regionEnd = 0;  // the region the previous lane used (none yet)
-  uint8_t* regionPtr = nullptr;
-  for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
-    const int lane = __builtin_ctzll(lanes);
-    const uint32_t bytes = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
-    for (int e = 0; e < kElements; ++e) {
-      const uint64_t address = req.addr[lane][e];
-      if (address < regionStart || address + bytes - 1 > regionEnd) {
-        const tlm::tlm_dmi* d = dmiRegionFor(vectorDmi_, vectorMemorySocket, address, bytes);
-        if (d == nullptr) return false;
-        regionStart = d->get_start_address();
-        regionEnd = d->get_end_address();
-        regionPtr = d->get_dmi_ptr();
-      }
-      host[lane][e] = regionPtr + (address - regionStart);
-    }
-  }
-  // Lanes in ascending order, as the texture path orders them: of two stores to the same
-  // bytes, the higher lane's wins.
-  const bool isStore = req.op == isa::MemOp::Store;
-  for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
-    const int lane = __builtin_ctzll(lanes);
-    const uint32_t bytes = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
-    for (int e = 0; e < kElements; ++e) {
-      if (isStore)
-        copyElement(host[lane][e], req.element(lane, e), bytes);
-      else
-        copyElement(req.element(lane, e), host[lane][e], bytes);
-    }
-  }
-  return true;
-}
-
-void ComputeUnit::arriveAtBarrier(Wave& w) {
-  ++barrierWaits;
-  w.state = Wave::State::Barrier;
-  markIssuable(w);
-  w.waitStart = now_;
-  ++w.group->wavesAtBarrier;
-  releaseBarrierIfComplete(*w.group);
-}
-
-void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
-  // Waves that have ended count as arrived (Vega ISA guide 4.3 "Workgroups").
-  if (g.wavesAtBarrier == 0 || g.wavesAtBarrier + g.wavesEnded < g.wavesTotal) return;
-  g.wavesAtBarrier = 0;
-  for (const uint32_t slot : g.slots) {  // a slot whose wave ended may hold another group's
-    const auto& w = slots_[slot];
-    if (w && w->group == &g && w->state == Wave::State::Barrier) {
-      barrierStallCycles += now_ - w->waitStart;
-      if (profile_) profile_->stalled(w->blockedPc, StallReason::Barrier, now_ - w->waitStart);
-      if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
-      w->state = Wave::State::Ready;
-      markIssuable(*w);
-      w->readyCycle = std::max(w->readyCycle, now_ + 1);
-      if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
-    }
-  }
-}
-
-void ComputeUnit::pollGws() {
-  gwsPolled_ = gws_->version();
-  for (auto& w : slots_) {
-    if (!w || w->state != Wave::State::Gws) continue;
-    const bool pass = w->gwsBarrier ? gws_->barrierPassed(w->gwsResource, w->gwsGeneration)
-                                    : gws_->tryQueuedP(w->gwsResource);
-    if (!pass) continue;
-    --gwsWaiting_;
-    // Counted with the workgroup barriers: a GWS barrier or semaphore is a device-wide one.
-    barrierStallCycles += now_ - w->waitStart;
-    if (profile_) profile_->stalled(w->blockedPc, StallReason::Barrier, now_ - w->waitStart);
-    if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
-    w->state = Wave::State::Ready;
-    markIssuable(*w);
-    w->readyCycle = std::max(w->readyCycle, now_ + 1);
-    if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
-  }
-}
-
-void ComputeUnit::waitForGws(uint64_t next) {
-  // Only a wave on another CU (or a later event here) can change what the waiting waves wait
-  // for: catch up with SystemC time and sleep until a CU notifies gwsChanged_, a workgroup
-  // arrives here, or the next local event, the watchdog check or the cycle limit is due.
-  uint64_t until = next;
-  if (config_.watchdogCycles != 0) until = std::min(until, nextWatchdogCheck_);
-  if (config_.maxCycles != 0) until = std::min(until, config_.maxCycles + 1);
-  const uint64_t launched = wavesLaunched;
-  qk_.sync();
-  const sc_time start = sc_time_stamp();
-  // Other processes ran during the sync: what they did then was notified before this wait.
-  if (gws_->version() != gwsPolled_ || wavesLaunched != launched) {
-    qk_.reset();
-    return;
-  }
-  const sc_time timeout = period_ * static_cast<double>(until > now_ ? until - now_ : 1);
-  if (gwsChanged_ && until == kNever)
-    wait(*gwsChanged_ | workArrived_);
-  else if (gwsChanged_)
-    wait(timeout, *gwsChanged_ | workArrived_);
-  else if (until == kNever)
-    wait(workArrived_);
-  else
-    wait(timeout, workArrived_);
-  const uint64_t elapsed = static_cast<uint64_t>(std::llround((sc_time_stamp() - start) / period_));
-  residentWaveCycles += wavesResident_ * elapsed;
-  if (activity_ && elapsed)
-    activity_->addSpan(activityChannels_.activeWaves, now_, now_ + elapsed, wavesResident_);
-  now_ += elapsed;
-  qk_.reset();
-}
-
 void ComputeUnit::endWave(Wave& w) {
-  Workgroup* g = w.group;
-  vgprsUsed_[w.simd] -= g->resources.vgprsPerWave;
-  sgprsUsed_[w.simd] -= g->resources.sgprsPerWave;
-  ++g->wavesEnded;
-  --wavesResident_;
   if (traceProbe) traceProbe->waveEnded(w.slot, now_);
-  residentSlots_[w.slot / 64] &= ~(uint64_t{1} << (w.slot % 64));
-  issuableSlots_[w.slot / 64] &= ~(uint64_t{1} << (w.slot % 64));
-  spareStates_.push_back(std::move(w.s));
-  spareWaves_.push_back(std::move(slots_[w.slot]));  // w is a spare from here on
+  Workgroup* g = w.group;
+  const bool groupEnded = slots_.release(w);  // w is a spare from here on
   releaseBarrierIfComplete(*g);
-  if (g->wavesEnded < g->wavesTotal) return;
-
-  if (g->resources.ldsBytes > 0)
-    ldsAllocations_.erase(std::find_if(ldsAllocations_.begin(), ldsAllocations_.end(),
-                                       [&](const auto& a) { return a.first == g->ldsBase; }));
+  if (!groupEnded) return;
   ++workgroupsFinished;
+  // (g is a spare now: during the sync the dispatcher may start a workgroup in it.)
   const KernelDispatch* dispatch = g->dispatch;
-  const auto ended =
-      std::find_if(groups_.begin(), groups_.end(), [&](const auto& p) { return p.get() == g; });
-  spareGroups_.push_back(std::move(*ended));
-  groups_.erase(ended);
   // The dispatcher lives at SystemC time: catch up before telling it.
   qk_.sync();
   listener_.workgroupFinished(id_, dispatch);
-}
-
-std::string ComputeUnit::describeWave(const Wave& w) const {
-  std::ostringstream os;
-  const auto& g = *w.group;
-  os << "wave " << w.indexInGroup << " of workgroup (" << g.groupId[0] << "," << g.groupId[1] << ","
-     << g.groupId[2] << ") on CU " << id_ << " (SIMD " << w.simd << ", slot " << w.slot << ")";
-  return os.str();
-}
-
-std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
-  const bool blocked = w.state == Wave::State::Waitcnt || w.state == Wave::State::Barrier ||
-                       w.state == Wave::State::Gws;
-  const uint64_t pc = blocked ? w.blockedPc : w.s->pc;
-  const isa::Instruction* inst = code_->at(pc);
-  const uint64_t base = w.group->dispatch->codeObjectBase;  // 0: no code object known
-  std::ostringstream os;
-  os << describeWave(w) << ": PC " << hex(pc) << (base ? " (offset " + hex(pc - base) + ")" : "")
-     << " "
-     << (inst ? isa::disassemble(*inst, config_.target) : std::string("(outside device memory)"))
-     << ": ";
-  switch (w.state) {
-    case Wave::State::Barrier: {
-      const Workgroup& g = *w.group;
-      os << "waits at the barrier since cycle " << w.waitStart << " (" << g.wavesAtBarrier << " of "
-         << g.wavesTotal << " waves arrived, " << g.wavesEnded << " ended)";
-      break;
-    }
-    case Wave::State::Waitcnt:
-      os << "waits in s_waitcnt since cycle " << w.waitStart << " for vmcnt <= " << w.waitVm
-         << " (outstanding " << w.counters.vm << "), lgkmcnt <= " << w.waitLgkm << " (outstanding "
-         << w.counters.lgkm << "), expcnt <= " << w.waitExp << " (outstanding " << w.counters.exp
-         << ")";
-      break;
-    case Wave::State::Draining:
-      os << "ended; " << w.outstanding << " memory accesses still outstanding";
-      break;
-    case Wave::State::Gws:
-      os << "waits for global wave sync resource " << w.gwsResource << " since cycle "
-         << w.waitStart << " (counter " << gws_->counter(w.gwsResource)
-         << (w.gwsBarrier ? ", waves queued at its barrier: " : ", waves queued in sema_p: ")
-         << (w.gwsBarrier ? gws_->queuedAtBarrier(w.gwsResource) : gws_->queuedP(w.gwsResource))
-         << ")";
-      break;
-    case Wave::State::Ready:
-      if (w.readyCycle > now_)
-        os << "issues next at cycle " << w.readyCycle
-           << " (instruction fetch, s_sleep or a busy pipeline)";
-      else
-        os << "ready to issue";
-      if (w.outstanding) os << "; " << w.outstanding << " memory accesses outstanding";
-      break;
-  }
-  return os.str();
-}
-
-std::string ComputeUnit::describeEveryWave() const {
-  std::ostringstream os;
-  os << "  waves on CU " << id_ << " at cycle " << now_ << ":";
-  for (const auto& w : slots_)
-    if (w) os << "\n    " << describeWaveProgress(*w);
-  return os.str();
-}
-
-void ComputeUnit::faultDeadlock(const std::string& reason) {
-  // The report points at the wave that has waited longest, at the instruction it waits in.
-  const Wave* oldest = nullptr;
-  for (const auto& w : slots_)
-    if (w &&
-        (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier ||
-         w->state == Wave::State::Gws) &&
-        (!oldest || w->waitStart < oldest->waitStart))
-      oldest = w.get();
-  for (const auto& w : slots_)
-    if (!oldest && w) oldest = w.get();
-  if (!oldest) return;
-  const bool blocked = oldest->state == Wave::State::Waitcnt ||
-                       oldest->state == Wave::State::Barrier || oldest->state == Wave::State::Gws;
-  fault(*oldest, blocked ? code_->at(oldest->blockedPc) : nullptr,
-        reason + "\n" + describeEveryWave());
-}
-
-void ComputeUnit::checkWatchdog() {
-  // Only waits count: a wave that keeps issuing (a spin loop) is the cycle limit's business,
-  // but the barrier its workgroup's other waves wait at shows up here.
-  const Wave* oldest = nullptr;
-  for (const auto& w : slots_)
-    if (w &&
-        (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier ||
-         w->state == Wave::State::Gws) &&
-        (!oldest || w->waitStart < oldest->waitStart))
-      oldest = w.get();
-  if (oldest == nullptr) {
-    nextWatchdogCheck_ = now_ + config_.watchdogCycles;
-    return;
-  }
-  if (now_ - oldest->waitStart <= config_.watchdogCycles) {
-    nextWatchdogCheck_ = oldest->waitStart + config_.watchdogCycles + 1;
-    return;
-  }
-  faultDeadlock("deadlock: no forward progress for " + std::to_string(config_.watchdogCycles) +
-                " cycles (--watchdog-cycles): a wave has waited " +
-                (oldest->state == Wave::State::Barrier
-                     ? std::string("at a barrier that the rest of its workgroup does not reach")
-                 : oldest->state == Wave::State::Gws
-                     ? std::string("for a global wave sync resource (ds_gws_sema_p or "
-                                   "ds_gws_barrier) that no wave releases")
-                     : std::string("for memory counters that have not come down")) +
-                " since cycle " + std::to_string(oldest->waitStart));
-}
-
-void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::string& reason,
-                        std::optional<uint64_t> refusedAddress) {
-  std::ostringstream os;
-  os << "kernel '" << w.group->dispatch->kernelName << "' faulted: " << reason << "\n  at "
-     << describeWave(w) << ", cycle " << now_;
-  char buf[128];
-  const isa::Instruction* shown = inst ? inst : code_->at(w.s->pc);
-  // Device addresses, and the offsets in the code object that `vgpu-sim disasm` prints when
-  // host software told the GPU where the code object lies (Gpu::debugCodeObjectLoaded).
-  const uint64_t base = w.group->dispatch->codeObjectBase;
-  os << "\n  PC " << hex(w.s->pc);
-  if (base != 0) os << " (code object offset " << hex(w.s->pc - base) << ")";
-  if (inst) {
-    os << " (instruction at " << hex(inst->pc);
-    if (base != 0) os << ", offset " << hex(inst->pc - base);
-    os << ")";
-  }
-  if (shown) {
-    os << ", encoding";
-    for (unsigned i = 0; i < shown->sizeBytes / 4 && i < 3; ++i) {
-      std::snprintf(buf, sizeof buf, " %08X", shown->words[i]);
-      os << buf;
-    }
-    os << ": " << isa::disassemble(*shown, config_.target);
-  }
-  halted_ = true;
-  if (traceProbe) traceProbe->faulted();
-  qk_.sync();
-  listener_.kernelFaulted(id_, w.group->dispatch, WaveFault{os.str(), refusedAddress});
 }
 
 }  // namespace vgpu

@@ -22,12 +22,14 @@
 #include <tlm>
 
 #include "activity/ActivitySampler.h"
-#include "common/DmiRegions.h"
 #include "common/PlatformConfig.h"
 #include "cu/InstructionDecodeCache.h"
 #include "cu/InstructionProfile.h"
 #include "cu/LatencyPerturbation.h"
+#include "cu/MemoryPort.h"
 #include "cu/WaitcntCounters.h"
+#include "cu/WaveSlots.h"
+#include "cu/WorkgroupLaunch.h"
 #include "dispatcher/KernelDispatch.h"
 #include "isa/HazardChecker.h"
 #include "isa/Isa.h"
@@ -37,26 +39,6 @@ namespace vgpu {
 namespace trace {
 class CuProbe;
 }
-
-// What a workgroup needs from a CU.
-struct WorkgroupResources {
-  uint32_t waves = 0;
-  uint32_t vgprsPerWave = 0;
-  uint32_t sgprsPerWave = 0;
-  uint32_t ldsBytes = 0;
-};
-
-// A workgroup ready to run: the dispatcher has written each wave's initial registers.
-struct WorkgroupLaunch {
-  const KernelDispatch* dispatch = nullptr;
-  std::array<uint32_t, 3> groupId{};
-  WorkgroupResources resources;
-  struct WaveLaunch {
-    std::unique_ptr<isa::WaveState> state;
-    uint32_t slot = 0;  // CU wave slot, from ComputeUnit::findSlots
-  };
-  std::vector<WaveLaunch> waves;
-};
 
 // Why a wave stopped its kernel: the report (wave, PC, encoding, disassembly) and, for a memory
 // violation, the first byte the memory refused, which host software reads back from the
@@ -92,9 +74,11 @@ class ComputeUnitPort {
   virtual std::unique_ptr<isa::WaveState> recycledWaveState() = 0;
 };
 
-// Functional mode: the CU is the ISA's direct memory (isa::DirectMemory), through the DMI
-// regions its memory sockets grant.
-class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort, private isa::DirectMemory {
+// The parts, each in its own file: the wave sequencer (issue and settle, ComputeUnit.cpp), the
+// wave slots (WaveSlots), the memory port (MemoryPort: timed or direct), instruction fetch
+// (InstructionFetch.cpp), barriers and global wave sync (Barriers.cpp), and the watchdog and
+// fault reports (Watchdog.cpp).
+class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
  public:
   tlm_utils::simple_initiator_socket<ComputeUnit> ldsSocket;
   tlm_utils::simple_initiator_socket<ComputeUnit> vectorMemorySocket;  // to the texture path
@@ -111,19 +95,16 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort, private i
   // with room for its VGPRs and SGPRs) into `placement`; false if it does not fit now (slots,
   // registers, LDS). A wave's scratch follows its slot, as the SPI's per-wave scratch offsets do.
   bool findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const override;
-  uint32_t waveSlots() const override { return static_cast<uint32_t>(slots_.size()); }
+  uint32_t waveSlots() const override { return slots_.count(); }
   // Starts the workgroup in the slots findSlots returned. Takes the waves' states; the caller
   // may reuse `group.waves` (its storage) for the next workgroup.
   void launch(WorkgroupLaunch& group) override;
   // The state of a wave that has ended here, for makeInitialWaveState to reuse (its VGPR
   // storage stays allocated); nullptr if there is none.
   std::unique_ptr<isa::WaveState> recycledWaveState() override {
-    if (spareStates_.empty()) return nullptr;
-    std::unique_ptr<isa::WaveState> s = std::move(spareStates_.back());
-    spareStates_.pop_back();
-    return s;
+    return slots_.recycledWaveState();
   }
-  bool idle() const { return wavesResident_ == 0; }
+  bool idle() const { return slots_.resident() == 0; }
   // The CU's LDS array, for instructions that read the LDS as an operand at issue
   // (LDS_DIRECT, interpolation, DS src2 forms). Set once by the GPU when it wires the LDS.
   void attachLdsStorage(uint8_t* storage) { ldsStorage_ = storage; }
@@ -174,8 +155,8 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort, private i
   uint64_t residentWaveCycles = 0;
 
  private:
-  struct Wave;
-  struct Workgroup;
+  using Wave = ResidentWave;
+  using Workgroup = ResidentWorkgroup;
   struct PendingAccess;
 
   void run();
@@ -223,29 +204,11 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort, private i
   void fetch(Wave& w);
   std::unique_ptr<isa::MemRequest> newRequest();
   unsigned issueFunctional();
-  // Functional mode: a vector load or store done directly on device memory through DMI
-  // pointers, as the texture path would do it; false (nothing done) when any lane's element is
-  // outside the regions DMI grants, and the request then takes the TLM path.
-  bool accessVectorMemoryDirect(isa::MemRequest& req);
-  template <int kElements>
-  bool accessVectorMemoryDirectElements(isa::MemRequest& req);
-  // The same for a scalar load (SMEM) through the scalar cache's socket.
-  bool accessScalarMemoryDirect(isa::MemRequest& req);
-  // isa::DirectMemory: [address, address + bytes) in one DMI region of the texture path
-  // (Vector) or of the scalar cache (Scalar).
-  uint8_t* lookup(isa::MemSpace space, uint64_t address, uint64_t bytes) override;
-  // The region holding [address, address + bytes), asked of `socket` if no known region does;
-  // nullptr when DMI is refused or the bytes run past the granted region.
-  const tlm::tlm_dmi* dmiRegionFor(DmiRegions& known,
-                                   tlm_utils::simple_initiator_socket<ComputeUnit>& socket,
-                                   uint64_t address, uint32_t bytes);
   void invalidateVectorDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
-    vectorDmi_.forget(start, end);
-    forgetRegions();
+    if (directPort_) directPort_->invalidate(isa::MemSpace::Vector, start, end);
   }
   void invalidateScalarDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
-    scalarDmi_.forget(start, end);
-    forgetRegions();
+    if (directPort_) directPort_->invalidate(isa::MemSpace::Scalar, start, end);
   }
 
   uint32_t id_;
@@ -257,24 +220,8 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort, private i
 
   uint64_t now_ = 0;  // this CU's current cycle (local time, ahead of SystemC time)
   bool halted_ = false;
-  std::vector<std::unique_ptr<Wave>> slots_;  // simdsPerCu * waveSlotsPerSimd, nullptr = free
-  // Waves that ended and their states, kept for the next ones (no allocation per wave).
-  std::vector<std::unique_ptr<Wave>> spareWaves_;
-  std::vector<std::unique_ptr<isa::WaveState>> spareStates_;
-  // findSlots' working copies, kept between calls.
-  mutable std::vector<uint64_t> slotTaken_;  // as residentSlots_
-  mutable std::vector<uint32_t> vgprsTaken_, sgprsTaken_;
-  // Bit i of word i / 64: slot i holds a wave; and one in the Ready state (markIssuable).
-  // Functional mode visits only the latter.
-  std::vector<uint64_t> residentSlots_, issuableSlots_;
-  // Sets the wave's bit in issuableSlots_ as its state says (after every change of state).
-  void markIssuable(const Wave& w);
-  std::vector<std::unique_ptr<Workgroup>> groups_;
-  std::vector<std::unique_ptr<Workgroup>> spareGroups_;  // finished, kept for the next ones
-  uint32_t wavesResident_ = 0;
-  std::vector<uint32_t> vgprsUsed_, sgprsUsed_;                // per SIMD
-  std::vector<std::pair<uint32_t, uint32_t>> ldsAllocations_;  // (base, size), sorted by base
-  uint32_t nextSimd_ = 0;
+  WaveSlots slots_;
+  void markIssuable(const Wave& w) { slots_.markIssuable(w); }
   uint8_t* ldsStorage_ = nullptr;           // written by buffer loads with lds=1
   InstructionDecodeCache* code_ = nullptr;  // the GPU's decoded instructions (shared)
   uint8_t* gds_ = nullptr;
@@ -292,8 +239,9 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort, private i
   // VALU cycles of an instruction by its rate class (isa::ValuRate bits, decided at decode):
   // FP64, transcendental and 32-bit integer multiply rates from the platform.
   std::array<uint32_t, 8> valuCyclesByRate_{};
-  // Functional mode: the DMI regions of the texture path and of the scalar cache.
-  DmiRegions vectorDmi_, scalarDmi_;
+  // The one way to memory: timed, or direct in functional mode (then also directPort_).
+  std::unique_ptr<MemoryPort> memoryPort_;
+  DirectMemoryPort* directPort_ = nullptr;
   const sc_core::sc_time realtimePeriod_{10, sc_core::SC_NS};  // s_memrealtime's clock
   uint64_t issueSequence_ = 0;
   LatencyPerturbation perturbation_;  // used when config_.perturbLatencySeed != 0

@@ -26,7 +26,8 @@ enum ValuRate : uint8_t {
   kValuQuarterRateInt = 4,  // 32-bit integer multiplies (the 24-bit forms are full rate)
 };
 
-struct OpInfo;  // per-opcode table entry, defined by the implementation
+struct OpInfo;           // per-opcode table entry, defined by the implementation
+struct DsAtIssueAccess;  // isa/DsAtIssue.h
 // What an executor gets (below) and the executor of an instruction.
 struct ExecArgs;
 using ExecFn = void (*)(ExecArgs&);
@@ -107,7 +108,7 @@ enum class StepKind : uint8_t {
   // sync resource `gwsResource` (isa/Gws.h); PC is already past the instruction.
   GwsWait,
   // A memory instruction that execute() completed at issue through ExecContext::directMemory
-  // or ExecContext::ldsAtIssue (functional mode): its data is in the registers or memory
+  // or ExecContext::dsAtIssue (functional mode): its data is in the registers or memory
   // already; `mem` was not touched and there is nothing to send.
   MemoryDone,
 };
@@ -182,9 +183,11 @@ struct ExecContext {
   // vector loads and stores and scalar loads whose bytes `directMemory` maps complete at issue
   // (StepKind::MemoryDone).
   DirectMemory* directMemory = nullptr;
-  // Functional mode only: the workgroup's LDS bytes (the same as ldsData, writable). DS
-  // instructions on the LDS then execute on them at issue, with the LDS block's range rules.
+  // Functional mode only: the workgroup's LDS bytes (the same as ldsData, writable), and the
+  // LDS's executor of DS instructions at issue on them (isa/DsAtIssue.h, lds/LdsAtIssue.cpp);
+  // without both, DS instructions become MemRequests.
   uint8_t* ldsAtIssue = nullptr;
+  void (*dsAtIssue)(const DsAtIssueAccess& access) = nullptr;
 };
 
 // Everything an executor gets.

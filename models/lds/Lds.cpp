@@ -5,8 +5,7 @@
 
 #include "common/MemoryExtensions.h"
 #include "common/SimTime.h"
-#include "common/SmallCopy.h"
-#include "isa/Atomics.h"
+#include "lds/LdsElementRules.h"
 #include "trace/Probes.h"
 
 namespace vgpu {
@@ -75,50 +74,18 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time now = currentTime();
   bankReq.cycle = static_cast<uint64_t>((now + delay) / period_);
 
-  // Lanes in ascending order: for stores to the same address the highest lane wins, and
-  // atomics from lanes of one wave are applied in lane order.
-  // In range: inside the workgroup's allocation and inside the LDS.
+  // The workgroup's allocation, clipped to the LDS; the element rules (range, lane order,
+  // atomics) are LdsElementRules.h, shared with DS instructions done at issue.
   const uint64_t base = ext->ldsBase, storageBytes = storage_.size();
-  const uint64_t limit =
-      base > storageBytes ? 0 : std::min<uint64_t>(ext->ldsSize, storageBytes - base);
-  const int elements = req.elementsPerLane;
-  const isa::MemOp op = req.op;
-  const bool inlineAtomic =
-      op == isa::MemOp::Atomic && bytes == 4 && req.atomic != isa::AtomicOp::CondXchg32;
+  const lds::LdsWindow window{
+      storage_.data() + std::min(base, storageBytes),
+      base > storageBytes ? 0 : std::min<uint64_t>(ext->ldsSize, storageBytes - base)};
+  outOfRangeLanes += lds::executeRequest(req, window);
+  // The banks see every active lane's address, in range or not.
   for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
     const int lane = __builtin_ctzll(lanes);
-    for (int e = 0; e < elements; ++e) {
-      const uint64_t offset = req.addr[lane][e];
-      bankReq.addr[lane][e] = static_cast<uint32_t>(base + offset);
-      uint8_t* data = req.element(lane, e);
-      // Outside the workgroup's allocation: reads return zero and writes are dropped, as the
-      // hardware's LDS range check does.
-      if (offset >= limit || bytes > limit - offset) {
-        ++outOfRangeLanes;
-        if (op != isa::MemOp::Store) std::memset(data, 0, bytes);
-        continue;
-      }
-      uint8_t* mem = storage_.data() + base + offset;
-      if (op == isa::MemOp::Load) {
-        copySmall(data, mem, bytes);
-      } else if (op == isa::MemOp::Store) {
-        copySmall(mem, data, bytes);
-      } else if (inlineAtomic) {
-        // A dword atomic (the usual one) in place, as applyAtomic would do it.
-        uint32_t old, src, cmp;
-        std::memcpy(&old, mem, 4);
-        std::memcpy(&src, data, 4);
-        std::memcpy(&cmp, req.cmpElement(lane, e), 4);
-        const uint32_t result =
-            isa::atomicResult<uint32_t, int32_t, float>(req.atomic, old, src, cmp);
-        std::memcpy(mem, &result, 4);
-        std::memcpy(data, &old, 4);
-      } else {
-        uint8_t old[16];
-        isa::applyAtomic(req.atomic, bytes, mem, data, req.cmpElement(lane, e), old);
-        std::memcpy(data, old, bytes);
-      }
-    }
+    for (int e = 0; e < req.elementsPerLane; ++e)
+      bankReq.addr[lane][e] = static_cast<uint32_t>(base + req.addr[lane][e]);
   }
 
   const uint64_t moved =

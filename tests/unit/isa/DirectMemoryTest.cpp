@@ -1,4 +1,4 @@
-// Functional mode's direct paths (ExecContext::directMemory and ldsAtIssue): plain vector
+// Functional mode's direct paths (ExecContext::directMemory and dsAtIssue): plain vector
 // loads and stores, SMEM loads and DS instructions complete at issue on host memory. Each
 // labelled snippet of programs/direct.s runs twice from the same state, through MemRequests
 // (the reference) and directly, over lane patterns that take each of the direct path's forms
@@ -16,6 +16,7 @@
 
 #include "WaveRunner.h"
 #include "isa/BufferFormat.h"
+#include "lds/LdsAtIssue.h"
 
 namespace vgpu::isa::test {
 namespace {
@@ -70,6 +71,7 @@ void expectSameAsRequests(const std::string& label, const Setup& setup,
   for (size_t i = 0; i < kRegionBytes; ++i) region.bytes[i] = patternByte(regionBase + i);
   direct.ctx.directMemory = &region;
   direct.ctx.ldsAtIssue = direct.lds.data();
+  direct.ctx.dsAtIssue = lds::executeAtIssue;
   const StepResult end = direct.run(1000);
   ASSERT_EQ(end.kind, StepKind::EndProgram) << end.fault;
 
@@ -366,6 +368,7 @@ TEST(DirectMemory, DsTileWithALanePastTheEndReadsZeroThere) {
   // their bytes.
   WaveRunner r = at("ds_tile_read");
   r.ctx.ldsAtIssue = r.lds.data();
+  r.ctx.dsAtIssue = lds::executeAtIssue;
   const std::vector<uint8_t> lds = r.lds;
   for (int l = 0; l < kWaveSize; ++l) {
     r.v(0, l) = l == 50 ? 4094u : 4u * static_cast<uint32_t>(l);
@@ -391,6 +394,7 @@ TEST(DirectMemory, DsOutOfRangeReadsZeroAndDropsWrites) {
   WaveRunner r = at("ds_ops");
   r.ctx.ldsSize = 256;
   r.ctx.ldsAtIssue = r.lds.data();
+  r.ctx.dsAtIssue = lds::executeAtIssue;
   const std::vector<uint8_t> before = r.lds;
   r.wave.exec = 0x7;
   const uint32_t addr[3] = {0, 254, 4096};
@@ -409,6 +413,7 @@ TEST(DirectMemory, DsOutOfRangeReadsZeroAndDropsWrites) {
   WaveRunner atomic = at("ds_atomics");
   atomic.ctx.ldsSize = 256;
   atomic.ctx.ldsAtIssue = atomic.lds.data();
+  atomic.ctx.dsAtIssue = lds::executeAtIssue;
   atomic.wave.exec = 0x2;
   atomic.v(0, 1) = 4096;
   ASSERT_EQ(atomic.run().kind, StepKind::EndProgram);
