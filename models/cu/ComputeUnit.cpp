@@ -222,6 +222,13 @@ bool ComputeUnit::waitSatisfied(const Wave& w) const {
   return w.counters.satisfied(w.waitVm, w.waitLgkm, w.waitExp);
 }
 
+// Inlined into the issue loops (once per issued instruction).
+[[gnu::always_inline]] inline const isa::Instruction* ComputeUnit::nextInstruction(
+    const Wave& w) const {
+  const isa::Instruction* next = w.next;
+  return next && next->pc == w.s->pc ? next : code_->at(w.s->pc);
+}
+
 // Inlined into issueFunctional's loop: the path nearly every instruction takes in functional
 // mode, with what it does not need left out (pipeline timing, hooks).
 [[gnu::always_inline]] inline bool ComputeUnit::issuePlain(Wave& w, const isa::Instruction& inst) {
@@ -340,11 +347,6 @@ std::unique_ptr<isa::MemRequest> ComputeUnit::newRequest() {
   r->faulted = false;
   r->writeback = {};
   return r;
-}
-
-const isa::Instruction* ComputeUnit::nextInstruction(const Wave& w) const {
-  const isa::Instruction* next = w.next;
-  return next && next->pc == w.s->pc ? next : code_->at(w.s->pc);
 }
 
 void ComputeUnit::prepareIssue(Wave& w, const isa::Instruction& inst) {
