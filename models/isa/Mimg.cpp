@@ -8,6 +8,7 @@
 // (completeImageLoad), with the buffer path's conversions (BufferFormat.h). What is modelled
 // and what is not: docs/images.md. Unmodelled opcodes, tiled images and formats outside the
 // model stop the wave with a fault that names them.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -909,7 +910,11 @@ void completeImageSample(WaveState& wave, const MemRequest& mem) {
   const bool integer = isIntegerNumFormat(nfmt);
   const uint32_t oneOf = nfmt == kImgNumFormatSrgb ? uint32_t{kNfmtUnorm} : nfmt;
   const uint32_t one = oneFor(oneOf);
-  float sum[kWaveSize][4] = {};
+  // The weighted sums start from -0, so that they equal the first product: a point sample (one
+  // texel, weight 1) returns the texel's value unchanged, -0 included (as PoCL does for nearest
+  // float reads, samp_2darray_f_nearest_norm_edge), where a sum from +0 would turn -0 into +0.
+  float sum[kWaveSize][4];
+  std::fill(&sum[0][0], &sum[0][0] + kWaveSize * 4, -0.0f);
   uint32_t bits[kWaveSize][4] = {};  // integer formats (point sampling) and gather4 of them
   for (size_t i = 0; i < mem.texels.size(); ++i) {
     const MemRequest::Texel& t = mem.texels[i];

@@ -604,6 +604,8 @@ std::vector<Val> sampled(const TSharp& t, const SSharp& s, std::vector<Val> texe
 constexpr uint32_t kPoint = 0, kBilinear = 1, kMipNone = 0, kMipPoint = 1, kMipLinear = 2;
 
 TEST(ImageSample, PointAndBilinearWithFixedPointWeights) {
+  std::vector<Val> negativeZeroAt12 = imageSTexels();
+  negativeZeroAt12.push_back({"mem:0xa0024", 0x80000000});  // texel (1, 2), set last
   const SSharp point(kClampLastTexel, kPoint, kMipNone),
       linear(kClampLastTexel, kBilinear, kMipNone);
   std::vector<Case> cases = {
@@ -629,6 +631,10 @@ TEST(ImageSample, PointAndBilinearWithFixedPointWeights) {
        sampled(imageS(), linear, imageSTexels(),
                {{"v4", f32(2.5009765625f / 4)}, {"v5", f32(0.125f)}}),
        {{"v0", f32(2.0f)}}},
+      // Point sampling returns the texel unchanged: -0 stays -0 (texel (1, 2) set to -0).
+      {"image_sample_lz v0, v[4:5], s[8:15], s[16:19] dmask:0x1",
+       sampled(imageS(), point, negativeZeroAt12, {{"v4", f32(0.375f)}, {"v5", f32(0.625f)}}),
+       {{"v0", 0x80000000}}},
       // Y, Z of a one-component format read 0 and W reads 1.
       {"image_sample_lz v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf",
        sampled(imageS(), point, imageSTexels(), {{"v4", f32(0.375f)}, {"v5", f32(0.625f)}}),
@@ -779,6 +785,42 @@ TEST(ImageSample, ThreeDAndArrayImages) {
       {"image_sample_lz v0, v[4:5], s[8:15], s[16:19] dmask:0x1",
        sampled(t1, point, array1d, {{"v4", f32(0.625f)}, {"v5", f32(7.0f)}}),
        {{"v0", f32(22.0f)}}},
+  };
+  checkCases(cases);
+}
+
+// A 2D array sampled with normalized coordinates (the differential case
+// samp_2darray_f_nearest_norm_edge, tests/differential/README.md): the address VGPRs are s, t,
+// then the layer (12.16), and only s and t are normalized; the layer is rounded to the nearest
+// slice and clamped to the view (OpenCL 1.2, 8.2: clamp(rint(layer), 0, layers - 1)), never
+// scaled by the layer count and never filtered. 2D array 32 FLOAT 2 x 2, slices 0..2 at 0xe0000
+// (rows of 8 bytes, slices of 16): texel (i, j, slice) holds 100 slice + 10 j + i. A layer scaled
+// by the 3 slices (as PoCL 3.1 does) would read slice 1 for 0.3 and slice 2 for 0.8.
+TEST(ImageSample, TwoDArrayLayerIsRoundedAndClampedNotNormalized) {
+  std::vector<Val> texels;
+  for (int sl = 0; sl < 3; ++sl)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i)
+        texels.push_back({"mem:" + std::to_string(0xe0000 + 16 * sl + 8 * j + 4 * i),
+                          f32(static_cast<float>(100 * sl + 10 * j + i))});
+  const TSharp t = TSharp(0xe0000, kDfmt32, kFloat, 2, 2, kImage2dArray).pitch(2).depth(3);
+  const SSharp point(kClampLastTexel, kPoint, kMipNone),
+      linear(kClampLastTexel, kBilinear, kMipNone);
+  const char* text = "image_sample_lz v0, v[4:6], s[8:15], s[16:19] dmask:0x1 da";
+  auto at = [&](const SSharp& s, float u, float v, float layer) {
+    return sampled(t, s, texels, {{"v4", f32(u)}, {"v5", f32(v)}, {"v6", f32(layer)}});
+  };
+  std::vector<Case> cases = {
+      // (0.75, 0.25) * 2 = (1.5, 0.5): texel (1, 0); layer 0.3 rounds to slice 0.
+      {text, at(point, 0.75f, 0.25f, 0.3f), {{"v0", f32(1.0f)}}},
+      // Texel (0, 1); layer 0.8 rounds to slice 1.
+      {text, at(point, 0.25f, 0.75f, 0.8f), {{"v0", f32(110.0f)}}},
+      // Layer -0.7 rounds to -1 and clamps to slice 0; 5.2 rounds to 5 and clamps to slice 2.
+      {text, at(point, 0.75f, 0.75f, -0.7f), {{"v0", f32(11.0f)}}},
+      {text, at(point, 0.25f, 0.25f, 5.2f), {{"v0", f32(200.0f)}}},
+      // Bilinear at the centre of slice 1 (layer 1.4): the four texels of that slice at 1/4
+      // each, (100 + 101 + 110 + 111) / 4; no weight for slice 2.
+      {text, at(linear, 0.5f, 0.5f, 1.4f), {{"v0", f32(105.5f)}}},
   };
   checkCases(cases);
 }
