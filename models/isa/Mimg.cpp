@@ -666,6 +666,28 @@ AxisTaps axisTaps(float u, bool linear) {
   return t;
 }
 
+// Cube maps (T# TYPE CUBE). The shader selects the face and projects the direction onto it with
+// v_cubeid_f32, v_cubesc_f32, v_cubetc_f32 and v_cubema_f32 (12.11) and passes image_sample the
+// address (s, t, face). The range the texture unit expects is not in the guide; AMD's production
+// graphics compiler shows it: Mesa's ac_prepare_cube_coords (src/amd/llvm/ac_llvm_build.c)
+// divides sc and tc by |ma| (v_cubema_f32 returns twice the major axis, so the quotients lie in
+// [-0.5, 0.5]) and adds 1.5, so a face spans s, t in [1, 2]; cube arrays pass 8 x layer + face
+// as the face coordinate ("coord.z = coord.w(array_index) * 8 + face"; ROCm-Device-Libs' ockl
+// builds the same, fma(rint(layer), 8, face)). The model samples face coordinate s - 1 of the
+// selected face like a 2D image.
+
+// The slice (relative to BASE_ARRAY) of a cube map's face coordinate: rounded to an integer,
+// face = value mod 8 (6 and 7, which v_cubeid_f32 never returns, read face 5: chosen), cube
+// layer = value / 8 clamped to the view's cubes; the slices of a cube are +x, -x, +y, -y, +z,
+// -z (v_cubeid_f32's ids 0..5), the order in which Mesa lays a cube's faces out as slices.
+uint32_t cubeSlice(float faceCoordinate, uint32_t slices) {
+  const float rounded = std::isnan(faceCoordinate) ? 0.0f : std::nearbyint(faceCoordinate);
+  const uint32_t v = !(rounded > 0) ? 0 : static_cast<uint32_t>(std::min(rounded, 65535.0f));
+  const uint32_t cubes = std::max<uint32_t>(1, slices / 6);
+  const uint32_t slice = 6 * std::min(v / 8, cubes - 1) + std::min(v % 8, 5u);
+  return std::min(slice, slices - 1);
+}
+
 // image_sample*, image_gather4*, image_get_lod.
 void execImageSample(ExecArgs& x) {
   const ImageOpInfo& info = imageOpInfo(x.op.opcode);
@@ -683,7 +705,7 @@ void execImageSample(ExecArgs& x) {
   auto refuse = [&](const std::string& what) {
     faultWith(x, name + ": " + what + " is not modelled (docs/images.md)");
   };
-  if (r.type == kImageCube) return refuse("cube-map sampling (face selection, seamless edges)");
+  const bool cube = r.type == kImageCube;
   if (m.a16) return refuse("A16 sampling addresses");
   if (s.filterMode != 0) return refuse("min/max filtering (S# FILTER_MODE)");
   if (s.xyMagFilter >= kXyAnisoPoint || s.xyMinFilter >= kXyAnisoPoint)
@@ -725,6 +747,14 @@ void execImageSample(ExecArgs& x) {
   if (!dataInRange(x, m, dataDwords, true)) return;
 
   const bool normalized = !(m.unorm || s.forceUnnormalized);
+  if (cube && !normalized) return refuse("cube-map sampling with unnormalized coordinates");
+  // Seamless cube filtering (DISABLE_CUBE_WRAP 0) takes the taps beyond a face's edge from the
+  // adjacent face; the model clamps them to the edge of the selected face instead (a documented
+  // deviation: only bilinear footprints that straddle an edge and coordinates outside [1, 2]
+  // differ; so does the implicit LOD of a quad whose lanes fall on different faces, taken from
+  // face coordinates). With DISABLE_CUBE_WRAP 1 each face is addressed with the S#'s modes.
+  uint8_t clampMode[3] = {s.clamp[0], s.clamp[1], s.clamp[2]};
+  if (cube && !s.disableCubeWrap) clampMode[0] = clampMode[1] = kClampLastTexel;
   const uint32_t lastRel = r.lastLevel - r.baseLevel;
   const float minLod = static_cast<float>(std::max(s.minLod, r.minLod)) / 256.0f;
   const float samplerMaxLod = static_cast<float>(s.maxLod) / 256.0f;
@@ -819,7 +849,9 @@ void execImageSample(ExecArgs& x) {
         offset[c] = static_cast<int32_t>(static_cast<uint32_t>((o >> (8 * c)) & 0x3f) << 26) >> 26;
     }
     uint32_t slice = 0;
-    if (array) {
+    if (cube) {
+      slice = r.baseArray + cubeSlice(arg(coordAt + dims, l), layers);
+    } else if (array) {
       const float layer = std::floor(arg(coordAt + dims, l) + 0.5f);
       slice =
           r.baseArray +
@@ -835,7 +867,8 @@ void execImageSample(ExecArgs& x) {
       for (int c = 0; c < 3; ++c) {
         if (c >= dims) continue;
         const float coordinate = arg(coordAt + c, l);
-        const float u = (normalized ? coordinate * static_cast<float>(size[c]) : coordinate) +
+        const float face = cube ? coordinate - 1.0f : coordinate;  // cube: [1, 2] is the face
+        const float u = (normalized ? face * static_cast<float>(size[c]) : face) +
                         static_cast<float>(offset[c]);
         taps[c] = axisTaps(u, c < 2 ? xyLinear : zLinear);
       }
@@ -860,7 +893,7 @@ void execImageSample(ExecArgs& x) {
         int32_t index[3] = {0, 0, 0};
         for (int c = 0; c < dims; ++c) {
           texel.weight *= gather ? 1.0f : taps[c].weight[tap[c]];
-          index[c] = addressMode(taps[c].index[tap[c]], size[c], s.clamp[c]);
+          index[c] = addressMode(taps[c].index[tap[c]], size[c], clampMode[c]);
           if (index[c] < 0) texel.fetch = false;
         }
         if (texel.fetch) {
