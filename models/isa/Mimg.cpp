@@ -688,6 +688,71 @@ uint32_t cubeSlice(float faceCoordinate, uint32_t slices) {
   return std::min(slice, slices - 1);
 }
 
+// Seamless cube filtering (S# DISABLE_CUBE_WRAP 0): a bilinear tap one texel beyond an edge of
+// face `face` (n x n texels) is the texel of the adjacent face that the tap's direction points
+// into. The tap's centre, (i + 0.5) / n and (j + 0.5) / n in face coordinates, is turned back
+// into a direction with the face's (sc, tc, ma) convention (the OpenGL/Direct3D cube-map table
+// that v_cubesc/tc_f32 implement: +x: sc = -z, tc = -y; -x: sc = z, tc = -y; +y: sc = x,
+// tc = z; -y: sc = x, tc = -z; +z: sc = x, tc = -y; -z: sc = -x, tc = -y) and projected again:
+// its major axis is now the one the tap crossed into, and the texel it lands in is the
+// neighbour's edge texel in the same row or column (exact: n (k + 1) / (n + 1) floors to k).
+struct CubeTexel {
+  uint32_t face, i, j;
+};
+CubeTexel cubeNeighbour(uint32_t face, int64_t i, int64_t j, uint32_t n) {
+  const double size = n;
+  const double sc = 2.0 * (static_cast<double>(i) + 0.5) / size - 1.0;
+  const double tc = 2.0 * (static_cast<double>(j) + 0.5) / size - 1.0;
+  double d[3];  // the direction, major axis length 1
+  switch (face) {
+    case 0:
+      d[0] = 1, d[1] = -tc, d[2] = -sc;
+      break;
+    case 1:
+      d[0] = -1, d[1] = -tc, d[2] = sc;
+      break;
+    case 2:
+      d[0] = sc, d[1] = 1, d[2] = tc;
+      break;
+    case 3:
+      d[0] = sc, d[1] = -1, d[2] = -tc;
+      break;
+    case 4:
+      d[0] = sc, d[1] = -tc, d[2] = 1;
+      break;
+    default:
+      d[0] = -sc, d[1] = -tc, d[2] = -1;
+      break;
+  }
+  // Face selection as v_cubeid_f32 does it: z if |z| >= |x|, |y|, else y if |y| >= |x|, else x.
+  const double ax = std::fabs(d[0]), ay = std::fabs(d[1]), az = std::fabs(d[2]);
+  CubeTexel out;
+  double s2, t2, ma;
+  if (az >= ax && az >= ay) {
+    out.face = d[2] < 0 ? 5 : 4;
+    s2 = d[2] < 0 ? -d[0] : d[0];
+    t2 = -d[1];
+    ma = az;
+  } else if (ay >= ax) {
+    out.face = d[1] < 0 ? 3 : 2;
+    s2 = d[0];
+    t2 = d[1] < 0 ? -d[2] : d[2];
+    ma = ay;
+  } else {
+    out.face = d[0] < 0 ? 1 : 0;
+    s2 = d[0] < 0 ? d[2] : -d[2];
+    t2 = -d[1];
+    ma = ax;
+  }
+  auto texelOf = [&](double c) {
+    const double u = std::floor((c / ma + 1.0) / 2.0 * size);
+    return static_cast<uint32_t>(std::min(std::max(u, 0.0), size - 1.0));
+  };
+  out.i = texelOf(s2);
+  out.j = texelOf(t2);
+  return out;
+}
+
 // image_sample*, image_gather4*, image_get_lod.
 void execImageSample(ExecArgs& x) {
   const ImageOpInfo& info = imageOpInfo(x.op.opcode);
@@ -748,13 +813,15 @@ void execImageSample(ExecArgs& x) {
 
   const bool normalized = !(m.unorm || s.forceUnnormalized);
   if (cube && !normalized) return refuse("cube-map sampling with unnormalized coordinates");
-  // Seamless cube filtering (DISABLE_CUBE_WRAP 0) takes the taps beyond a face's edge from the
-  // adjacent face; the model clamps them to the edge of the selected face instead (a documented
-  // deviation: only bilinear footprints that straddle an edge and coordinates outside [1, 2]
-  // differ; so does the implicit LOD of a quad whose lanes fall on different faces, taken from
-  // face coordinates). With DISABLE_CUBE_WRAP 1 each face is addressed with the S#'s modes.
-  uint8_t clampMode[3] = {s.clamp[0], s.clamp[1], s.clamp[2]};
-  if (cube && !s.disableCubeWrap) clampMode[0] = clampMode[1] = kClampLastTexel;
+  // Seamless cube filtering (DISABLE_CUBE_WRAP 0, what the APIs ask for): face coordinates are
+  // held to the face ([1, 2]), and a bilinear tap beyond an edge reads the adjacent face
+  // (cubeNeighbour); a tap beyond a corner, where three faces meet and no face has a fourth
+  // texel, is the average of the footprint's three other texels (the method the OpenGL 4.6
+  // specification, 8.13.1 "Seamless Cube Map Filtering", recommends; gather4 returns the
+  // footprint's texel diagonal to it instead, the one inside the face). With DISABLE_CUBE_WRAP 1
+  // each face is addressed alone with the S#'s CLAMP_X/Y modes. Not modelled: the implicit LOD
+  // of a quad whose lanes fall on different faces is taken from face coordinates.
+  const bool seamless = cube && !s.disableCubeWrap;
   const uint32_t lastRel = r.lastLevel - r.baseLevel;
   const float minLod = static_cast<float>(std::max(s.minLod, r.minLod)) / 256.0f;
   const float samplerMaxLod = static_cast<float>(s.maxLod) / 256.0f;
@@ -848,9 +915,11 @@ void execImageSample(ExecArgs& x) {
       for (int c = 0; c < 3; ++c)
         offset[c] = static_cast<int32_t>(static_cast<uint32_t>((o >> (8 * c)) & 0x3f) << 26) >> 26;
     }
-    uint32_t slice = 0;
+    uint32_t slice = 0, face = 0;
     if (cube) {
-      slice = r.baseArray + cubeSlice(arg(coordAt + dims, l), layers);
+      const uint32_t relative = cubeSlice(arg(coordAt + dims, l), layers);
+      face = relative % 6;
+      slice = r.baseArray + relative;
     } else if (array) {
       const float layer = std::floor(arg(coordAt + dims, l) + 0.5f);
       slice =
@@ -867,9 +936,10 @@ void execImageSample(ExecArgs& x) {
       for (int c = 0; c < 3; ++c) {
         if (c >= dims) continue;
         const float coordinate = arg(coordAt + c, l);
-        const float face = cube ? coordinate - 1.0f : coordinate;  // cube: [1, 2] is the face
-        const float u = (normalized ? face * static_cast<float>(size[c]) : face) +
-                        static_cast<float>(offset[c]);
+        const float onFace = cube ? coordinate - 1.0f : coordinate;  // cube: [1, 2] is the face
+        float u = (normalized ? onFace * static_cast<float>(size[c]) : onFace) +
+                  static_cast<float>(offset[c]);
+        if (seamless) u = std::min(std::max(u, 0.0f), static_cast<float>(size[c]));  // NaN: 0
         taps[c] = axisTaps(u, c < 2 ? xyLinear : zLinear);
       }
       // Gather4's order (x, y, z, w) = (i0, j1), (i1, j1), (i1, j0), (i0, j0).
@@ -890,10 +960,45 @@ void execImageSample(ExecArgs& x) {
         texel.lane = static_cast<uint8_t>(l);
         texel.slot = static_cast<uint8_t>(gather ? t : 0);
         texel.weight = levelWeight[lv];
+        if (seamless && size[0] == size[1]) {
+          // Taps on the face, beyond one edge (the adjacent face) or beyond a corner.
+          // The face coordinate was held to [0, n] texels: a point tap is on the face once n
+          // becomes n - 1, a bilinear one at most one texel beyond an edge.
+          const int64_t n = size[0];
+          auto index = [&](int axis, int k) {
+            const int64_t v = taps[axis].index[k];
+            return taps[axis].count == 1 ? std::min(v, n - 1) : v;
+          };
+          auto onCube = [&](int a, int b) {  // footprint tap (a, b) -> a texel of the cube
+            const int64_t i = index(0, a), j = index(1, b);
+            if (i >= 0 && i < n && j >= 0 && j < n)
+              return CubeTexel{face, static_cast<uint32_t>(i), static_cast<uint32_t>(j)};
+            return cubeNeighbour(face, i, j, static_cast<uint32_t>(n));
+          };
+          auto push = [&](const CubeTexel& c, float weight) {
+            texel.weight = weight;
+            texel.address = layout.texelAddress(r.base, c.i, c.j, slice - face + c.face, absolute);
+            if (weight != 0.0f || gather) mem.texels.push_back(texel);
+          };
+          float weight = levelWeight[lv];
+          for (int c = 0; c < 2; ++c) weight *= gather ? 1.0f : taps[c].weight[tap[c]];
+          const int64_t ti = index(0, tap[0]), tj = index(1, tap[1]);
+          const bool cornerTap = (ti < 0 || ti >= n) && (tj < 0 || tj >= n);
+          if (!cornerTap) {
+            push(onCube(tap[0], tap[1]), weight);
+          } else if (gather) {
+            push(onCube(1 - tap[0], 1 - tap[1]), weight);
+          } else {
+            push(onCube(1 - tap[0], tap[1]), weight / 3);
+            push(onCube(tap[0], 1 - tap[1]), weight / 3);
+            push(onCube(1 - tap[0], 1 - tap[1]), weight / 3);
+          }
+          continue;
+        }
         int32_t index[3] = {0, 0, 0};
         for (int c = 0; c < dims; ++c) {
           texel.weight *= gather ? 1.0f : taps[c].weight[tap[c]];
-          index[c] = addressMode(taps[c].index[tap[c]], size[c], clampMode[c]);
+          index[c] = addressMode(taps[c].index[tap[c]], size[c], s.clamp[c]);
           if (index[c] < 0) texel.fetch = false;
         }
         if (texel.fetch) {

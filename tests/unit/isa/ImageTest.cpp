@@ -905,14 +905,30 @@ TEST(ImageSample, CubeMapFaceSelectionFromTheCubeInstructions) {
   checkPrograms(cases);
 }
 
-// Taps beyond a face's edge: with seamless filtering (DISABLE_CUBE_WRAP 0) the model clamps them
-// to the face's edge (docs/images.md, a deviation: the hardware reads the adjacent face); with
-// DISABLE_CUBE_WRAP 1 the S#'s address mode applies within the face. Face 0 (texels 0, 1, 10,
-// 11), s = 1.0 (its left edge) and t = 1.25 (texel row 0's centre): bilinear taps i = -1 and 0
-// at 1/2 each in row 0. Clamped: (0 + 0) / 2 = 0; wrapped: i = -1 is texel 1: (1 + 0) / 2 = 0.5.
+// Taps beyond a face's edge (seamless filtering, DISABLE_CUBE_WRAP 0) read the adjacent face,
+// worked out from the cube-map table above: a tap's centre one texel beyond the edge is a
+// direction whose major axis is the adjacent face's, and it lands on that face's edge texel in
+// the same row or column. Face 0's left column (sc = -z = -ma) touches face 4's right column
+// (sc = x = ma), rows matching (tc = -y on both): beyond texel (0, 0) of face 0 lies texel (1, 0)
+// of face 4 (401). Face 0's top row (tc = -y = -ma) touches face 2's right column (sc = x = ma);
+// face 0's column 0 (sc = -z = -0.5: z = 0.5) continues into face 2's row 1 (tc = z = 0.5):
+// above texel (0, 0) of face 0 lies texel (1, 1) of face 2 (211). Face 2's top row (tc = z = -ma)
+// touches face 5's top row (tc = -y = -ma), columns mirrored (sc = x on face 2, -x on face 5):
+// above texel (1, 0) of face 2 (x = 0.5) lies texel (0, 0) of face 5 (500).
+//   - face 0, s = 1.0 (its left edge), t = 1.25 (row 0's centre): taps i = -1 and 0 at 1/2 each:
+//     (401 + 0) / 2 = 200.5; with DISABLE_CUBE_WRAP 1 and WRAP the face wraps on itself: i = -1
+//     is texel 1, (1 + 0) / 2 = 0.5.
+//   - face 2, s = 1.75 (column 1's centre), t = 1.0 (top edge): (500 + 201) / 2 = 350.5.
+//   - face 0, s = 1.0625, t = 1.0: u = 0.125 texels, v = 0: taps i = -1, 0 at 3/8, 5/8 and
+//     j = -1, 0 at 1/2 each. The corner tap (-1, -1) (weight 3/16) is the average of the other
+//     three: texel (0, 0) (0, weight 5/16), beyond the left edge 401 (3/16), beyond the top 211
+//     (5/16): 5/16 211 + 3/16 401 + 1/16 (0 + 401 + 211) = 179.375. Gather4 there returns
+//     (i0, j1), (i1, j1), (i1, j0), (i0, j0) = 401, 0, 211 and for the corner the footprint's
+//     texel diagonal to it, (0, 0): 0.
+//   - Point sampling at s = t = 2.0 (the far edge) reads the face's last texel (1, 1) = 11.
 // Face coordinates 9 and 10 (8 + 1, 8 + 2) on a view of one cube read faces 1 and 2 (the layer
 // clamps to the view), and face coordinate 0.6 rounds to face 1.
-TEST(ImageSample, CubeMapEdgesLayersAndRounding) {
+TEST(ImageSample, CubeMapSeamlessEdgesCornersLayersAndRounding) {
   const TSharp t = TSharp(0xf0000, kDfmt32, kFloat, 2, 2, kImageCube).pitch(2).depth(6);
   const SSharp wrapLinear(kClampWrap, kBilinear, kMipNone), point(kClampWrap, kPoint, kMipNone);
   const char* text = "image_sample_lz v0, v[4:6], s[8:15], s[16:19] dmask:0x1 da";
@@ -920,8 +936,14 @@ TEST(ImageSample, CubeMapEdgesLayersAndRounding) {
     return sampled(t, s, cubeTexels(6), {{"v4", f32(u)}, {"v5", f32(v)}, {"v6", f32(face)}});
   };
   std::vector<Case> cases = {
-      {text, at(wrapLinear, 1.0f, 1.25f, 0.0f), {{"v0", f32(0.0f)}}},
+      {text, at(wrapLinear, 1.0f, 1.25f, 0.0f), {{"v0", f32(200.5f)}}},
       {text, at(SSharp(wrapLinear).disableCubeWrap(), 1.0f, 1.25f, 0.0f), {{"v0", f32(0.5f)}}},
+      {text, at(wrapLinear, 1.75f, 1.0f, 2.0f), {{"v0", f32(350.5f)}}},
+      {text, at(wrapLinear, 1.0625f, 1.0f, 0.0f), {{"v0", f32(179.375f)}}},
+      {"image_gather4_lz v[0:3], v[4:6], s[8:15], s[16:19] dmask:0x1 da",
+       at(wrapLinear, 1.0625f, 1.0f, 0.0f),
+       {{"v0", f32(401.0f)}, {"v1", f32(0.0f)}, {"v2", f32(211.0f)}, {"v3", f32(0.0f)}}},
+      {text, at(point, 2.0f, 2.0f, 0.0f), {{"v0", f32(11.0f)}}},
       {text, at(point, 1.75f, 1.25f, 9.0f), {{"v0", f32(101.0f)}}},
       {text, at(point, 1.75f, 1.75f, 10.0f), {{"v0", f32(211.0f)}}},
       {text, at(point, 1.25f, 1.75f, 0.6f), {{"v0", f32(110.0f)}}},
