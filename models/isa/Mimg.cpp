@@ -939,7 +939,8 @@ void execImageSample(ExecArgs& x) {
         const float onFace = cube ? coordinate - 1.0f : coordinate;  // cube: [1, 2] is the face
         float u = (normalized ? onFace * static_cast<float>(size[c]) : onFace) +
                   static_cast<float>(offset[c]);
-        if (seamless) u = std::min(std::max(u, 0.0f), static_cast<float>(size[c]));  // NaN: 0
+        // (A NaN stays NaN here; axisTaps reads it as 0.)
+        if (seamless) u = std::min(std::max(u, 0.0f), static_cast<float>(size[c]));
         taps[c] = axisTaps(u, c < 2 ? xyLinear : zLinear);
       }
       // Gather4's order (x, y, z, w) = (i0, j1), (i1, j1), (i1, j0), (i0, j0).
@@ -977,7 +978,9 @@ void execImageSample(ExecArgs& x) {
           };
           auto push = [&](const CubeTexel& c, float weight) {
             texel.weight = weight;
-            texel.address = layout.texelAddress(r.base, c.i, c.j, slice - face + c.face, absolute);
+            // A neighbour's slice, held to the view (a T# whose view is not whole cubes).
+            const uint32_t to = std::min(slice - face + c.face, r.baseArray + layers - 1);
+            texel.address = layout.texelAddress(r.base, c.i, c.j, to, absolute);
             if (weight != 0.0f || gather) mem.texels.push_back(texel);
           };
           float weight = levelWeight[lv];
