@@ -8,6 +8,7 @@
 // (completeImageLoad), with the buffer path's conversions (BufferFormat.h). What is modelled
 // and what is not: docs/images.md. Unmodelled opcodes, tiled images and formats outside the
 // model stop the wave with a fault that names them.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -665,6 +666,93 @@ AxisTaps axisTaps(float u, bool linear) {
   return t;
 }
 
+// Cube maps (T# TYPE CUBE). The shader selects the face and projects the direction onto it with
+// v_cubeid_f32, v_cubesc_f32, v_cubetc_f32 and v_cubema_f32 (12.11) and passes image_sample the
+// address (s, t, face). The range the texture unit expects is not in the guide; AMD's production
+// graphics compiler shows it: Mesa's ac_prepare_cube_coords (src/amd/llvm/ac_llvm_build.c)
+// divides sc and tc by |ma| (v_cubema_f32 returns twice the major axis, so the quotients lie in
+// [-0.5, 0.5]) and adds 1.5, so a face spans s, t in [1, 2]; cube arrays pass 8 x layer + face
+// as the face coordinate ("coord.z = coord.w(array_index) * 8 + face"; ROCm-Device-Libs' ockl
+// builds the same, fma(rint(layer), 8, face)). The model samples face coordinate s - 1 of the
+// selected face like a 2D image.
+
+// The slice (relative to BASE_ARRAY) of a cube map's face coordinate: rounded to an integer,
+// face = value mod 8 (6 and 7, which v_cubeid_f32 never returns, read face 5: chosen), cube
+// layer = value / 8 clamped to the view's cubes; the slices of a cube are +x, -x, +y, -y, +z,
+// -z (v_cubeid_f32's ids 0..5), the order in which Mesa lays a cube's faces out as slices.
+uint32_t cubeSlice(float faceCoordinate, uint32_t slices) {
+  const float rounded = std::isnan(faceCoordinate) ? 0.0f : std::nearbyint(faceCoordinate);
+  const uint32_t v = !(rounded > 0) ? 0 : static_cast<uint32_t>(std::min(rounded, 65535.0f));
+  const uint32_t cubes = std::max<uint32_t>(1, slices / 6);
+  const uint32_t slice = 6 * std::min(v / 8, cubes - 1) + std::min(v % 8, 5u);
+  return std::min(slice, slices - 1);
+}
+
+// Seamless cube filtering (S# DISABLE_CUBE_WRAP 0): a bilinear tap one texel beyond an edge of
+// face `face` (n x n texels) is the texel of the adjacent face that the tap's direction points
+// into. The tap's centre, (i + 0.5) / n and (j + 0.5) / n in face coordinates, is turned back
+// into a direction with the face's (sc, tc, ma) convention (the OpenGL/Direct3D cube-map table
+// that v_cubesc/tc_f32 implement: +x: sc = -z, tc = -y; -x: sc = z, tc = -y; +y: sc = x,
+// tc = z; -y: sc = x, tc = -z; +z: sc = x, tc = -y; -z: sc = -x, tc = -y) and projected again:
+// its major axis is now the one the tap crossed into, and the texel it lands in is the
+// neighbour's edge texel in the same row or column (exact: n (k + 1) / (n + 1) floors to k).
+struct CubeTexel {
+  uint32_t face, i, j;
+};
+CubeTexel cubeNeighbour(uint32_t face, int64_t i, int64_t j, uint32_t n) {
+  const double size = n;
+  const double sc = 2.0 * (static_cast<double>(i) + 0.5) / size - 1.0;
+  const double tc = 2.0 * (static_cast<double>(j) + 0.5) / size - 1.0;
+  double d[3];  // the direction, major axis length 1
+  switch (face) {
+    case 0:
+      d[0] = 1, d[1] = -tc, d[2] = -sc;
+      break;
+    case 1:
+      d[0] = -1, d[1] = -tc, d[2] = sc;
+      break;
+    case 2:
+      d[0] = sc, d[1] = 1, d[2] = tc;
+      break;
+    case 3:
+      d[0] = sc, d[1] = -1, d[2] = -tc;
+      break;
+    case 4:
+      d[0] = sc, d[1] = -tc, d[2] = 1;
+      break;
+    default:
+      d[0] = -sc, d[1] = -tc, d[2] = -1;
+      break;
+  }
+  // Face selection as v_cubeid_f32 does it: z if |z| >= |x|, |y|, else y if |y| >= |x|, else x.
+  const double ax = std::fabs(d[0]), ay = std::fabs(d[1]), az = std::fabs(d[2]);
+  CubeTexel out;
+  double s2, t2, ma;
+  if (az >= ax && az >= ay) {
+    out.face = d[2] < 0 ? 5 : 4;
+    s2 = d[2] < 0 ? -d[0] : d[0];
+    t2 = -d[1];
+    ma = az;
+  } else if (ay >= ax) {
+    out.face = d[1] < 0 ? 3 : 2;
+    s2 = d[0];
+    t2 = d[1] < 0 ? -d[2] : d[2];
+    ma = ay;
+  } else {
+    out.face = d[0] < 0 ? 1 : 0;
+    s2 = d[0] < 0 ? d[2] : -d[2];
+    t2 = -d[1];
+    ma = ax;
+  }
+  auto texelOf = [&](double c) {
+    const double u = std::floor((c / ma + 1.0) / 2.0 * size);
+    return static_cast<uint32_t>(std::min(std::max(u, 0.0), size - 1.0));
+  };
+  out.i = texelOf(s2);
+  out.j = texelOf(t2);
+  return out;
+}
+
 // image_sample*, image_gather4*, image_get_lod.
 void execImageSample(ExecArgs& x) {
   const ImageOpInfo& info = imageOpInfo(x.op.opcode);
@@ -682,7 +770,7 @@ void execImageSample(ExecArgs& x) {
   auto refuse = [&](const std::string& what) {
     faultWith(x, name + ": " + what + " is not modelled (docs/images.md)");
   };
-  if (r.type == kImageCube) return refuse("cube-map sampling (face selection, seamless edges)");
+  const bool cube = r.type == kImageCube;
   if (m.a16) return refuse("A16 sampling addresses");
   if (s.filterMode != 0) return refuse("min/max filtering (S# FILTER_MODE)");
   if (s.xyMagFilter >= kXyAnisoPoint || s.xyMinFilter >= kXyAnisoPoint)
@@ -724,6 +812,16 @@ void execImageSample(ExecArgs& x) {
   if (!dataInRange(x, m, dataDwords, true)) return;
 
   const bool normalized = !(m.unorm || s.forceUnnormalized);
+  if (cube && !normalized) return refuse("cube-map sampling with unnormalized coordinates");
+  // Seamless cube filtering (DISABLE_CUBE_WRAP 0, what the APIs ask for): face coordinates are
+  // held to the face ([1, 2]), and a bilinear tap beyond an edge reads the adjacent face
+  // (cubeNeighbour); a tap beyond a corner, where three faces meet and no face has a fourth
+  // texel, is the average of the footprint's three other texels (the method the OpenGL 4.6
+  // specification, 8.13.1 "Seamless Cube Map Filtering", recommends; gather4 returns the
+  // footprint's texel diagonal to it instead, the one inside the face). With DISABLE_CUBE_WRAP 1
+  // each face is addressed alone with the S#'s CLAMP_X/Y modes. Not modelled: the implicit LOD
+  // of a quad whose lanes fall on different faces is taken from face coordinates.
+  const bool seamless = cube && !s.disableCubeWrap;
   const uint32_t lastRel = r.lastLevel - r.baseLevel;
   const float minLod = static_cast<float>(std::max(s.minLod, r.minLod)) / 256.0f;
   const float samplerMaxLod = static_cast<float>(s.maxLod) / 256.0f;
@@ -817,8 +915,12 @@ void execImageSample(ExecArgs& x) {
       for (int c = 0; c < 3; ++c)
         offset[c] = static_cast<int32_t>(static_cast<uint32_t>((o >> (8 * c)) & 0x3f) << 26) >> 26;
     }
-    uint32_t slice = 0;
-    if (array) {
+    uint32_t slice = 0, face = 0;
+    if (cube) {
+      const uint32_t relative = cubeSlice(arg(coordAt + dims, l), layers);
+      face = relative % 6;
+      slice = r.baseArray + relative;
+    } else if (array) {
       const float layer = std::floor(arg(coordAt + dims, l) + 0.5f);
       slice =
           r.baseArray +
@@ -834,8 +936,11 @@ void execImageSample(ExecArgs& x) {
       for (int c = 0; c < 3; ++c) {
         if (c >= dims) continue;
         const float coordinate = arg(coordAt + c, l);
-        const float u = (normalized ? coordinate * static_cast<float>(size[c]) : coordinate) +
-                        static_cast<float>(offset[c]);
+        const float onFace = cube ? coordinate - 1.0f : coordinate;  // cube: [1, 2] is the face
+        float u = (normalized ? onFace * static_cast<float>(size[c]) : onFace) +
+                  static_cast<float>(offset[c]);
+        // (A NaN stays NaN here; axisTaps reads it as 0.)
+        if (seamless) u = std::min(std::max(u, 0.0f), static_cast<float>(size[c]));
         taps[c] = axisTaps(u, c < 2 ? xyLinear : zLinear);
       }
       // Gather4's order (x, y, z, w) = (i0, j1), (i1, j1), (i1, j0), (i0, j0).
@@ -856,6 +961,43 @@ void execImageSample(ExecArgs& x) {
         texel.lane = static_cast<uint8_t>(l);
         texel.slot = static_cast<uint8_t>(gather ? t : 0);
         texel.weight = levelWeight[lv];
+        if (seamless && size[0] == size[1]) {
+          // Taps on the face, beyond one edge (the adjacent face) or beyond a corner.
+          // The face coordinate was held to [0, n] texels: a point tap is on the face once n
+          // becomes n - 1, a bilinear one at most one texel beyond an edge.
+          const int64_t n = size[0];
+          auto index = [&](int axis, int k) {
+            const int64_t v = taps[axis].index[k];
+            return taps[axis].count == 1 ? std::min(v, n - 1) : v;
+          };
+          auto onCube = [&](int a, int b) {  // footprint tap (a, b) -> a texel of the cube
+            const int64_t i = index(0, a), j = index(1, b);
+            if (i >= 0 && i < n && j >= 0 && j < n)
+              return CubeTexel{face, static_cast<uint32_t>(i), static_cast<uint32_t>(j)};
+            return cubeNeighbour(face, i, j, static_cast<uint32_t>(n));
+          };
+          auto push = [&](const CubeTexel& c, float weight) {
+            texel.weight = weight;
+            // A neighbour's slice, held to the view (a T# whose view is not whole cubes).
+            const uint32_t to = std::min(slice - face + c.face, r.baseArray + layers - 1);
+            texel.address = layout.texelAddress(r.base, c.i, c.j, to, absolute);
+            if (weight != 0.0f || gather) mem.texels.push_back(texel);
+          };
+          float weight = levelWeight[lv];
+          for (int c = 0; c < 2; ++c) weight *= gather ? 1.0f : taps[c].weight[tap[c]];
+          const int64_t ti = index(0, tap[0]), tj = index(1, tap[1]);
+          const bool cornerTap = (ti < 0 || ti >= n) && (tj < 0 || tj >= n);
+          if (!cornerTap) {
+            push(onCube(tap[0], tap[1]), weight);
+          } else if (gather) {
+            push(onCube(1 - tap[0], 1 - tap[1]), weight);
+          } else {
+            push(onCube(1 - tap[0], tap[1]), weight / 3);
+            push(onCube(tap[0], 1 - tap[1]), weight / 3);
+            push(onCube(1 - tap[0], 1 - tap[1]), weight / 3);
+          }
+          continue;
+        }
         int32_t index[3] = {0, 0, 0};
         for (int c = 0; c < dims; ++c) {
           texel.weight *= gather ? 1.0f : taps[c].weight[tap[c]];
@@ -909,7 +1051,11 @@ void completeImageSample(WaveState& wave, const MemRequest& mem) {
   const bool integer = isIntegerNumFormat(nfmt);
   const uint32_t oneOf = nfmt == kImgNumFormatSrgb ? uint32_t{kNfmtUnorm} : nfmt;
   const uint32_t one = oneFor(oneOf);
-  float sum[kWaveSize][4] = {};
+  // The weighted sums start from -0, so that they equal the first product: a point sample (one
+  // texel, weight 1) returns the texel's value unchanged, -0 included (as PoCL does for nearest
+  // float reads, samp_2darray_f_nearest_norm_edge), where a sum from +0 would turn -0 into +0.
+  float sum[kWaveSize][4];
+  std::fill(&sum[0][0], &sum[0][0] + kWaveSize * 4, -0.0f);
   uint32_t bits[kWaveSize][4] = {};  // integer formats (point sampling) and gather4 of them
   for (size_t i = 0; i < mem.texels.size(); ++i) {
     const MemRequest::Texel& t = mem.texels[i];

@@ -87,8 +87,9 @@ struct DiffCase {
   std::vector<Arg> args;
   std::vector<std::string> platforms{"tiny"};
   // Documented deviations of clang-15/ROCm-Device-Libs from the OpenCL spec, which PoCL does not
-  // share: rewrites PoCL's results into what the compiled gfx906 code computes on hardware
-  // (each case says why). The deviating elements are still checked, against that value.
+  // share, and of PoCL from the spec: rewrites PoCL's results into what the compiled gfx906 code
+  // computes on hardware (each case says why). The deviating elements are still checked, against
+  // that value.
   std::function<void(const DiffCase&, Buffers&)> toolchain;
 };
 

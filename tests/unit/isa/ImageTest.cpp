@@ -555,6 +555,10 @@ struct SSharp {
     put(w, 3, 30, 2, type);
     return *this;
   }
+  SSharp& disableCubeWrap() {
+    put(w, 0, 28, 1, 1);
+    return *this;
+  }
   SSharp& maxLod(uint32_t fixed48) {
     put(w, 1, 12, 12, fixed48);
     return *this;
@@ -604,6 +608,8 @@ std::vector<Val> sampled(const TSharp& t, const SSharp& s, std::vector<Val> texe
 constexpr uint32_t kPoint = 0, kBilinear = 1, kMipNone = 0, kMipPoint = 1, kMipLinear = 2;
 
 TEST(ImageSample, PointAndBilinearWithFixedPointWeights) {
+  std::vector<Val> negativeZeroAt12 = imageSTexels();
+  negativeZeroAt12.push_back({"mem:0xa0024", 0x80000000});  // texel (1, 2), set last
   const SSharp point(kClampLastTexel, kPoint, kMipNone),
       linear(kClampLastTexel, kBilinear, kMipNone);
   std::vector<Case> cases = {
@@ -629,6 +635,10 @@ TEST(ImageSample, PointAndBilinearWithFixedPointWeights) {
        sampled(imageS(), linear, imageSTexels(),
                {{"v4", f32(2.5009765625f / 4)}, {"v5", f32(0.125f)}}),
        {{"v0", f32(2.0f)}}},
+      // Point sampling returns the texel unchanged: -0 stays -0 (texel (1, 2) set to -0).
+      {"image_sample_lz v0, v[4:5], s[8:15], s[16:19] dmask:0x1",
+       sampled(imageS(), point, negativeZeroAt12, {{"v4", f32(0.375f)}, {"v5", f32(0.625f)}}),
+       {{"v0", 0x80000000}}},
       // Y, Z of a one-component format read 0 and W reads 1.
       {"image_sample_lz v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf",
        sampled(imageS(), point, imageSTexels(), {{"v4", f32(0.375f)}, {"v5", f32(0.625f)}}),
@@ -783,6 +793,164 @@ TEST(ImageSample, ThreeDAndArrayImages) {
   checkCases(cases);
 }
 
+// A 2D array sampled with normalized coordinates (the differential case
+// samp_2darray_f_nearest_norm_edge, tests/differential/README.md): the address VGPRs are s, t,
+// then the layer (12.16), and only s and t are normalized; the layer is rounded to the nearest
+// slice and clamped to the view (OpenCL 1.2, 8.2: clamp(rint(layer), 0, layers - 1)), never
+// scaled by the layer count and never filtered. 2D array 32 FLOAT 2 x 2, slices 0..2 at 0xe0000
+// (rows of 8 bytes, slices of 16): texel (i, j, slice) holds 100 slice + 10 j + i. A layer scaled
+// by the 3 slices (as PoCL 3.1 does) would read slice 1 for 0.3 and slice 2 for 0.8.
+TEST(ImageSample, TwoDArrayLayerIsRoundedAndClampedNotNormalized) {
+  std::vector<Val> texels;
+  for (int sl = 0; sl < 3; ++sl)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i)
+        texels.push_back({"mem:" + std::to_string(0xe0000 + 16 * sl + 8 * j + 4 * i),
+                          f32(static_cast<float>(100 * sl + 10 * j + i))});
+  const TSharp t = TSharp(0xe0000, kDfmt32, kFloat, 2, 2, kImage2dArray).pitch(2).depth(3);
+  const SSharp point(kClampLastTexel, kPoint, kMipNone),
+      linear(kClampLastTexel, kBilinear, kMipNone);
+  const char* text = "image_sample_lz v0, v[4:6], s[8:15], s[16:19] dmask:0x1 da";
+  auto at = [&](const SSharp& s, float u, float v, float layer) {
+    return sampled(t, s, texels, {{"v4", f32(u)}, {"v5", f32(v)}, {"v6", f32(layer)}});
+  };
+  std::vector<Case> cases = {
+      // (0.75, 0.25) * 2 = (1.5, 0.5): texel (1, 0); layer 0.3 rounds to slice 0.
+      {text, at(point, 0.75f, 0.25f, 0.3f), {{"v0", f32(1.0f)}}},
+      // Texel (0, 1); layer 0.8 rounds to slice 1.
+      {text, at(point, 0.25f, 0.75f, 0.8f), {{"v0", f32(110.0f)}}},
+      // Layer -0.7 rounds to -1 and clamps to slice 0; 5.2 rounds to 5 and clamps to slice 2.
+      {text, at(point, 0.75f, 0.75f, -0.7f), {{"v0", f32(11.0f)}}},
+      {text, at(point, 0.25f, 0.25f, 5.2f), {{"v0", f32(200.0f)}}},
+      // Bilinear at the centre of slice 1 (layer 1.4): the four texels of that slice at 1/4
+      // each, (100 + 101 + 110 + 111) / 4; no weight for slice 2.
+      {text, at(linear, 0.5f, 0.5f, 1.4f), {{"v0", f32(105.5f)}}},
+  };
+  checkCases(cases);
+}
+
+// Cube maps: 32 FLOAT faces of 2 x 2 at 0xf0000 (rows of 8 bytes, slices of 16; cube arrays:
+// 12 slices), texel (i, j) of slice f holds 100 f + 10 j + i, so every face (slice 0..5: +x, -x,
+// +y, -y, +z, -z) holds distinct values. The program prepares the coordinates as Mesa does
+// (ac_prepare_cube_coords: s = sc / |ma| + 1.5 with ma = v_cubema_f32 = 2 x the major axis) and
+// samples. Expected texels from the cube-map table of OpenGL (ARB_texture_cube_map, which
+// Direct3D shares): major axis +x: sc = -z, tc = -y; -x: sc = z, tc = -y; +y: sc = x, tc = z;
+// -y: sc = x, tc = -z; +z: sc = x, tc = -y; -z: sc = -x, tc = -y; face coordinates
+// ((sc / |ma| + 1) / 2, (tc / |ma| + 1) / 2) in [0, 1], times 2 texels. Each lane's direction
+// has major component +-2 and the others +-1, so each face coordinate is 0.25 or 0.75: texel 0
+// or 1, and a wrong sign or swapped axis picks another texel.
+std::vector<Val> cubeTexels(int slices) {
+  std::vector<Val> in;
+  for (int f = 0; f < slices; ++f)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i)
+        in.push_back({"mem:" + std::to_string(0xf0000 + 16 * f + 8 * j + 4 * i),
+                      f32(static_cast<float>(100 * f + 10 * j + i))});
+  return in;
+}
+
+TEST(ImageSample, CubeMapFaceSelectionFromTheCubeInstructions) {
+  const TSharp t = TSharp(0xf0000, kDfmt32, kFloat, 2, 2, kImageCube).pitch(2).depth(6);
+  const std::string prepare =
+      "v_cubema_f32 v10, v0, v1, v2\n"
+      "v_cubeid_f32 v6, v0, v1, v2\n"
+      "v_cubesc_f32 v11, v0, v1, v2\n"
+      "v_cubetc_f32 v12, v0, v1, v2\n"
+      "v_rcp_f32_e64 v13, |v10|\n"
+      "v_mov_b32 v14, 1.5\n"
+      "v_fma_f32 v4, v11, v13, v14\n"
+      "v_fma_f32 v5, v12, v13, v14\n";
+  struct Lane {
+    float x, y, z;
+    float expected;  // worked out above
+  };
+  const Lane lanes[] = {
+      {2, -1, 1, 10.0f},    // +x: sc = -1, tc = 1: s 0.25, t 0.75: texel (0, 1) of face 0
+      {-2, -1, 1, 111.0f},  // -x: sc = 1, tc = 1: texel (1, 1) of face 1
+      {1, 2, -1, 201.0f},   // +y: sc = 1, tc = -1: texel (1, 0) of face 2
+      {1, -2, -1, 311.0f},  // -y: sc = 1, tc = 1: texel (1, 1) of face 3
+      {-1, 1, 2, 400.0f},   // +z: sc = -1, tc = -1: texel (0, 0) of face 4
+      {-1, 1, -2, 501.0f},  // -z: sc = 1, tc = -1: texel (1, 0) of face 5
+  };
+  auto program = [&](const SSharp& smp, const char* sample, const std::vector<Lane>& ls, int slices,
+                     const TSharp& image) {
+    ProgramCase c;
+    c.text = prepare + sample + "\ns_waitcnt vmcnt(0)";
+    c.in = sampled(image, smp, cubeTexels(slices), {});
+    for (size_t l = 0; l < ls.size(); ++l) {
+      const std::string at = "@" + std::to_string(l);
+      c.in.push_back({"v0" + at, f32(ls[l].x)});
+      c.in.push_back({"v1" + at, f32(ls[l].y)});
+      c.in.push_back({"v2" + at, f32(ls[l].z)});
+      c.out.push_back({"v20" + at, f32(ls[l].expected)});
+    }
+    c.checks = {"v_cubeid_f32", "v_cubesc_f32", "v_cubetc_f32", "v_cubema_f32", "image_sample_lz"};
+    return c;
+  };
+  const SSharp point(kClampWrap, kPoint, kMipNone), linear(kClampWrap, kBilinear, kMipNone);
+  const char* lz = "image_sample_lz v20, v[4:6], s[8:15], s[16:19] dmask:0x1 da";
+  std::vector<ProgramCase> cases = {
+      program(point, lz, std::vector<Lane>(std::begin(lanes), std::end(lanes)), 6, t),
+      // Bilinear along the axes (the face centres, s = t = 1.5: the four texels of the face at
+      // 1/4 each): +x (0 + 1 + 10 + 11) / 4 = 5.5, -y 300 + 5.5, -z 500 + 5.5.
+      program(linear, lz, {{3, 0, 0, 5.5f}, {0, -0.5f, 0, 305.5f}, {0, 0, -7, 505.5f}}, 6, t),
+  };
+  // A cube array: the face coordinate is 8 x layer + face (v6 = 8 + v_cubeid_f32), so layer 1's
+  // +y face is slice 8: texel (1, 0) holds 801. The view holds 2 cubes (12 slices).
+  ProgramCase array =
+      program(point, lz, {{1, 2, -1, 801.0f}}, 12,
+              TSharp(0xf0000, kDfmt32, kFloat, 2, 2, kImageCube).pitch(2).depth(12));
+  array.text = prepare + "v_add_f32 v6, 0x41000000, v6\n" + lz + "\ns_waitcnt vmcnt(0)";
+  cases.push_back(array);
+  checkPrograms(cases);
+}
+
+// Taps beyond a face's edge (seamless filtering, DISABLE_CUBE_WRAP 0) read the adjacent face,
+// worked out from the cube-map table above: a tap's centre one texel beyond the edge is a
+// direction whose major axis is the adjacent face's, and it lands on that face's edge texel in
+// the same row or column. Face 0's left column (sc = -z = -ma) touches face 4's right column
+// (sc = x = ma), rows matching (tc = -y on both): beyond texel (0, 0) of face 0 lies texel (1, 0)
+// of face 4 (401). Face 0's top row (tc = -y = -ma) touches face 2's right column (sc = x = ma);
+// face 0's column 0 (sc = -z = -0.5: z = 0.5) continues into face 2's row 1 (tc = z = 0.5):
+// above texel (0, 0) of face 0 lies texel (1, 1) of face 2 (211). Face 2's top row (tc = z = -ma)
+// touches face 5's top row (tc = -y = -ma), columns mirrored (sc = x on face 2, -x on face 5):
+// above texel (1, 0) of face 2 (x = 0.5) lies texel (0, 0) of face 5 (500).
+//   - face 0, s = 1.0 (its left edge), t = 1.25 (row 0's centre): taps i = -1 and 0 at 1/2 each:
+//     (401 + 0) / 2 = 200.5; with DISABLE_CUBE_WRAP 1 and WRAP the face wraps on itself: i = -1
+//     is texel 1, (1 + 0) / 2 = 0.5.
+//   - face 2, s = 1.75 (column 1's centre), t = 1.0 (top edge): (500 + 201) / 2 = 350.5.
+//   - face 0, s = 1.0625, t = 1.0: u = 0.125 texels, v = 0: taps i = -1, 0 at 3/8, 5/8 and
+//     j = -1, 0 at 1/2 each. The corner tap (-1, -1) (weight 3/16) is the average of the other
+//     three: texel (0, 0) (0, weight 5/16), beyond the left edge 401 (3/16), beyond the top 211
+//     (5/16): 5/16 211 + 3/16 401 + 1/16 (0 + 401 + 211) = 179.375. Gather4 there returns
+//     (i0, j1), (i1, j1), (i1, j0), (i0, j0) = 401, 0, 211 and for the corner the footprint's
+//     texel diagonal to it, (0, 0): 0.
+//   - Point sampling at s = t = 2.0 (the far edge) reads the face's last texel (1, 1) = 11.
+// Face coordinates 9 and 10 (8 + 1, 8 + 2) on a view of one cube read faces 1 and 2 (the layer
+// clamps to the view), and face coordinate 0.6 rounds to face 1.
+TEST(ImageSample, CubeMapSeamlessEdgesCornersLayersAndRounding) {
+  const TSharp t = TSharp(0xf0000, kDfmt32, kFloat, 2, 2, kImageCube).pitch(2).depth(6);
+  const SSharp wrapLinear(kClampWrap, kBilinear, kMipNone), point(kClampWrap, kPoint, kMipNone);
+  const char* text = "image_sample_lz v0, v[4:6], s[8:15], s[16:19] dmask:0x1 da";
+  auto at = [&](const SSharp& s, float u, float v, float face) {
+    return sampled(t, s, cubeTexels(6), {{"v4", f32(u)}, {"v5", f32(v)}, {"v6", f32(face)}});
+  };
+  std::vector<Case> cases = {
+      {text, at(wrapLinear, 1.0f, 1.25f, 0.0f), {{"v0", f32(200.5f)}}},
+      {text, at(SSharp(wrapLinear).disableCubeWrap(), 1.0f, 1.25f, 0.0f), {{"v0", f32(0.5f)}}},
+      {text, at(wrapLinear, 1.75f, 1.0f, 2.0f), {{"v0", f32(350.5f)}}},
+      {text, at(wrapLinear, 1.0625f, 1.0f, 0.0f), {{"v0", f32(179.375f)}}},
+      {"image_gather4_lz v[0:3], v[4:6], s[8:15], s[16:19] dmask:0x1 da",
+       at(wrapLinear, 1.0625f, 1.0f, 0.0f),
+       {{"v0", f32(401.0f)}, {"v1", f32(0.0f)}, {"v2", f32(211.0f)}, {"v3", f32(0.0f)}}},
+      {text, at(point, 2.0f, 2.0f, 0.0f), {{"v0", f32(11.0f)}}},
+      {text, at(point, 1.75f, 1.25f, 9.0f), {{"v0", f32(101.0f)}}},
+      {text, at(point, 1.75f, 1.75f, 10.0f), {{"v0", f32(211.0f)}}},
+      {text, at(point, 1.25f, 1.75f, 0.6f), {{"v0", f32(110.0f)}}},
+  };
+  checkCases(cases);
+}
+
 // Every image_sample* and image_gather4* variant once, on image T (levels of 8.0, 4.0, 2.0)
 // with a trilinear sampler, from the address layout of the Vega ISA guide (12.16: [offset]
 // [bias] [z-compare] [derivatives] coordinates [lod | clamp]) and the LOD rules (8.2): the LOD
@@ -907,9 +1075,9 @@ TEST(ImageFaults, NameWhatIsNotModelled) {
   EXPECT_NE(faultOf("image_atomic_add v0, v[4:5], s[8:15] dmask:0x1 unorm", imageA())
                 .find("needs an integer number format"),
             std::string::npos);
-  EXPECT_NE(faultOf("image_sample v[0:3], v[4:6], s[8:15], s[16:19] dmask:0xf",
+  EXPECT_NE(faultOf("image_sample v[0:3], v[4:6], s[8:15], s[16:19] dmask:0xf unorm",
                     TSharp(0x60000, kDfmt32, kFloat, 2, 2, kImageCube).pitch(2).depth(6))
-                .find("cube-map sampling"),
+                .find("cube-map sampling with unnormalized coordinates"),
             std::string::npos);
 }
 
