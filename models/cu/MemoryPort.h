@@ -10,11 +10,14 @@
 //   reported the same way in both modes. It is also the ISA's isa::DirectMemory, through which
 //   the commonest accesses complete at issue without a MemRequest.
 //
-// The LDS's element rules (range check, lane order, atomics) are lds/LdsElementRules.h, used by
-// the LDS block and by DS instructions done at issue alike.
+// Loads into the LDS (lds=1) are two steps in both: the data comes back through the texture path,
+// then its write goes to the LDS block (port and banks). The LDS's element rules (range check,
+// lane order, atomics) are lds/LdsElementRules.h, used by the LDS block and by DS instructions
+// done at issue alike.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <systemc>
 #include <tlm>
@@ -48,7 +51,14 @@ class MemoryPort {
   // The transaction for `req` on the socket of its space; returns the delay from `local`.
   sc_core::sc_time transport(isa::MemRequest& req, const WaveAccessExtension& source,
                              const sc_core::sc_time& local);
+  // A load into the LDS whose data came back `delay` after `local`: its LDS write
+  // (isa::ldsWriteOfLoad) goes to the LDS block, which applies it by its element rules and
+  // times it on its port and banks. Returns when the write is done (the delay itself for any
+  // other request).
+  sc_core::sc_time writeLoadIntoLds(isa::MemRequest& req, const WaveAccessExtension& source,
+                                    const sc_core::sc_time& local, const sc_core::sc_time& delay);
   Sockets sockets_;
+  std::unique_ptr<isa::MemRequest> ldsWrite_;  // writeLoadIntoLds' request (made on first use)
 };
 
 class TimedMemoryPort final : public MemoryPort {
@@ -56,7 +66,7 @@ class TimedMemoryPort final : public MemoryPort {
   using MemoryPort::MemoryPort;
   sc_core::sc_time access(isa::MemRequest& req, const WaveAccessExtension& source,
                           const sc_core::sc_time& local) override {
-    return transport(req, source, local);
+    return writeLoadIntoLds(req, source, local, transport(req, source, local));
   }
 };
 

@@ -17,6 +17,7 @@
 #include "isa/DsAtIssue.h"
 #include "isa/Gws.h"
 #include "isa/Memory.h"
+#include "lds/LdsElementRules.h"
 
 namespace vgpu::isa {
 namespace {
@@ -45,28 +46,12 @@ Ty widthTy(int bytes) {
 // `base`, `size`: the window the request's addresses are offsets in.
 void serveGds(ExecArgs& x, uint64_t base, uint64_t size) {
   MemRequest& mem = x.mem;
-  const uint64_t bytes = mem.elementBytes;
-  for (int l = 0; l < kWaveSize; ++l) {
-    if (!((mem.laneMask >> l) & 1)) continue;
-    for (int e = 0; e < mem.elementsPerLane; ++e) {
-      const uint64_t off = mem.addr[l][e];
-      uint8_t* d = mem.element(l, e);
-      if (off + bytes > size || base + off + bytes > x.ctx.gdsSize) {
-        if (mem.op != MemOp::Store) std::memset(d, 0, bytes);
-        continue;
-      }
-      uint8_t* g = x.ctx.gdsData + base + off;
-      if (mem.op == MemOp::Load) {
-        std::memcpy(d, g, bytes);
-      } else if (mem.op == MemOp::Store) {
-        std::memcpy(g, d, bytes);
-      } else {
-        uint8_t old[MemRequest::kMaxElementBytes];
-        applyAtomic(mem.atomic, static_cast<int>(bytes), g, d, mem.cmpElement(l, e), old);
-        std::memcpy(d, old, bytes);
-      }
-    }
-  }
+  // The GDS window follows the LDS's element rules (lds/LdsElementRules.h): range, lane order,
+  // atomics.
+  const uint64_t gds = x.ctx.gdsSize;
+  const lds::LdsWindow window{x.ctx.gdsData + std::min(base, gds),
+                              base > gds ? 0 : std::min(size, gds - base)};
+  lds::executeRequest(mem, window);
   mem.laneMask = 0;
 }
 // The M0 window of indexed GDS accesses.
@@ -496,7 +481,7 @@ void execDsSrc2(ExecArgs& x) {
       src = dst + static_cast<uint32_t>(sext(((off1 & 0x7f) << 8) | off0, 15) * 4);
     }
     mem.addr[l][0] = dst;
-    if (static_cast<uint64_t>(src) + m.bytes <= shareSize)
+    if (lds::inRange(src, m.bytes, shareSize))  // the LDS's range rule, for the GDS window too
       std::memcpy(mem.element(l, 0), share + src, m.bytes);
     lanes |= 1ull << l;
   }

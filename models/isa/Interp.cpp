@@ -8,12 +8,13 @@
 //   addr = lds_param_offset + ((prim * 33 + attr) * 3 + k) * 16 + chan * 4,  k: 0 P0, 1 P10, 2 P20
 // 16-bit parameters (the _f16 forms) are the low half of that dword, or the high half with `high`.
 #include "isa/Valu.h"
+#include "lds/LdsElementRules.h"
 
 namespace vgpu::isa {
 namespace {
 
 uint32_t ldsDword(const ExecContext& ctx, uint64_t addr) {
-  if (!ctx.ldsData || addr + 4 > ctx.ldsSize) return 0;
+  if (!ctx.ldsData || !lds::inRange(addr, 4, ctx.ldsSize)) return 0;  // out of range: 0
   uint32_t v;
   std::memcpy(&v, ctx.ldsData + addr, 4);
   return v;

@@ -237,6 +237,12 @@ inline void executeInto(const Instruction& inst, WaveState& wave, MemRequest& me
 void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds = nullptr,
                     uint32_t ldsBytes = 0);
 
+// A load into the LDS (lds=1; its data returned in `load`): the LDS write that puts the data
+// there (a dword per lane at M0[15:0] + offset + 4 * lane, Vega ISA guide 8.1), into `write`,
+// for the memory side to send to the LDS; false, `write` untouched, for any other request.
+// Once sent, the load has nothing left to write back (Writeback::kind 0).
+bool ldsWriteOfLoad(const MemRequest& load, MemRequest& write);
+
 // Encodes a 128-bit buffer resource (V#) for a wave's private segment (scratch) as the
 // dispatcher hands it to the kernel in the private segment buffer SGPRs: swizzled, per-lane
 // dword interleave (ADD_TID_ENABLE, index stride 64, element size 4), `sizeBytes` records.

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "isa/Atomics.h"
 #include "isa/BufferFormat.h"
 #include "isa/Memory.h"
+#include "lds/LdsElementRules.h"
 
 namespace vgpu::isa {
 
@@ -1279,7 +1281,7 @@ void execBuffer(ExecArgs& x) {
     for (uint64_t k = sent; k != 0; k &= k - 1) {
       const int l = __builtin_ctzll(k);
       const uint64_t a = base + 4 * static_cast<uint64_t>(l);
-      if (x.ctx.ldsData && a + 4 <= x.ctx.ldsSize)
+      if (x.ctx.ldsData && lds::inRange(a, 4, x.ctx.ldsSize))
         std::memcpy(mem.element(l, 0), x.ctx.ldsData + a, 4);
     }
   } else if (m.op != MemOp::Load && !m.format) {
@@ -1466,13 +1468,16 @@ void writeTfeStatus(WaveState& wave, const MemRequest::Writeback& wb) {
     if ((wb.lanes >> l) & 1) r[l] = 0;
 }
 
-void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
+bool ldsWriteOfLoad(const MemRequest& mem, MemRequest& write) {
   const MemRequest::Writeback& wb = mem.writeback;
-  if (!lds) return;
+  if (wb.kind != kWbLds) return false;
   const uint64_t base = wb.reg | (static_cast<uint64_t>(wb.aux) << 16);
   const LoadExt ext = static_cast<LoadExt>(wb.flags & 0xf);
-  for (int l = 0; l < kWaveSize; ++l) {
-    if (!((wb.lanes >> l) & 1)) continue;
+  beginRequest(write, MemSpace::Lds, MemOp::Store, WaitCounter::None);
+  write.laneMask = wb.lanes;
+  write.elementBytes = 4;
+  for (uint64_t k = wb.lanes; k != 0; k &= k - 1) {
+    const int l = __builtin_ctzll(k);
     uint32_t value;
     if (wb.format & wbfmt::kIsFormat) {
       uint32_t values[4];
@@ -1499,10 +1504,20 @@ void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
           break;
       }
     }
-    // One dword per lane; writes past the workgroup's LDS allocation are dropped.
-    const uint64_t a = base + 4 * static_cast<uint64_t>(l);
-    if (a + 4 <= ldsBytes) std::memcpy(lds + a, &value, 4);
+    // One dword per lane, lane l's at the base + 4 * l.
+    write.addr[l][0] = base + 4 * static_cast<uint64_t>(l);
+    std::memcpy(write.element(l, 0), &value, 4);
   }
+  return true;
+}
+
+void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
+  if (!lds) return;
+  // The LDS write as the memory port sends it to the LDS block, by the same element rules
+  // (writes past the workgroup's allocation are dropped).
+  auto write = std::make_unique<MemRequest>();
+  ldsWriteOfLoad(mem, *write);
+  lds::executeRequest(*write, lds::LdsWindow{lds, ldsBytes});
 }
 
 bool hasLdsForm(const OpInfo& op) {

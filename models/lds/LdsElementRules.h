@@ -22,15 +22,25 @@
 
 namespace vgpu::lds {
 
+// In an allocation of `size` bytes, element offsets below this are in range for elements of
+// `elementBytes` (0: none is).
+constexpr uint64_t inRangeLimit(uint64_t size, uint64_t elementBytes) {
+  return size >= elementBytes ? size - elementBytes + 1 : 0;
+}
+// Whether the element of `elementBytes` at `offset` lies wholly inside an allocation of `size`
+// bytes. Also the rule of the ISA's own reads of the LDS at issue (LDS_DIRECT, interpolation,
+// the DS src2 forms' data term, BUFFER_STORE_LDS_DWORD) and of loads into the LDS.
+constexpr bool inRange(uint64_t offset, uint64_t elementBytes, uint64_t size) {
+  return offset < inRangeLimit(size, elementBytes);
+}
+
 // A workgroup's LDS allocation as host bytes: [bytes, bytes + size).
 struct LdsWindow {
   uint8_t* bytes = nullptr;
   uint64_t size = 0;
 
   // Element offsets below this are in range for elements of `elementBytes` (0: none is).
-  uint64_t limitFor(uint64_t elementBytes) const {
-    return size >= elementBytes ? size - elementBytes + 1 : 0;
-  }
+  uint64_t limitFor(uint64_t elementBytes) const { return inRangeLimit(size, elementBytes); }
   // The element of `elementBytes` at `offset`, or nullptr when it is out of range.
   uint8_t* element(uint64_t offset, uint64_t elementBytes) const {
     return offset < limitFor(elementBytes) ? bytes + offset : nullptr;
