@@ -256,18 +256,32 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // back when its slowest transaction is.
   sc_time nextSend = arrival;
   sc_time done = arrival;
+  // Image instructions: the address unit turns each quad that has an active lane into texel
+  // addresses, one quad per cycle (docs/images.md), in a stage of its own ahead of the line
+  // requests. A line goes out once the quads of all its lanes are through; meanwhile the
+  // earlier lines go out and the next instruction's quads follow.
+  bool quadGated = false;
+  sc_time quadStart = arrival;
+  uint8_t quadDone[16] = {};  // cycles after quadStart until quad q's addresses are ready
   if (req.image) {
-    // Image instructions: the address unit first turns each quad that has an active lane into
-    // texel addresses, one quad per cycle (docs/images.md), before their lines go out.
     ++imageInstructions;
-    uint64_t quads = 0;
-    for (int q = 0; q < 64; q += 4) quads += ((req.laneMask >> q) & 0xf) != 0;
+    uint8_t quads = 0;
+    for (int q = 0; q < 16; ++q) {
+      quads = static_cast<uint8_t>(quads + (((req.laneMask >> (4 * q)) & 0xf) != 0));
+      quadDone[q] = quads;
+    }
     imageAddressCycles += quads;
     if (timed_ && quads != 0) {
       const sc_time busy = period_ * static_cast<double>(quads);
-      nextSend = addressUnit_.reserve(nextSend, busy, now) + busy;
+      quadStart = quadUnit_.reserve(arrival, busy, now);
+      quadGated = true;
     }
   }
+  // Holds the next line until the quad of `lane` (the highest lane it serves) is through.
+  auto afterQuadOf = [&](uint32_t lane) {
+    if (quadGated)
+      nextSend = std::max(nextSend, quadStart + period_ * static_cast<double>(quadDone[lane / 4]));
+  };
   uint32_t transactions = 0;
   tlm::tlm_generic_payload& p = payload_;
   auto send = [&]() {
@@ -315,6 +329,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         atomic_.returnsData = req.atomicReturnsData;
         prepare(tlm::TLM_WRITE_COMMAND, req.addr[lane][e], req.element(lane, e), req.elementBytes);
         p.set_extension(&atomic_);
+        afterQuadOf(static_cast<uint32_t>(lane));
         send();
         p.clear_extension(&atomic_);
         ++laneAccesses;
@@ -348,6 +363,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       if (isStore) copyLanes<false>(bytesAt, lanes, count, bytes);
       prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, bytesAt, length);
       markDataMoved(memory != nullptr);
+      afterQuadOf(lane + count - 1);
       send();
       if (p.is_response_error()) {
         fail(req.addr[lane][0]);  // the first lane's element in this line
@@ -387,12 +403,20 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       const auto lo = static_cast<uint32_t>(address[i] - line);
       uint32_t hi = lo;
       bool dense = true;
+      uint32_t lastLane = 0;  // the highest lane the line serves (image instructions)
       for (; j < count && (address[j] & lineMask) == line; ++j) {
         const auto offset = static_cast<uint32_t>(address[j] - line);
         const uint32_t bytes = bytesOf(data[j]);
         dense &= offset == hi;
         hi = offset + bytes;
         if (isStore) copySmall(&lineData[offset], &requestData[dataOffsetOf(data[j])], bytes);
+        if (quadGated) {
+          const uint32_t at = dataOffsetOf(data[j]);
+          lastLane = std::max<uint32_t>(
+              lastLane, req.texels.empty()
+                            ? at / isa::MemRequest::kLaneStride
+                            : req.texels[at / isa::MemRequest::kMaxElementBytes].lane);
+        }
       }
       uint32_t first = lo, last = hi;
       bool gaps = false;
@@ -414,6 +438,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         p.set_byte_enable_length(last - first);
       }
       markDataMoved(memory != nullptr);
+      afterQuadOf(lastLane);
       send();
       if (!dense) std::memset(&byteEnable[first], TLM_BYTE_DISABLED, last - first);
       if (p.is_response_error()) {

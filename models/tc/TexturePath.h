@@ -49,8 +49,11 @@ class TexturePath : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<TexturePath> toL1_;
   sc_core::sc_time period_;
   uint32_t lineBytes_;
-  BusyUntil addressUnit_;  // one line (or one atomic lane, or one image quad) per cycle
-  BusyUntil filterUnit_;   // four bilinear footprints per cycle (image sampling)
+  BusyUntil addressUnit_;  // one line (or one atomic lane) per cycle
+  // Image address processing, one quad per cycle: a stage ahead of the line requests, so an
+  // instruction's lines go out while the next instruction's quads are processed.
+  BusyUntil quadUnit_;
+  BusyUntil filterUnit_;  // four bilinear footprints per cycle (image sampling)
   bool timed_;
 
   // The pieces of the lanes' elements, one per line an element touches, as two arrays: the

@@ -542,8 +542,8 @@ TEST(TexturePath, DataThroughDmiMatchesDataThroughTheHierarchy) {
 }
 
 // Image instructions (docs/images.md): the address unit takes a cycle per quad with an active
-// lane before the lines go out; a sample's texel list travels as line pieces into texelData and
-// the filter unit then takes a cycle per four footprints.
+// lane, and a line goes out once its lanes' quads are through; a sample's texel list travels as
+// line pieces into texelData and the filter unit then takes a cycle per four footprints.
 TEST(TexturePath, ImageSampleTexelsTravelAsLinesAndAreFiltered) {
   TcBench b;
   for (int k = 0; k < 16; ++k) b.poke32(b.base + 4 * k, 0x500 + k);
@@ -587,13 +587,38 @@ TEST(TexturePath, ImageLoadAddressesAQuadPerCycle) {
     for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 4 * l;
     const test::Result r = test::sendWave(i, ld);
     EXPECT_TRUE(r.ok());
-    // 16 quads, then the four lines one per cycle (the last 3 cycles after the first).
-    EXPECT_EQ(r.delay, cycles(16 + 3 + 120 + 1 + 200));
+    // 16 quads, a cycle each; a line goes out once the quads of its 16 lanes are through
+    // (cycles 4, 8, 12, 16), so the last leaves at 16.
+    EXPECT_EQ(r.delay, cycles(16 + 120 + 1 + 200));
   });
   test::simulate();
   EXPECT_EQ(b.tc.lineTransactions, 4u);
   EXPECT_EQ(b.tc.imageAddressCycles, 16u);
   EXPECT_EQ(b.tc.filterCycles, 0u);
+}
+
+// Address processing is a stage ahead of the line requests: the second instruction's quads are
+// processed while the first one's lines go out, so back to back each wave64 takes 16 cycles
+// (one quad per cycle), not 16 + its lines.
+TEST(TexturePath, ImageAddressProcessingOverlapsTheLines) {
+  TcBench b;
+  b.init.body([&](TesterInitiator& i) {
+    isa::MemRequest first = wave(isa::MemOp::Load), second = wave(isa::MemOp::Load);
+    first.image = second.image = true;
+    for (int l = 0; l < 64; ++l) {
+      first.addr[l][0] = b.base + 4 * l;
+      second.addr[l][0] = b.base + 256 + 4 * l;  // four other lines: misses too
+    }
+    const test::Result a = test::sendWave(i, first, 0, 0, false);  // both arrive at time 0
+    const test::Result r = test::sendWave(i, second);
+    EXPECT_TRUE(a.ok() && r.ok());
+    EXPECT_EQ(a.delay, cycles(16 + 120 + 1 + 200));
+    // Quads 16..31 (cycles 16-32), lines at 20, 24, 28 and 32.
+    EXPECT_EQ(r.delay, cycles(32 + 120 + 1 + 200));
+  });
+  test::simulate();
+  EXPECT_EQ(b.tc.lineTransactions, 8u);
+  EXPECT_EQ(b.tc.imageAddressCycles, 32u);
 }
 
 }  // namespace
