@@ -1,7 +1,10 @@
 #include "lds/Lds.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "common/MemoryExtensions.h"
 #include "common/SimTime.h"
@@ -52,9 +55,19 @@ Lds::Lds(sc_module_name name, const LdsConfig& config, sc_time clockPeriod,
       config_(config),
       period_(clockPeriod),
       arbiter_(std::move(arbiter)),
-      storage_(config.sizeBytes, 0) {
+      storageBytes_(config.sizeBytes) {
+  if (storageBytes_ != 0) {
+    void* p = mmap(nullptr, storageBytes_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    storage_ = static_cast<uint8_t*>(p);
+  }
   socket.register_b_transport(this, &Lds::b_transport);
   socket.register_transport_dbg(this, &Lds::transport_dbg);
+}
+
+Lds::~Lds() {
+  if (storage_ != nullptr) munmap(storage_, storageBytes_);
 }
 
 void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -78,7 +91,7 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // Lanes in ascending order: for stores to the same address the highest lane wins, and
   // atomics from lanes of one wave are applied in lane order.
   // In range: inside the workgroup's allocation and inside the LDS.
-  const uint64_t base = ext->ldsBase, storageBytes = storage_.size();
+  const uint64_t base = ext->ldsBase, storageBytes = storageBytes_;
   const uint64_t limit =
       base > storageBytes ? 0 : std::min<uint64_t>(ext->ldsSize, storageBytes - base);
   const int elements = req.elementsPerLane;
@@ -98,7 +111,7 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         if (op != isa::MemOp::Store) std::memset(data, 0, bytes);
         continue;
       }
-      uint8_t* mem = storage_.data() + base + offset;
+      uint8_t* mem = storage_ + base + offset;
       if (op == isa::MemOp::Load) {
         copySmall(data, mem, bytes);
       } else if (op == isa::MemOp::Store) {
@@ -175,12 +188,12 @@ unsigned int Lds::transport_dbg(tlm::tlm_generic_payload& trans) {
   // Debug view of the raw LDS array (byte addresses 0 .. size-1).
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
-  if (addr >= storage_.size()) return 0;
-  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, storage_.size() - addr));
+  if (addr >= storageBytes_) return 0;
+  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, storageBytes_ - addr));
   if (trans.is_read())
-    std::memcpy(trans.get_data_ptr(), storage_.data() + addr, n);
+    std::memcpy(trans.get_data_ptr(), storage_ + addr, n);
   else if (trans.is_write())
-    std::memcpy(storage_.data() + addr, trans.get_data_ptr(), n);
+    std::memcpy(storage_ + addr, trans.get_data_ptr(), n);
   return n;
 }
 
