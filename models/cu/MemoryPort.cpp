@@ -28,7 +28,7 @@ sc_time MemoryPort::transport(isa::MemRequest& req, const WaveAccessExtension& s
       p.set_streaming_width(req.elementBytes);
       if (req.op == isa::MemOp::Atomic) {
         atomic.op = req.atomic;
-        atomic.compare = req.cmp.data();
+        atomic.compare = static_cast<const isa::MemRequest&>(req).cmpElement(0, 0);
         atomic.returnsData = true;
         p.set_extension(&atomic);
       }

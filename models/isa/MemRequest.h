@@ -57,8 +57,10 @@ struct MemRequest {
   static constexpr int kElementsPerLane = 4;
   static constexpr int kScalarMaxBytes = 64;  // s_load_dwordx16
   // Bytes per lane in data[]: a lane's elements together hold at most 16 bytes (read2_b64:
-  // 2 x 8; a scratch dwordx4: 4 x 4); 32 leaves a lane's data aligned as before.
-  static constexpr int kLaneStride = 32;
+  // 2 x 8; a scratch dwordx4: 4 x 4). No more: a CU keeps one request per access in flight, on
+  // a streaming kernel about a hundred, and their bytes are host memory paged in and cached.
+  static constexpr int kLaneStride = 16;
+  static constexpr size_t kDataBytes = 64 * kLaneStride;
 
   MemSpace space = MemSpace::Vector;
   MemOp op = MemOp::Load;
@@ -88,9 +90,12 @@ struct MemRequest {
   // elements follow one another, so a scratch access split into dwords keeps the layout of the
   // same access in one element. A scalar access uses data[0 .. elementBytes). Store data on
   // the way out, load data back.
-  alignas(64) std::array<uint8_t, 64 * kLaneStride> data{};
-  // Compare values for compare-and-swap atomics, same layout as data.
-  alignas(64) std::array<uint8_t, 64 * kLaneStride> cmp{};
+  alignas(64) std::array<uint8_t, kDataBytes> data{};
+  // Compare values for compare-and-swap atomics (and image depth compares), same layout as data:
+  // empty until a request needs them (beginRequest for an atomic, or the first cmpElement
+  // written), then kDataBytes. Most requests never do, and a CU's pooled requests would
+  // otherwise each carry a kilobyte nobody reads.
+  std::vector<uint8_t> cmp;
 
   // Set by the memory side when an access fails (address outside every allocation, ...).
   bool faulted = false;
@@ -129,8 +134,17 @@ struct MemRequest {
   }
   uint8_t* element(int lane, int e) { return &data[elementOffset(lane, e)]; }
   const uint8_t* element(int lane, int e) const { return &data[elementOffset(lane, e)]; }
-  uint8_t* cmpElement(int lane, int e) { return &cmp[elementOffset(lane, e)]; }
-  const uint8_t* cmpElement(int lane, int e) const { return &cmp[elementOffset(lane, e)]; }
+  uint8_t* cmpElement(int lane, int e) {
+    if (cmp.empty()) cmp.assign(kDataBytes, 0);
+    return &cmp[elementOffset(lane, e)];
+  }
+  // Compare values never written read as 0, as in a fresh request.
+  const uint8_t* cmpElement(int lane, int e) const {
+    return (cmp.empty() ? kNoCompare.data() : cmp.data()) + elementOffset(lane, e);
+  }
+
+ private:
+  static constexpr std::array<uint8_t, kDataBytes> kNoCompare{};
 };
 
 }  // namespace vgpu::isa

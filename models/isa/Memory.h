@@ -41,8 +41,8 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.laneBytes.fill(0);
   mem.texels.clear();
   std::memset(mem.data.data(), 0, mem.data.size());
-  // Compare values are read by atomics only: other requests skip half of the clearing.
-  if (op == MemOp::Atomic) std::memset(mem.cmp.data(), 0, mem.cmp.size());
+  // Compare values are read by atomics only: other requests neither clear nor allocate them.
+  if (op == MemOp::Atomic) mem.cmp.assign(MemRequest::kDataBytes, 0);
 }
 
 inline void setVgprWriteback(MemRequest& mem, int reg, int dwords, LoadExt ext, uint64_t lanes) {

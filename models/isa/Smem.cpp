@@ -196,7 +196,7 @@ void execSmem(ExecArgs& x) {
     if (op.mem.atomic == AtomicOp::CmpSwap) {
       for (int k = 0; k < accessDwords; ++k) {
         const uint32_t v = readScalarDword(w, x.ctx, sdata + accessDwords + k);
-        std::memcpy(&mem.cmp[4 * k], &v, 4);
+        std::memcpy(mem.cmpElement(0, 0) + 4 * k, &v, 4);
       }
     }
   }

@@ -1,7 +1,10 @@
 #include "lds/Lds.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "common/MemoryExtensions.h"
 #include "common/SimTime.h"
@@ -51,9 +54,19 @@ Lds::Lds(sc_module_name name, const LdsConfig& config, sc_time clockPeriod,
       config_(config),
       period_(clockPeriod),
       arbiter_(std::move(arbiter)),
-      storage_(config.sizeBytes, 0) {
+      storageBytes_(config.sizeBytes) {
+  if (storageBytes_ != 0) {
+    void* p = mmap(nullptr, storageBytes_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    storage_ = static_cast<uint8_t*>(p);
+  }
   socket.register_b_transport(this, &Lds::b_transport);
   socket.register_transport_dbg(this, &Lds::transport_dbg);
+}
+
+Lds::~Lds() {
+  if (storage_ != nullptr) munmap(storage_, storageBytes_);
 }
 
 void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -76,9 +89,9 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
   // The workgroup's allocation, clipped to the LDS; the element rules (range, lane order,
   // atomics) are LdsElementRules.h, shared with DS instructions done at issue.
-  const uint64_t base = ext->ldsBase, storageBytes = storage_.size();
+  const uint64_t base = ext->ldsBase, storageBytes = storageBytes_;
   const lds::LdsWindow window{
-      storage_.data() + std::min(base, storageBytes),
+      storage_ + std::min(base, storageBytes),
       base > storageBytes ? 0 : std::min<uint64_t>(ext->ldsSize, storageBytes - base)};
   outOfRangeLanes += lds::executeRequest(req, window);
   // The banks see every active lane's address, in range or not.
@@ -142,12 +155,12 @@ unsigned int Lds::transport_dbg(tlm::tlm_generic_payload& trans) {
   // Debug view of the raw LDS array (byte addresses 0 .. size-1).
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
-  if (addr >= storage_.size()) return 0;
-  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, storage_.size() - addr));
+  if (addr >= storageBytes_) return 0;
+  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, storageBytes_ - addr));
   if (trans.is_read())
-    std::memcpy(trans.get_data_ptr(), storage_.data() + addr, n);
+    std::memcpy(trans.get_data_ptr(), storage_ + addr, n);
   else if (trans.is_write())
-    std::memcpy(storage_.data() + addr, trans.get_data_ptr(), n);
+    std::memcpy(storage_ + addr, trans.get_data_ptr(), n);
   return n;
 }
 

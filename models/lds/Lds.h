@@ -28,7 +28,9 @@ class Lds : public sc_core::sc_module {
   Lds(sc_core::sc_module_name name, const LdsConfig& config, sc_core::sc_time clockPeriod,
       std::unique_ptr<LdsBankArbiter> arbiter);
 
-  uint8_t* storage() { return storage_.data(); }
+  ~Lds() override;
+
+  uint8_t* storage() { return storage_; }
   // The VCD and timeline (models/trace), set by the GPU when tracing; null: off.
   trace::LdsProbe* traceProbe = nullptr;
 
@@ -56,7 +58,10 @@ class Lds : public sc_core::sc_module {
   LdsConfig config_;
   sc_core::sc_time period_;
   std::unique_ptr<LdsBankArbiter> arbiter_;
-  std::vector<uint8_t> storage_;
+  // Anonymous memory (zero pages that cost nothing until touched): a GPU of 60 CUs whose
+  // kernels use little or no LDS does not zero and page in 60 x 64 KiB at start-up.
+  uint8_t* storage_ = nullptr;
+  uint64_t storageBytes_ = 0;
   BusyUntil banks_;  // the 32 banks move 128 B per cycle between them
   // One port per pair of SIMDs (config_.simdsPerPort): an access holds its port while its
   // addresses and store data come in and its data goes back (see Lds.cpp, portTransferCycles).

@@ -103,8 +103,10 @@ inline uint64_t executeRequest(isa::MemRequest& req, const LdsWindow& window) {
         outOfRangeElement(req.op, bytes, data);
         continue;
       }
+      // (The const view: compare values of a request that has none read as 0, and are not
+      // allocated for the loads and stores that never read them.)
       accessElement(req.op, req.atomic, bytes, window.bytes + offset, data,
-                    req.cmpElement(lane, e));
+                    static_cast<const isa::MemRequest&>(req).cmpElement(lane, e));
     }
   }
   return outOfRange;
