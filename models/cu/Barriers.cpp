@@ -27,16 +27,18 @@ void ComputeUnit::releaseBarrierIfComplete(Workgroup& g) {
   g.wavesAtBarrier = 0;
   for (const uint32_t slot : g.slots) {  // a slot whose wave ended may hold another group's
     Wave* w = slots_[slot];
-    if (w && w->group == &g && w->state == Wave::State::Barrier) {
-      barrierStallCycles += now_ - w->waitStart;
-      if (profile_) profile_->stalled(w->blockedPc, StallReason::Barrier, now_ - w->waitStart);
-      if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
-      w->state = Wave::State::Ready;
-      markIssuable(*w);
-      w->readyCycle = std::max(w->readyCycle, now_ + 1);
-      if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
-    }
+    if (w && w->group == &g && w->state == Wave::State::Barrier) releaseFromBarrier(*w);
   }
+}
+
+void ComputeUnit::releaseFromBarrier(Wave& w) {
+  barrierStallCycles += now_ - w.waitStart;
+  if (profile_) profile_->stalled(w.blockedPc, StallReason::Barrier, now_ - w.waitStart);
+  if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w.waitStart, now_, 1);
+  w.state = Wave::State::Ready;
+  markIssuable(w);
+  w.readyCycle = std::max(w.readyCycle, now_ + 1);
+  if (traceProbe) traceProbe->released(w.slot, w.readyCycle);
 }
 
 void ComputeUnit::pollGws() {
@@ -48,13 +50,7 @@ void ComputeUnit::pollGws() {
     if (!pass) continue;
     --gwsWaiting_;
     // Counted with the workgroup barriers: a GWS barrier or semaphore is a device-wide one.
-    barrierStallCycles += now_ - w->waitStart;
-    if (profile_) profile_->stalled(w->blockedPc, StallReason::Barrier, now_ - w->waitStart);
-    if (activity_) activity_->addSpan(activityChannels_.stallBarrier, w->waitStart, now_, 1);
-    w->state = Wave::State::Ready;
-    markIssuable(*w);
-    w->readyCycle = std::max(w->readyCycle, now_ + 1);
-    if (traceProbe) traceProbe->released(w->slot, w->readyCycle);
+    releaseFromBarrier(*w);
   }
 }
 

@@ -183,6 +183,8 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   void retireCompleted();
   bool waitSatisfied(const Wave& w) const;
   void arriveAtBarrier(Wave& w);
+  // A wave waiting at a barrier or for a GWS resource goes on (stall counted, trace told).
+  void releaseFromBarrier(Wave& w);
   void releaseBarrierIfComplete(Workgroup& g);
   // GWS: wakes the waves whose resource lets them pass; sleeps until a resource changes (or
   // `next`, the watchdog or the cycle limit is due) when nothing else can issue.
@@ -199,6 +201,12 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   // Stops the kernel when no wave can issue again, or one has waited longer than the watchdog.
   void faultDeadlock(const std::string& reason);
   void checkWatchdog();
+  // Whether the wave waits (s_waitcnt, a barrier, GWS), and the one that has waited longest.
+  static bool waiting(const Wave& w) {
+    return w.state == Wave::State::Waitcnt || w.state == Wave::State::Barrier ||
+           w.state == Wave::State::Gws;
+  }
+  const Wave* longestWaiting() const;
   uint64_t nextEventCycle() const;
   void advance(uint64_t cycles);
   void fetch(Wave& w);

@@ -23,9 +23,7 @@ std::string ComputeUnit::describeWave(const Wave& w) const {
 }
 
 std::string ComputeUnit::describeWaveProgress(const Wave& w) const {
-  const bool blocked = w.state == Wave::State::Waitcnt || w.state == Wave::State::Barrier ||
-                       w.state == Wave::State::Gws;
-  const uint64_t pc = blocked ? w.blockedPc : w.s->pc;
+  const uint64_t pc = waiting(w) ? w.blockedPc : w.s->pc;
   const isa::Instruction* inst = code_->at(pc);
   const uint64_t base = w.group->dispatch->codeObjectBase;  // 0: no code object known
   std::ostringstream os;
@@ -76,34 +74,27 @@ std::string ComputeUnit::describeEveryWave() const {
   return os.str();
 }
 
-void ComputeUnit::faultDeadlock(const std::string& reason) {
-  // The report points at the wave that has waited longest, at the instruction it waits in.
+const ResidentWave* ComputeUnit::longestWaiting() const {
   const Wave* oldest = nullptr;
   for (const auto& w : slots_.all())
-    if (w &&
-        (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier ||
-         w->state == Wave::State::Gws) &&
-        (!oldest || w->waitStart < oldest->waitStart))
-      oldest = w.get();
+    if (w && waiting(*w) && (!oldest || w->waitStart < oldest->waitStart)) oldest = w.get();
+  return oldest;
+}
+
+void ComputeUnit::faultDeadlock(const std::string& reason) {
+  // The report points at the wave that has waited longest, at the instruction it waits in.
+  const Wave* oldest = longestWaiting();
   for (const auto& w : slots_.all())
     if (!oldest && w) oldest = w.get();
   if (!oldest) return;
-  const bool blocked = oldest->state == Wave::State::Waitcnt ||
-                       oldest->state == Wave::State::Barrier || oldest->state == Wave::State::Gws;
-  fault(*oldest, blocked ? code_->at(oldest->blockedPc) : nullptr,
+  fault(*oldest, waiting(*oldest) ? code_->at(oldest->blockedPc) : nullptr,
         reason + "\n" + describeEveryWave());
 }
 
 void ComputeUnit::checkWatchdog() {
   // Only waits count: a wave that keeps issuing (a spin loop) is the cycle limit's business,
   // but the barrier its workgroup's other waves wait at shows up here.
-  const Wave* oldest = nullptr;
-  for (const auto& w : slots_.all())
-    if (w &&
-        (w->state == Wave::State::Waitcnt || w->state == Wave::State::Barrier ||
-         w->state == Wave::State::Gws) &&
-        (!oldest || w->waitStart < oldest->waitStart))
-      oldest = w.get();
+  const Wave* oldest = longestWaiting();
   if (oldest == nullptr) {
     nextWatchdogCheck_ = now_ + config_.watchdogCycles;
     return;
