@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/RefusedAddressExtension.h"
+#include "common/SmallCopy.h"
 
 namespace vgpu {
 
@@ -128,29 +129,6 @@ bool DirectMemoryPort::scalarDirect(isa::MemRequest& req) {
   return true;
 }
 
-namespace {
-
-// One lane's element between device memory and a MemRequest. Fixed sizes compile to plain
-// moves; a memcpy of a run-time size is a library call.
-inline void copyElement(uint8_t* to, const uint8_t* from, uint32_t bytes) {
-  switch (bytes) {
-    case 4:
-      std::memcpy(to, from, 4);
-      break;
-    case 8:
-      std::memcpy(to, from, 8);
-      break;
-    case 16:
-      std::memcpy(to, from, 16);
-      break;
-    default:
-      std::memcpy(to, from, bytes);
-      break;
-  }
-}
-
-}  // namespace
-
 bool DirectMemoryPort::vectorDirect(isa::MemRequest& req) {
   if (!req.texels.empty()) return false;  // image sampling's texel list: the texture path
   // The element count as a constant: the lane loops below then have no inner loop.
@@ -190,9 +168,9 @@ bool DirectMemoryPort::vectorDirectElements(isa::MemRequest& req) {
     const uint32_t bytes = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
     for (int e = 0; e < kElements; ++e) {
       if (isStore)
-        copyElement(host[lane][e], req.element(lane, e), bytes);
+        copySmall(host[lane][e], req.element(lane, e), bytes);
       else
-        copyElement(req.element(lane, e), host[lane][e], bytes);
+        copySmall(req.element(lane, e), host[lane][e], bytes);
     }
   }
   return true;
