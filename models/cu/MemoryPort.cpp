@@ -81,21 +81,32 @@ sc_time MemoryPort::transport(isa::MemRequest& req, const WaveAccessExtension& s
 sc_time MemoryPort::writeLoadIntoLds(isa::MemRequest& req, const WaveAccessExtension& source,
                                      const sc_time& local, const sc_time& delay) {
   if (req.faulted || req.writeback.kind == 0) return delay;
-  if (!ldsWrite_) ldsWrite_ = std::make_unique<isa::MemRequest>();
-  if (!isa::ldsWriteOfLoad(req, *ldsWrite_)) return delay;
+  if (!ldsSide_) ldsSide_ = std::make_unique<isa::MemRequest>();
+  if (!isa::ldsWriteOfLoad(req, *ldsSide_)) return delay;
   req.writeback.kind = 0;  // the data is on its way to the LDS: nothing left for the registers
   // The write leaves when the data is back; the LDS's own faults do not exist (out-of-range
   // lanes are dropped), so the response is always OK.
-  return delay + transport(*ldsWrite_, source, local + delay);
+  return delay + transport(*ldsSide_, source, local + delay);
+}
+
+sc_time MemoryPort::readStoreDataFromLds(isa::MemRequest& req, const WaveAccessExtension& source,
+                                         const sc_time& local) {
+  if (req.ldsData == isa::MemRequest::kNoLdsData) return SC_ZERO_TIME;
+  if (!ldsSide_) ldsSide_ = std::make_unique<isa::MemRequest>();
+  isa::ldsReadOfStore(req, *ldsSide_);
+  const sc_time delay = transport(*ldsSide_, source, local);
+  isa::storeDataFromLds(req, *ldsSide_);
+  return delay;
 }
 
 sc_time DirectMemoryPort::access(isa::MemRequest& req, const WaveAccessExtension& source,
                                  const sc_time& local) {
+  const sc_time lds = readStoreDataFromLds(req, source, local);
   if (!req.faulted &&
       ((req.space == isa::MemSpace::Vector && req.op != isa::MemOp::Atomic && vectorDirect(req)) ||
        (req.space == isa::MemSpace::Scalar && req.op == isa::MemOp::Load && scalarDirect(req))))
-    return writeLoadIntoLds(req, source, local, SC_ZERO_TIME);
-  return writeLoadIntoLds(req, source, local, transport(req, source, local));
+    return writeLoadIntoLds(req, source, local, lds);
+  return writeLoadIntoLds(req, source, local, lds + transport(req, source, local + lds));
 }
 
 const tlm::tlm_dmi* DirectMemoryPort::regionFor(isa::MemSpace space, uint64_t address,

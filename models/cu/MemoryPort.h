@@ -11,7 +11,8 @@
 //   the commonest accesses complete at issue without a MemRequest.
 //
 // Loads into the LDS (lds=1) are two steps in both: the data comes back through the texture path,
-// then its write goes to the LDS block (port and banks). The LDS's element rules (range check,
+// then its write goes to the LDS block (port and banks); BUFFER_STORE_LDS_DWORD the other way
+// round. The LDS's element rules (range check,
 // lane order, atomics) are lds/LdsElementRules.h, used by the LDS block and by DS instructions
 // done at issue alike.
 #pragma once
@@ -57,8 +58,14 @@ class MemoryPort {
   // other request).
   sc_core::sc_time writeLoadIntoLds(isa::MemRequest& req, const WaveAccessExtension& source,
                                     const sc_core::sc_time& local, const sc_core::sc_time& delay);
+  // A store whose data is in the LDS (BUFFER_STORE_LDS_DWORD): the LDS block reads it first
+  // (isa::ldsReadOfStore), by its element rules and on its port and banks. Returns how long
+  // that took (zero for any other request).
+  sc_core::sc_time readStoreDataFromLds(isa::MemRequest& req, const WaveAccessExtension& source,
+                                        const sc_core::sc_time& local);
   Sockets sockets_;
-  std::unique_ptr<isa::MemRequest> ldsWrite_;  // writeLoadIntoLds' request (made on first use)
+  // The LDS half of a load into or a store from the LDS (made on first use).
+  std::unique_ptr<isa::MemRequest> ldsSide_;
 };
 
 class TimedMemoryPort final : public MemoryPort {
@@ -66,7 +73,8 @@ class TimedMemoryPort final : public MemoryPort {
   using MemoryPort::MemoryPort;
   sc_core::sc_time access(isa::MemRequest& req, const WaveAccessExtension& source,
                           const sc_core::sc_time& local) override {
-    return writeLoadIntoLds(req, source, local, transport(req, source, local));
+    const sc_core::sc_time lds = readStoreDataFromLds(req, source, local);
+    return writeLoadIntoLds(req, source, local, lds + transport(req, source, local + lds));
   }
 };
 

@@ -242,6 +242,11 @@ void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds = nullp
 // for the memory side to send to the LDS; false, `write` untouched, for any other request.
 // Once sent, the load has nothing left to write back (Writeback::kind 0).
 bool ldsWriteOfLoad(const MemRequest& load, MemRequest& write);
+// A store whose data is in the LDS (BUFFER_STORE_LDS_DWORD, MemRequest::ldsData): the LDS read
+// that fetches it, into `read`, for the memory side to send to the LDS before the store; false
+// for any other request. storeDataFromLds then puts the read's data into the store.
+bool ldsReadOfStore(const MemRequest& store, MemRequest& read);
+void storeDataFromLds(MemRequest& store, const MemRequest& read);
 
 // Encodes a 128-bit buffer resource (V#) for a wave's private segment (scratch) as the
 // dispatcher hands it to the kernel in the private segment buffer SGPRs: swizzled, per-lane

@@ -97,6 +97,12 @@ struct MemRequest {
   // otherwise each carry a kilobyte nobody reads.
   std::vector<uint8_t> cmp;
 
+  // (added by isa) BUFFER_STORE_LDS_DWORD: the store data is in the workgroup's LDS, lane l's
+  // dword at offset ldsData + 4 * l of its allocation; the memory side reads it there
+  // (isa::ldsReadOfStore, through the LDS block) before the store. kNoLdsData: it is in data[].
+  static constexpr uint32_t kNoLdsData = ~0u;
+  uint32_t ldsData = kNoLdsData;
+
   // Set by the memory side when an access fails (address outside every allocation, ...).
   bool faulted = false;
   uint64_t faultAddress = 0;

@@ -38,6 +38,7 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.faulted = false;
   mem.faultAddress = 0;
   mem.writeback = MemRequest::Writeback{};
+  mem.ldsData = MemRequest::kNoLdsData;
   mem.laneBytes.fill(0);
   mem.texels.clear();
   std::memset(mem.data.data(), 0, mem.data.size());

@@ -1273,17 +1273,11 @@ void execBuffer(ExecArgs& x) {
   }
   mem.laneMask = sent;
 
-  // Store and atomic data; BUFFER_STORE_LDS_DWORD's from the LDS, read at issue (as LDS_DIRECT
-  // and the DS src2 forms read it: ExecContext::ldsData), each lane's dword at
-  // ldsDwordBase + 4 * l; a dword past the workgroup's allocation reads 0.
+  // Store and atomic data; BUFFER_STORE_LDS_DWORD's is in the LDS, each lane's dword at
+  // ldsDwordBase + 4 * l: the memory side reads it through the LDS block (ldsReadOfStore), where
+  // a dword past the workgroup's allocation reads 0.
   if (m.fromLds) {
-    const uint64_t base = ldsDwordBase(w, instOffset);
-    for (uint64_t k = sent; k != 0; k &= k - 1) {
-      const int l = __builtin_ctzll(k);
-      const uint64_t a = base + 4 * static_cast<uint64_t>(l);
-      if (x.ctx.ldsData && lds::inRange(a, 4, x.ctx.ldsSize))
-        std::memcpy(mem.element(l, 0), x.ctx.ldsData + a, 4);
-    }
+    mem.ldsData = ldsDwordBase(w, instOffset);
   } else if (m.op != MemOp::Load && !m.format) {
     gatherStoreData(x, sent, vdata);
   }
@@ -1509,6 +1503,26 @@ bool ldsWriteOfLoad(const MemRequest& mem, MemRequest& write) {
     std::memcpy(write.element(l, 0), &value, 4);
   }
   return true;
+}
+
+bool ldsReadOfStore(const MemRequest& store, MemRequest& read) {
+  if (store.ldsData == MemRequest::kNoLdsData) return false;
+  beginRequest(read, MemSpace::Lds, MemOp::Load, WaitCounter::None);
+  read.laneMask = store.laneMask;
+  read.elementBytes = 4;
+  for (uint64_t k = store.laneMask; k != 0; k &= k - 1) {
+    const int l = __builtin_ctzll(k);
+    read.addr[l][0] = store.ldsData + 4 * static_cast<uint64_t>(l);
+  }
+  return true;
+}
+
+void storeDataFromLds(MemRequest& store, const MemRequest& read) {
+  for (uint64_t k = store.laneMask; k != 0; k &= k - 1) {
+    const int l = __builtin_ctzll(k);
+    std::memcpy(store.element(l, 0), read.element(l, 0), 4);
+  }
+  store.ldsData = MemRequest::kNoLdsData;
 }
 
 void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {

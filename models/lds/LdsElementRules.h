@@ -29,7 +29,7 @@ constexpr uint64_t inRangeLimit(uint64_t size, uint64_t elementBytes) {
 }
 // Whether the element of `elementBytes` at `offset` lies wholly inside an allocation of `size`
 // bytes. Also the rule of the ISA's own reads of the LDS at issue (LDS_DIRECT, interpolation,
-// the DS src2 forms' data term, BUFFER_STORE_LDS_DWORD) and of loads into the LDS.
+// the DS src2 forms' data term).
 constexpr bool inRange(uint64_t offset, uint64_t elementBytes, uint64_t size) {
   return offset < inRangeLimit(size, elementBytes);
 }

@@ -229,6 +229,37 @@ TEST(MemoryPort, LoadIntoLdsIsWrittenByTheLdsBlockAfterItsDataReturns) {
   EXPECT_EQ(b.ldsBlock.accesses, 1u);
 }
 
+TEST(MemoryPort, StoreFromLdsReadsItsDataThroughTheLdsBlockFirst) {
+  PortBench b;
+  b.tester.body = [&] {
+    TimedMemoryPort port(b.tester.sockets());
+    // What the ISA sends for `buffer_store_lds_dword` with M0[15:0] + offset = 0x40: lane l's
+    // dword from LDS offset 0x40 + 4 l of the workgroup's allocation, to kBase + 4 l.
+    for (int l = 0; l < 64; ++l) {
+      const uint32_t v = 0xa000 + l;
+      std::memcpy(b.ldsBlock.storage() + 0x1000 + 0x40 + 4 * l, &v, 4);
+    }
+    auto r = waveLoad(kBase);
+    r->op = isa::MemOp::Store;
+    r->ldsData = 0x40;
+    WaveAccessExtension source;
+    source.ldsBase = 0x1000;
+    source.ldsSize = 0x100;  // lanes 48.. are past the allocation's end: they store 0
+    const sc_time delay = port.access(*r, source, sc_core::SC_ZERO_TIME);
+    // The LDS read holds its port 4 cycles for the addresses and 4 for the data (64 lanes x 4 B
+    // at 64 B per cycle each way), is back 20 cycles later; then the store's kLatency.
+    EXPECT_EQ(delay, cycles(8 + 20 + kLatency));
+    for (int l = 0; l < 64; ++l) {
+      uint32_t v;
+      std::memcpy(&v, &b.memory.bytes[4 * l], 4);
+      EXPECT_EQ(v, l < 48 ? 0xa000u + l : 0u) << "lane " << l;
+    }
+  };
+  sc_core::sc_start();
+  EXPECT_EQ(b.ldsBlock.accesses, 1u);
+  EXPECT_EQ(b.ldsBlock.outOfRangeLanes, 16u);
+}
+
 TEST(MemoryPort, LoadIntoLdsDropsDwordsPastTheAllocation) {
   PortBench b;
   b.tester.body = [&] {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "isa/Atomics.h"
+#include "lds/LdsElementRules.h"
 
 namespace vgpu::isa::test {
 
@@ -138,6 +139,11 @@ StepResult WaveRunner::step() {
   if (r.kind != StepKind::Fault && in->op) executedOps().insert(in->op);
   if (r.kind == StepKind::Memory) {
     if (recordRequests) requests.push_back(mem_);
+    // BUFFER_STORE_LDS_DWORD: its data read from the LDS first, by the LDS's element rules.
+    if (ldsReadOfStore(mem_, ldsSide_)) {
+      lds::executeRequest(ldsSide_, lds::LdsWindow{lds.data(), ctx.ldsSize});
+      storeDataFromLds(mem_, ldsSide_);
+    }
     serve(mem_);
     completeMemory(wave, mem_, lds.data(), static_cast<uint32_t>(lds.size()));
   }

@@ -84,6 +84,7 @@ class WaveRunner {
  private:
   void serve(MemRequest& mem);
   MemRequest mem_;
+  MemRequest ldsSide_;  // the LDS read of a store whose data is in the LDS
 };
 
 }  // namespace vgpu::isa::test
