@@ -193,8 +193,7 @@ void ComputeUnit::retireCompleted() {
     freePending_.push_back(p);  // reused by the next access; its request goes to the pool
     Wave& w = *p->wave;
     if (p->request) {  // (only accesses that return data keep theirs)
-      isa::completeMemory(*w.s, *p->request, ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr,
-                          w.group->resources.ldsBytes);
+      isa::completeMemory(*w.s, *p->request);
       requestPool_.push_back(std::move(p->request));
     }
     w.counters.retire(p->counter);
@@ -498,15 +497,6 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
 
 void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
                              std::unique_ptr<isa::MemRequest> req) {
-  // Functional mode completes every access at issue: the data is in the registers before the
-  // wave's next instruction, as it was when it arrived one cycle later.
-  auto completeNow = [&] {
-    if (req->writeback.kind != 0)
-      isa::completeMemory(*w.s, *req, ldsStorage_ ? ldsStorage_ + w.group->ldsBase : nullptr,
-                          w.group->resources.ldsBytes);
-    if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
-    requestPool_.push_back(std::move(req));
-  };
   WaveAccessExtension source;
   source.cuId = id_;
   source.waveSlot = w.slot;
@@ -527,7 +517,11 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   }
 
   if (config_.functionalMode) {
-    completeNow();
+    // Functional mode completes every access at issue: the data is in the registers before the
+    // wave's next instruction, as it was when it arrived one cycle later.
+    if (req->writeback.kind != 0) isa::completeMemory(*w.s, *req);
+    if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
+    requestPool_.push_back(std::move(req));
     return;
   }
 

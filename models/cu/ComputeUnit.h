@@ -106,7 +106,8 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   }
   bool idle() const { return slots_.resident() == 0; }
   // The CU's LDS array, for instructions that read the LDS as an operand at issue
-  // (LDS_DIRECT, interpolation, DS src2 forms). Set once by the GPU when it wires the LDS.
+  // (LDS_DIRECT, interpolation, DS src2 forms) and, in functional mode, DS instructions done at
+  // issue. Set once by the GPU when it wires the LDS.
   void attachLdsStorage(uint8_t* storage) { ldsStorage_ = storage; }
   // The GPU's decoded instructions, which every wave runs from: attach before any launch.
   void attachDecodeCache(InstructionDecodeCache* code) { code_ = code; }
@@ -230,7 +231,7 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   bool halted_ = false;
   WaveSlots slots_;
   void markIssuable(const Wave& w) { slots_.markIssuable(w); }
-  uint8_t* ldsStorage_ = nullptr;           // written by buffer loads with lds=1
+  uint8_t* ldsStorage_ = nullptr;           // the workgroups' LDS allocations lie in it
   InstructionDecodeCache* code_ = nullptr;  // the GPU's decoded instructions (shared)
   uint8_t* gds_ = nullptr;
   uint32_t gdsSize_ = 0;

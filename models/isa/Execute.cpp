@@ -57,12 +57,8 @@ StepResult execute(const Instruction& inst, WaveState& wave, MemRequest& mem,
   return r;
 }
 
-void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
+void completeMemory(WaveState& wave, const MemRequest& mem) {
   const MemRequest::Writeback& wb = mem.writeback;
-  if (wb.kind == kWbLds) {
-    completeLdsLoad(mem, lds, ldsBytes);
-    return;
-  }
   if (wb.kind == kWbSgpr) {
     for (int k = 0; k < wb.count; ++k) {
       uint32_t v;

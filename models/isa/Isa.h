@@ -232,10 +232,9 @@ inline void executeInto(const Instruction& inst, WaveState& wave, MemRequest& me
   if (r.kind == StepKind::Fault) wave.pc = inst.pc;  // a faulting instruction leaves PC on itself
 }
 
-// Writes a completed memory request's returned data into the wave's registers. `lds` is the
-// wave's workgroup LDS allocation (`ldsBytes` long): buffer loads with lds=1 write it here.
-void completeMemory(WaveState& wave, const MemRequest& mem, uint8_t* lds = nullptr,
-                    uint32_t ldsBytes = 0);
+// Writes a completed memory request's returned data into the wave's registers. (A load into the
+// LDS has none: the memory side sends its data on to the LDS, ldsWriteOfLoad.)
+void completeMemory(WaveState& wave, const MemRequest& mem);
 
 // A load into the LDS (lds=1; its data returned in `load`): the LDS write that puts the data
 // there (a dword per lane at M0[15:0] + offset + 4 * lane, Vega ISA guide 8.1), into `write`,

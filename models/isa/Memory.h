@@ -263,10 +263,9 @@ struct BufferResource {
 BufferResource decodeResource(const uint32_t* words);
 
 // Buffer-load completions (VectorMemory.cpp), called by completeMemory: format conversion
-// (kWbFormat), the TFE status VGPR (kWbTfe) and loads into the LDS (kWbLds).
+// (kWbFormat) and the TFE status VGPR (kWbTfe).
 void completeFormatLoad(WaveState& wave, const MemRequest& mem);
 void writeTfeStatus(WaveState& wave, const MemRequest::Writeback& wb);
-void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes);
 // Image-load completion (Mimg.cpp), called by completeMemory for kWbImage.
 void completeImageLoad(WaveState& wave, const MemRequest& mem);
 

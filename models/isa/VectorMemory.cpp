@@ -4,14 +4,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <deque>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "isa/Atomics.h"
 #include "isa/BufferFormat.h"
 #include "isa/Memory.h"
-#include "lds/LdsElementRules.h"
 
 namespace vgpu::isa {
 
@@ -254,7 +252,7 @@ uint32_t ldsDwordBase(const WaveState& w, int64_t instOffset) {
   return static_cast<uint32_t>((w.m0 & 0xffff) + instOffset);
 }
 
-// A load's returned data goes to the LDS from `ldsBase` (completeLdsLoad), not to VGPRs; the
+// A load's returned data goes to the LDS from `ldsBase` (ldsWriteOfLoad), not to VGPRs; the
 // base travels in reg (low half) and aux (high half).
 void setLdsWriteback(MemRequest& mem, uint32_t ldsBase, LoadExt ext, uint64_t lanes) {
   MemRequest::Writeback& wb = mem.writeback;
@@ -1523,15 +1521,6 @@ void storeDataFromLds(MemRequest& store, const MemRequest& read) {
     std::memcpy(store.element(l, 0), read.element(l, 0), 4);
   }
   store.ldsData = MemRequest::kNoLdsData;
-}
-
-void completeLdsLoad(const MemRequest& mem, uint8_t* lds, uint32_t ldsBytes) {
-  if (!lds) return;
-  // The LDS write as the memory port sends it to the LDS block, by the same element rules
-  // (writes past the workgroup's allocation are dropped).
-  auto write = std::make_unique<MemRequest>();
-  ldsWriteOfLoad(mem, *write);
-  lds::executeRequest(*write, lds::LdsWindow{lds, ldsBytes});
 }
 
 bool hasLdsForm(const OpInfo& op) {

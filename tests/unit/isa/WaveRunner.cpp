@@ -139,13 +139,17 @@ StepResult WaveRunner::step() {
   if (r.kind != StepKind::Fault && in->op) executedOps().insert(in->op);
   if (r.kind == StepKind::Memory) {
     if (recordRequests) requests.push_back(mem_);
-    // BUFFER_STORE_LDS_DWORD: its data read from the LDS first, by the LDS's element rules.
+    // The LDS side of BUFFER_STORE_LDS_DWORD (its data read from the LDS first) and of loads
+    // into the LDS (their data written there after), by the LDS's element rules, as the
+    // compute unit's memory port does it.
+    const lds::LdsWindow window{lds.data(), ctx.ldsSize};
     if (ldsReadOfStore(mem_, ldsSide_)) {
-      lds::executeRequest(ldsSide_, lds::LdsWindow{lds.data(), ctx.ldsSize});
+      lds::executeRequest(ldsSide_, window);
       storeDataFromLds(mem_, ldsSide_);
     }
     serve(mem_);
-    completeMemory(wave, mem_, lds.data(), static_cast<uint32_t>(lds.size()));
+    if (ldsWriteOfLoad(mem_, ldsSide_)) lds::executeRequest(ldsSide_, window);
+    completeMemory(wave, mem_);
   }
   if (r.kind != StepKind::Continue) events.push_back(r);
   return r;

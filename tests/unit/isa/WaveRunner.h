@@ -84,7 +84,7 @@ class WaveRunner {
  private:
   void serve(MemRequest& mem);
   MemRequest mem_;
-  MemRequest ldsSide_;  // the LDS read of a store whose data is in the LDS
+  MemRequest ldsSide_;  // the LDS side of a load into / a store from the LDS
 };
 
 }  // namespace vgpu::isa::test
