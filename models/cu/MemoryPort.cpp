@@ -23,7 +23,7 @@ sc_time MemoryPort::transport(isa::MemRequest& req, const WaveAccessExtension& s
       // SMEM moves one contiguous block: a plain base-protocol transaction.
       AtomicExtension atomic;
       RefusedAddressExtension refused;
-      p.set_address(req.addr[0][0]);
+      p.set_address(req.address(0, 0));
       p.set_data_ptr(req.data.data());
       p.set_data_length(req.elementBytes);
       p.set_streaming_width(req.elementBytes);
@@ -44,7 +44,7 @@ sc_time MemoryPort::transport(isa::MemRequest& req, const WaveAccessExtension& s
       if (p.is_response_error()) {
         // The first byte memory refused: the block may start inside a mapped range.
         req.faulted = true;
-        req.faultAddress = refused.valid ? refused.address : req.addr[0][0];
+        req.faultAddress = refused.valid ? refused.address : req.address(0, 0);
       }
       break;
     }
@@ -53,7 +53,7 @@ sc_time MemoryPort::transport(isa::MemRequest& req, const WaveAccessExtension& s
       // Whole-wave requests travel in the WaveAccessExtension; the payload's address is the
       // first active lane's, for targets and traces that look at it.
       const int first = req.laneMask ? __builtin_ctzll(req.laneMask) : 64;
-      p.set_address(first < 64 ? req.addr[first][0] : 0);
+      p.set_address(first < 64 ? req.address(first, 0) : 0);
       p.set_data_ptr(req.data.data());
       p.set_data_length(req.elementBytes);
       p.set_streaming_width(req.elementBytes);
@@ -132,7 +132,7 @@ uint8_t* DirectMemoryPort::lookup(isa::MemSpace space, uint64_t address, uint64_
 bool DirectMemoryPort::scalarDirect(isa::MemRequest& req) {
   // One contiguous block, as the scalar path sends it; nothing to read when bit 0 is clear.
   if (!(req.laneMask & 1)) return true;
-  const uint64_t address = req.addr[0][0];
+  const uint64_t address = req.address(0, 0);
   const tlm::tlm_dmi* d = regionFor(isa::MemSpace::Scalar, address, req.elementBytes);
   if (d == nullptr) return false;
   std::memcpy(req.data.data(), d->get_dmi_ptr() + (address - d->get_start_address()),
@@ -160,7 +160,7 @@ bool DirectMemoryPort::vectorDirectElements(isa::MemRequest& req) {
     const int lane = __builtin_ctzll(lanes);
     const uint32_t bytes = req.laneBytes[lane] ? req.laneBytes[lane] : req.elementBytes;
     for (int e = 0; e < kElements; ++e) {
-      const uint64_t address = req.addr[lane][e];
+      const uint64_t address = req.address(lane, e);
       if (address < regionStart || address + bytes - 1 > regionEnd) {
         const tlm::tlm_dmi* d = regionFor(isa::MemSpace::Vector, address, bytes);
         if (d == nullptr) return false;

@@ -366,7 +366,7 @@ void execDs(ExecArgs& x) {
   const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
   for (int l = 0; l < kWaveSize; ++l) {
     for (int e = 0; e < m.elements; ++e)
-      mem.addr[l][e] = static_cast<uint32_t>(addr[l] + off[e]) & (alignTo8 ? ~7u : ~0u);
+      mem.address(l, e) = static_cast<uint32_t>(addr[l] + off[e]) & (alignTo8 ? ~7u : ~0u);
   }
   if (m.op == MemOp::Store || m.op == MemOp::Atomic) {
     for (int l = 0; l < kWaveSize; ++l) {
@@ -480,7 +480,7 @@ void execDsSrc2(ExecArgs& x) {
       dst = addr[l];
       src = dst + static_cast<uint32_t>(sext(((off1 & 0x7f) << 8) | off0, 15) * 4);
     }
-    mem.addr[l][0] = dst;
+    mem.address(l, 0) = dst;
     if (lds::inRange(src, m.bytes, shareSize))  // the LDS's range rule, for the GDS window too
       std::memcpy(mem.element(l, 0), share + src, m.bytes);
     lanes |= 1ull << l;
@@ -506,7 +506,7 @@ void execDsAppend(ExecArgs& x) {
   const int lane = w.exec ? __builtin_ctzll(w.exec) : 0;
   const uint32_t count = static_cast<uint32_t>(__builtin_popcountll(w.exec));
   const uint32_t offset = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
-  mem.addr[lane][0] = (w.m0 & 0xffff) + offset;
+  mem.address(lane, 0) = (w.m0 & 0xffff) + offset;
   std::memcpy(mem.element(lane, 0), &count, 4);
   mem.laneMask = w.exec ? 1ull << lane : 0;
   setVgprWriteback(mem, vdst, 1, LoadExt::None, w.exec);
@@ -530,7 +530,7 @@ void execDsAddtid(ExecArgs& x) {
   beginRequest(mem, MemSpace::Lds, m.op, WaitCounter::Lgkm);
   const uint32_t offset = in.f[fld::kOffset0] | (static_cast<uint32_t>(in.f[fld::kOffset1]) << 8);
   for (int l = 0; l < kWaveSize; ++l) {
-    mem.addr[l][0] = (w.m0 & 0xffff) + offset + 4u * static_cast<uint32_t>(l);
+    mem.address(l, 0) = (w.m0 & 0xffff) + offset + 4u * static_cast<uint32_t>(l);
     if (m.op == MemOp::Store && ((w.exec >> l) & 1))
       gatherVgprBytes(w, reg, 4, l, false, mem.element(l, 0));
   }

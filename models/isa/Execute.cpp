@@ -85,6 +85,10 @@ void completeMemory(WaveState& wave, const MemRequest& mem) {
   // copies; the general path below assembles each lane in a buffer first).
   if (ext == LoadExt::None && !(wb.flags & kWbBroadcast) &&
       mem.elementBytes * mem.elementsPerLane == 4 * dwords) {
+    if (dwords == 1 && wb.lanes == ~0ull) {  // packed dwords, as in the VGPR
+      std::memcpy(wave.v(wb.reg), mem.element(0, 0), 4 * kWaveSize);
+      return;
+    }
     for (int k = 0; k < dwords; ++k) {
       uint32_t* r = wave.v(static_cast<uint32_t>(wb.reg + k));
       for (int l = 0; l < kWaveSize; ++l)
@@ -94,7 +98,7 @@ void completeMemory(WaveState& wave, const MemRequest& mem) {
   }
   for (int l = 0; l < kWaveSize; ++l) {
     if (!((wb.lanes >> l) & 1)) continue;
-    uint8_t buf[MemRequest::kLaneStride] = {};
+    uint8_t buf[MemRequest::kMaxLaneBytes] = {};
     int n = 0;
     const int from = (wb.flags & kWbBroadcast) ? wb.aux : l;
     for (int e = 0; e < mem.elementsPerLane; ++e) {

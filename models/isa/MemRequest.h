@@ -56,11 +56,10 @@ struct MemRequest {
   // (SCRATCH_*_DWORDX2..X4, FLAT to the private aperture) one per dword, up to four.
   static constexpr int kElementsPerLane = 4;
   static constexpr int kScalarMaxBytes = 64;  // s_load_dwordx16
-  // Bytes per lane in data[]: a lane's elements together hold at most 16 bytes (read2_b64:
-  // 2 x 8; a scratch dwordx4: 4 x 4). No more: a CU keeps one request per access in flight, on
-  // a streaming kernel about a hundred, and their bytes are host memory paged in and cached.
-  static constexpr int kLaneStride = 16;
-  static constexpr size_t kDataBytes = 64 * kLaneStride;
+  // The most bytes a lane's elements hold together (read2_b64: 2 x 8; a scratch dwordx4:
+  // 4 x 4): data[] holds 64 lanes of it.
+  static constexpr int kMaxLaneBytes = 16;
+  static constexpr size_t kDataBytes = 64 * kMaxLaneBytes;
 
   MemSpace space = MemSpace::Vector;
   MemOp op = MemOp::Load;
@@ -82,18 +81,18 @@ struct MemRequest {
   // of a B64/B96/B128 access); 0: the whole element.
   std::array<uint8_t, 64> laneBytes{};
 
-  // Byte address of element e of lane l: addr[l][e]. For LDS it is the offset inside the
-  // workgroup's LDS allocation; for Vector a device (virtual) address; Scalar uses addr[0][0].
-  std::array<std::array<uint64_t, kElementsPerLane>, 64> addr{};
-
-  // Element e of lane l occupies data[l * kLaneStride + e * elementBytes ...]: a lane's
-  // elements follow one another, so a scratch access split into dwords keeps the layout of the
-  // same access in one element. A scalar access uses data[0 .. elementBytes). Store data on
-  // the way out, load data back.
+  // Element e of lane l occupies data[l * laneStride() + e * elementBytes ...]: the lanes'
+  // data is packed, a lane's elements follow one another (so a scratch access split into
+  // dwords keeps the layout of the same access in one element). Packed, a dword access of 64
+  // lanes fills 256 bytes, one contiguous run of memory is one copy, and a request waiting for
+  // its data keeps few host cache lines: a CU has one per load in flight, 60 CUs thousands.
+  // elementBytes and elementsPerLane must be set before any element is written, and nothing is
+  // written past 64 x laneStride() (beginRequest clears only that much). A scalar access uses
+  // data[0 .. elementBytes). Store data on the way out, load data back.
   alignas(64) std::array<uint8_t, kDataBytes> data{};
-  // Compare values for compare-and-swap atomics (and image depth compares), same layout as data:
-  // empty until a request needs them (beginRequest for an atomic, or the first cmpElement
-  // written), then kDataBytes. Most requests never do, and a CU's pooled requests would
+  // Compare values for compare-and-swap atomics (and image depth compares), kMaxLaneBytes per
+  // lane (cmpElement): empty until a request needs them (beginRequest for an atomic, or the first
+  // cmpElement written), then kDataBytes. Most requests never do, and a CU's pooled requests would
   // otherwise each carry a kilobyte nobody reads.
   std::vector<uint8_t> cmp;
 
@@ -134,23 +133,41 @@ struct MemRequest {
     uint32_t format = 0;  // (added by isa) buffer format / LDS loads: conversion parameters
   } writeback;
 
-  // Where element e of lane l starts in data[] (and cmp[]); elementBytes must be set first.
+  // Byte address of element e of lane l. For LDS it is the offset inside the workgroup's LDS
+  // allocation; for Vector a device (virtual) address; Scalar uses address(0). Stored
+  // element-major, so that the usual one element per lane takes 512 contiguous bytes.
+  uint64_t& address(int lane, int e = 0) { return addresses_[static_cast<size_t>(e) * 64 + lane]; }
+  uint64_t address(int lane, int e = 0) const {
+    return addresses_[static_cast<size_t>(e) * 64 + lane];
+  }
+  // Element 0 of lanes first..: contiguous, for a scan over many lanes.
+  const uint64_t* laneAddresses(int first = 0) const { return &addresses_[first]; }
+
+  // Bytes of one lane's elements together: the distance between lanes in data[].
+  size_t laneStride() const { return static_cast<size_t>(elementBytes) * elementsPerLane; }
+  // Where element e of lane l starts in data[].
   size_t elementOffset(int lane, int e) const {
-    return static_cast<size_t>(lane) * kLaneStride + static_cast<size_t>(e) * elementBytes;
+    return static_cast<size_t>(lane) * laneStride() + static_cast<size_t>(e) * elementBytes;
   }
   uint8_t* element(int lane, int e) { return &data[elementOffset(lane, e)]; }
   const uint8_t* element(int lane, int e) const { return &data[elementOffset(lane, e)]; }
+  // Compare values keep kMaxLaneBytes per lane whatever the element size: an image depth
+  // compare's reference is a float per lane next to texels of one or two bytes.
+  size_t cmpOffset(int lane, int e) const {
+    return static_cast<size_t>(lane) * kMaxLaneBytes + static_cast<size_t>(e) * elementBytes;
+  }
   uint8_t* cmpElement(int lane, int e) {
     if (cmp.empty()) cmp.assign(kDataBytes, 0);
-    return &cmp[elementOffset(lane, e)];
+    return &cmp[cmpOffset(lane, e)];
   }
   // Compare values never written read as 0, as in a fresh request.
   const uint8_t* cmpElement(int lane, int e) const {
-    return (cmp.empty() ? kNoCompare.data() : cmp.data()) + elementOffset(lane, e);
+    return (cmp.empty() ? kNoCompare.data() : cmp.data()) + cmpOffset(lane, e);
   }
 
  private:
   static constexpr std::array<uint8_t, kDataBytes> kNoCompare{};
+  std::array<uint64_t, 64 * kElementsPerLane> addresses_{};
 };
 
 }  // namespace vgpu::isa

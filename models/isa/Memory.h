@@ -2,6 +2,7 @@
 // MemRequest and describing how completeMemory() writes the returned data back.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 
 #include "isa/Operands.h"
@@ -25,6 +26,14 @@ constexpr uint8_t kWbTfe = 0x80;
 
 // Resets `mem` for a new request (zeroed data so lanes that are not sent read back as 0).
 inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter counter) {
+  // data[] is zero past what the last request's shape covers (a fresh request is all zero, and
+  // elements are written only inside the shape): only that part needs clearing. A dword access
+  // clears 256 bytes, not the whole kilobyte, most of which it would bring back into the host's
+  // caches for nothing.
+  const size_t used = mem.space == MemSpace::Scalar
+                          ? mem.elementBytes
+                          : std::min(MemRequest::kDataBytes, size_t{kWaveSize} * mem.laneStride());
+  std::memset(mem.data.data(), 0, used);
   mem.space = space;
   mem.op = op;
   mem.atomic = AtomicOp::None;
@@ -41,7 +50,6 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.ldsData = MemRequest::kNoLdsData;
   mem.laneBytes.fill(0);
   mem.texels.clear();
-  std::memset(mem.data.data(), 0, mem.data.size());
   // Compare values are read by atomics only: other requests neither clear nor allocate them.
   if (op == MemOp::Atomic) mem.cmp.assign(MemRequest::kDataBytes, 0);
 }

@@ -508,7 +508,7 @@ void execImageMemory(ExecArgs& x) {
     const uint32_t mip = info.mip ? addressComponent(w, m, coords, l) : 0;
     uint64_t address;
     if (!texelOf(r, layout, coord, mip, address)) continue;  // out of range: no access
-    mem.addr[l][0] = address;
+    mem.address(l, 0) = address;
     sent |= 1ull << l;
     uint8_t* e = mem.element(l, 0);
     if (atomic) {
@@ -836,7 +836,8 @@ void execImageSample(ExecArgs& x) {
   mem.image = true;
   mem.glc = m.glc;
   mem.slc = m.slc;
-  mem.elementBytes = static_cast<uint8_t>(getLod ? 8 : layout.texelBytes);
+  // get_lod writes its results here, as completeMemory reads them: dataDwords per lane.
+  mem.elementBytes = static_cast<uint8_t>(getLod ? 4 * dataDwords : layout.texelBytes);
   const uint64_t exec = w.exec;
   for (uint64_t b = exec; b != 0; b &= b - 1) {
     const int l = __builtin_ctzll(b);
@@ -883,7 +884,7 @@ void execImageSample(ExecArgs& x) {
           out[n] = bits;
         ++n;
       }
-      std::memcpy(mem.element(l, 0), out, 8);
+      std::memcpy(mem.element(l, 0), out, 4 * static_cast<size_t>(dataDwords));
       continue;
     }
     // Levels: one, or two for a linear mip filter, relative to BASE_LEVEL.
@@ -1030,8 +1031,6 @@ void execImageSample(ExecArgs& x) {
                 (info.compare ? imgwb::kCompare : 0);
     wb.aux = static_cast<uint16_t>(s.borderColorType | (s.depthCompareFunc << 2) |
                                    ((__builtin_ctz(m.dmask) & 3) << 5));
-  } else {
-    mem.elementBytes = static_cast<uint8_t>(4 * dataDwords);
   }
   if (m.tfe || m.lwe) wb.flags |= kWbTfe;
   x.r.kind = StepKind::Memory;

@@ -182,7 +182,7 @@ void execSmem(ExecArgs& x) {
   }
   MemRequest& mem = x.mem;
   beginRequest(mem, MemSpace::Scalar, op.mem.op, WaitCounter::Lgkm);
-  mem.addr[0][0] = address;
+  mem.address(0, 0) = address;
   mem.elementBytes = static_cast<uint8_t>(4 * accessDwords);
   mem.laneMask = inRange ? 1 : 0;
   mem.atomic = op.mem.atomic;

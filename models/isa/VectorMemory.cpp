@@ -229,16 +229,20 @@ void gatherStoreData(ExecArgs& x, uint64_t sent, int dataReg) {
     return;
   }
   uint8_t* data = x.mem.element(0, 0);
+  const size_t stride = x.mem.laneStride();
+  if (sent == ~0ull && m.bytes == 4) {  // the lanes' dwords are packed as in the VGPR
+    std::memcpy(data, x.w.v(static_cast<uint32_t>(dataReg)), 4 * kWaveSize);
+    return;
+  }
   for (int k = 0; k < m.bytes / 4; ++k) {
     const uint32_t* v = x.w.v(static_cast<uint32_t>(dataReg + k));
     uint8_t* to = data + 4 * k;
     if (sent == ~0ull) {
-      for (int l = 0; l < kWaveSize; ++l)
-        std::memcpy(to + static_cast<size_t>(l) * MemRequest::kLaneStride, &v[l], 4);
+      for (int l = 0; l < kWaveSize; ++l) std::memcpy(to + l * stride, &v[l], 4);
     } else {
       for (uint64_t b = sent; b != 0; b &= b - 1) {
         const int l = __builtin_ctzll(b);
-        std::memcpy(to + static_cast<size_t>(l) * MemRequest::kLaneStride, &v[l], 4);
+        std::memcpy(to + l * stride, &v[l], 4);
       }
     }
   }
@@ -1233,11 +1237,11 @@ void execBuffer(ExecArgs& x) {
     // first lane) takes the loop.
     if (uniform && exec == ~0ull) {
       for (int l = 0; l < kWaveSize; ++l)
-        mem.addr[l][0] = lane0.address + static_cast<uint64_t>(l) * stride;
+        mem.address(l, 0) = lane0.address + static_cast<uint64_t>(l) * stride;
     } else if (uniform) {
       for (uint64_t k = exec; k != 0; k &= k - 1) {
         const int l = __builtin_ctzll(k);
-        mem.addr[l][0] = lane0.address + static_cast<uint64_t>(l) * stride;
+        mem.address(l, 0) = lane0.address + static_cast<uint64_t>(l) * stride;
       }
     }
     if (uniform && lane0.inBytes != 0) {
@@ -1262,7 +1266,7 @@ void execBuffer(ExecArgs& x) {
           return fault(x,
                        "swizzled buffer access crosses an element boundary (swizzled addressing "
                        "needs dword-aligned accesses)");
-        mem.addr[l][0] = r.address;
+        mem.address(l, 0) = r.address;
         if (r.inBytes == 0) continue;
         sent |= 1ull << l;
         if (r.inBytes < bytes) mem.laneBytes[l] = static_cast<uint8_t>(r.inBytes);
@@ -1285,7 +1289,7 @@ void execBuffer(ExecArgs& x) {
       uint32_t values[4];
       formatStoreValues(w, vdata, m, l, params, values);
       uint8_t* e = mem.element(l, 0);
-      std::memset(e, 0, MemRequest::kMaxElementBytes);
+      std::memset(e, 0, mem.laneStride());
       if (m.d16) {
         const uint16_t h[4] = {static_cast<uint16_t>(values[0]), static_cast<uint16_t>(values[1]),
                                static_cast<uint16_t>(values[2]), static_cast<uint16_t>(values[3])};
@@ -1372,7 +1376,8 @@ void execFlat(ExecArgs& x) {
     swizzled |= 1ull << lane;
     for (int k = 1; k < dwords; ++k) {
       const uint64_t q = p + 4 * static_cast<uint64_t>(k);
-      x.mem.addr[lane][k] = w.flatScratch + (q / 4) * 256 + static_cast<uint64_t>(lane) * 4 + q % 4;
+      x.mem.address(lane, k) =
+          w.flatScratch + (q / 4) * 256 + static_cast<uint64_t>(lane) * 4 + q % 4;
     }
     return w.flatScratch + (p / 4) * 256 + static_cast<uint64_t>(lane) * 4 + (p % 4);
   };
@@ -1405,7 +1410,7 @@ void execFlat(ExecArgs& x) {
         }
       }
     }
-    x.mem.addr[l][0] = a;
+    x.mem.address(l, 0) = a;
   }
   if (ldsLanes) {
     if (ldsLanes != exec) return fault(x, "flat access mixing apertures not supported");
@@ -1419,7 +1424,7 @@ void execFlat(ExecArgs& x) {
   x.mem.elementsPerLane = static_cast<uint8_t>(dwords);
   for (uint64_t b = exec & ~swizzled; b != 0; b &= b - 1) {
     const int l = __builtin_ctzll(b);
-    for (int k = 1; k < dwords; ++k) x.mem.addr[l][k] = x.mem.addr[l][0] + 4 * k;
+    for (int k = 1; k < dwords; ++k) x.mem.address(l, k) = x.mem.address(l, 0) + 4 * k;
   }
 }
 
@@ -1497,7 +1502,7 @@ bool ldsWriteOfLoad(const MemRequest& mem, MemRequest& write) {
       }
     }
     // One dword per lane, lane l's at the base + 4 * l.
-    write.addr[l][0] = base + 4 * static_cast<uint64_t>(l);
+    write.address(l, 0) = base + 4 * static_cast<uint64_t>(l);
     std::memcpy(write.element(l, 0), &value, 4);
   }
   return true;
@@ -1510,7 +1515,7 @@ bool ldsReadOfStore(const MemRequest& store, MemRequest& read) {
   read.elementBytes = 4;
   for (uint64_t k = store.laneMask; k != 0; k &= k - 1) {
     const int l = __builtin_ctzll(k);
-    read.addr[l][0] = store.ldsData + 4 * static_cast<uint64_t>(l);
+    read.address(l, 0) = store.ldsData + 4 * static_cast<uint64_t>(l);
   }
   return true;
 }

@@ -98,7 +98,7 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
     const int lane = __builtin_ctzll(lanes);
     for (int e = 0; e < req.elementsPerLane; ++e)
-      bankReq.addr[lane][e] = static_cast<uint32_t>(base + req.addr[lane][e]);
+      bankReq.addr[lane][e] = static_cast<uint32_t>(base + req.address(lane, e));
   }
 
   const uint64_t moved =

@@ -394,7 +394,7 @@ void generalAtIssue(const DsAtIssueAccess& a) {
       }
     } else {
       forLanes([&](int l) {
-        uint8_t data[MemRequest::kLaneStride] = {};
+        uint8_t data[MemRequest::kMaxLaneBytes] = {};
         for (int e = 0; e < m.elements; ++e)
           if (const uint8_t* p = at(l, e)) std::memcpy(data + e * bytes, p, bytes);
         scatterLaneLoad(w, vdst, dwords, m.ext, l, data);
@@ -490,7 +490,7 @@ void generalAtIssue(const DsAtIssueAccess& a) {
           gatherVgprBytes(w, data0, m.bytes, l, false, source[0]);
           if (twoData) gatherVgprBytes(w, data1, m.bytes, l, false, cmp[0]);
         }
-        uint8_t old[MemRequest::kLaneStride] = {};  // out of range: returns 0
+        uint8_t old[MemRequest::kMaxLaneBytes] = {};  // out of range: returns 0
         for (int e = 0; e < m.elements; ++e)
           if (uint8_t* p = at(l, e)) {
             std::memcpy(old + e * bytes, source[e], bytes);

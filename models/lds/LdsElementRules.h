@@ -96,7 +96,7 @@ inline uint64_t executeRequest(isa::MemRequest& req, const LdsWindow& window) {
   for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
     const int lane = __builtin_ctzll(lanes);
     for (int e = 0; e < elements; ++e) {
-      const uint64_t offset = req.addr[lane][e];
+      const uint64_t offset = req.address(lane, e);
       uint8_t* data = req.element(lane, e);
       if (offset >= limit) {
         ++outOfRange;

@@ -15,6 +15,32 @@ namespace vgpu {
 
 using namespace sc_core;
 
+struct TexturePath::PieceLists {
+  std::vector<uint64_t> pieceAddress, sortedAddress;
+  std::vector<uint32_t> pieceData, sortedData;
+  std::vector<uint16_t> pieceOrder;
+  std::vector<uint64_t> sortKeys;
+};
+
+TexturePath::PieceLists& TexturePath::pieceLists(size_t maxPieces) {
+  static PieceLists lists;
+  if (lists.pieceAddress.size() < maxPieces) {
+    lists.pieceAddress.resize(maxPieces), lists.sortedAddress.resize(maxPieces);
+    lists.pieceData.resize(maxPieces), lists.sortedData.resize(maxPieces);
+    lists.pieceOrder.resize(maxPieces), lists.sortKeys.resize(maxPieces);
+  }
+  return lists;
+}
+
+namespace {
+// The most pieces a wave's elements split into: every element crosses as many line boundaries
+// as it can.
+size_t maxPiecesFor(uint32_t lineBytes) {
+  const size_t piecesPerElement = isa::MemRequest::kMaxElementBytes / std::max(lineBytes, 1u) + 2;
+  return 64 * isa::MemRequest::kElementsPerLane * piecesPerElement;
+}
+}  // namespace
+
 TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_time clockPeriod)
     : sc_module(name),
       socket("socket"),
@@ -23,6 +49,12 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
       period_(clockPeriod),
       lineBytes_(l1Config.lineBytes),
       timed_(l1Config.timed),
+      pieceAddress_(pieceLists(maxPiecesFor(l1Config.lineBytes)).pieceAddress),
+      sortedAddress_(pieceLists(0).sortedAddress),
+      pieceData_(pieceLists(0).pieceData),
+      sortedData_(pieceLists(0).sortedData),
+      pieceOrder_(pieceLists(0).pieceOrder),
+      sortKeys_(pieceLists(0).sortKeys),
       lineData_(l1Config.lineBytes),
       byteEnable_(l1Config.lineBytes, TLM_BYTE_DISABLED),
       allEnabled_(l1Config.lineBytes, TLM_BYTE_ENABLED) {
@@ -33,13 +65,6 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
   socket.register_get_direct_mem_ptr(this, &TexturePath::get_direct_mem_ptr);
   toL1_.register_invalidate_direct_mem_ptr(this, &TexturePath::invalidate_direct_mem_ptr);
   toL1_.bind(vectorL1.socket);
-  // The most pieces a wave's elements split into: every element crosses as many line
-  // boundaries as it can.
-  const size_t piecesPerElement = isa::MemRequest::kMaxElementBytes / lineBytes_ + 2;
-  const size_t maxPieces = 64 * isa::MemRequest::kElementsPerLane * piecesPerElement;
-  pieceAddress_.resize(maxPieces), sortedAddress_.resize(maxPieces);
-  pieceData_.resize(maxPieces), sortedData_.resize(maxPieces);
-  pieceOrder_.resize(maxPieces), sortKeys_.resize(maxPieces);
   // A refused line names its first refused byte (the payload owns the extension and frees it).
   payload_.set_extension(new RefusedAddressExtension);
 }
@@ -81,57 +106,33 @@ uint32_t TexturePath::contiguousLanes(const isa::MemRequest& req) const {
   const auto first = static_cast<uint32_t>(__builtin_ctzll(mask));
   const auto count = static_cast<uint32_t>(__builtin_popcountll(mask));
   if ((mask >> first) != (count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1)) return 0;
-  const uint64_t start = req.addr[first][0];
+  const uint64_t start = req.address(first, 0);
   // The second lane decides for a gather (the usual other case) without looking further.
-  if (start % bytes != 0 || (count > 1 && req.addr[first + 1][0] != start + bytes) ||
+  if (start % bytes != 0 || (count > 1 && req.address(first + 1, 0) != start + bytes) ||
       anyTruncated(req))
     return 0;
   // Every lane at its place: no early exit, four lanes a round.
   uint64_t offBy = 0, expected = start;
   uint32_t l = 0;
   for (; l + 4 <= count; l += 4, expected += 4 * bytes)
-    offBy |= (req.addr[first + l][0] - expected) | (req.addr[first + l + 1][0] - expected - bytes) |
-             (req.addr[first + l + 2][0] - expected - 2 * bytes) |
-             (req.addr[first + l + 3][0] - expected - 3 * bytes);
-  for (; l < count; ++l, expected += bytes) offBy |= req.addr[first + l][0] - expected;
+    offBy |= (req.address(first + l, 0) - expected) |
+             (req.address(first + l + 1, 0) - expected - bytes) |
+             (req.address(first + l + 2, 0) - expected - 2 * bytes) |
+             (req.address(first + l + 3, 0) - expected - 3 * bytes);
+  for (; l < count; ++l, expected += bytes) offBy |= req.address(first + l, 0) - expected;
   return offBy == 0 ? count : 0;
 }
 
 namespace {
-// Copies the elements of `count` consecutive lanes between the request's data (one element
-// every kLaneStride bytes) and a packed run of memory, in either direction. The element size is
-// decided once, not per lane.
+// Copies the elements of `count` consecutive lanes between the request's data (the lanes'
+// elements packed, as MemRequest keeps them) and a packed run of memory, in either direction:
+// one copy, as a wave's plain accesses of one element per lane are.
 template <bool ToLanes>
 void copyLanes(uint8_t* packed, uint8_t* lanes, uint32_t count, uint32_t bytes) {
-  constexpr uint32_t stride = isa::MemRequest::kLaneStride;
-  auto run = [&](auto size) {
-    constexpr uint32_t n = decltype(size)::value;
-    for (uint32_t k = 0; k < count; ++k) {
-      if constexpr (ToLanes)
-        std::memcpy(lanes + k * stride, packed + k * n, n);
-      else
-        std::memcpy(packed + k * n, lanes + k * stride, n);
-    }
-  };
-  switch (bytes) {
-    case 4:
-      run(std::integral_constant<uint32_t, 4>{});
-      break;
-    case 8:
-      run(std::integral_constant<uint32_t, 8>{});
-      break;
-    case 16:
-      run(std::integral_constant<uint32_t, 16>{});
-      break;
-    default:
-      for (uint32_t k = 0; k < count; ++k) {
-        if constexpr (ToLanes)
-          copySmall(lanes + k * stride, packed + k * bytes, bytes);
-        else
-          copySmall(packed + k * bytes, lanes + k * stride, bytes);
-      }
-      break;
-  }
+  if constexpr (ToLanes)
+    std::memcpy(lanes, packed, size_t{count} * bytes);
+  else
+    std::memcpy(packed, lanes, size_t{count} * bytes);
 }
 }  // namespace
 
@@ -179,13 +180,13 @@ size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
     bool inside = true;
     for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
       const auto lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
-      const uint64_t a = req.addr[lane][0];
+      const uint64_t a = req.address(lane, 0);
       const uint64_t line = a & lineMask;
       inside &= a - line + elementBytes <= lineBytes;
       sorted &= line >= lastLine;
       lastLine = line;
       address[n] = a;
-      data[n] = pieceData(lane * isa::MemRequest::kLaneStride, elementBytes);
+      data[n] = pieceData(lane * elementBytes, elementBytes);
       ++n;
     }
     if (inside) return n;
@@ -196,7 +197,7 @@ size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
     // A buffer range check may keep only the first dwords of a lane's element.
     const uint32_t laneBytes = req.laneBytes[lane] ? req.laneBytes[lane] : elementBytes;
     for (int e = 0; e < elements; ++e) {
-      uint64_t a = req.addr[lane][e];
+      uint64_t a = req.address(lane, e);
       auto dataOffset = static_cast<uint32_t>(req.element(lane, e) - req.data.data());
       for (uint32_t left = laneBytes; left > 0;) {
         const uint64_t line = a & lineMask;
@@ -327,14 +328,15 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         atomic_.op = req.atomic;
         atomic_.compare = req.cmpElement(lane, e);
         atomic_.returnsData = req.atomicReturnsData;
-        prepare(tlm::TLM_WRITE_COMMAND, req.addr[lane][e], req.element(lane, e), req.elementBytes);
+        prepare(tlm::TLM_WRITE_COMMAND, req.address(lane, e), req.element(lane, e),
+                req.elementBytes);
         p.set_extension(&atomic_);
         afterQuadOf(static_cast<uint32_t>(lane));
         send();
         p.clear_extension(&atomic_);
         ++laneAccesses;
         if (p.is_response_error()) {
-          fail(req.addr[lane][e]);
+          fail(req.address(lane, e));
           delay = done - now;
           return;
         }
@@ -348,7 +350,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     const bool isStore = req.op == isa::MemOp::Store;
     const uint32_t bytes = req.elementBytes;
     const auto firstLane = static_cast<uint32_t>(__builtin_ctzll(req.laneMask));
-    const uint64_t start = req.addr[firstLane][0], end = start + uint64_t{lanes} * bytes;
+    const uint64_t start = req.address(firstLane, 0), end = start + uint64_t{lanes} * bytes;
     uint8_t* lineData = lineData_.data();
     for (uint64_t line = start & ~uint64_t{lineBytes_ - 1}; line < end; line += lineBytes_) {
       const uint64_t from = std::max(start, line), to = std::min(end, line + lineBytes_);
@@ -366,7 +368,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       afterQuadOf(lane + count - 1);
       send();
       if (p.is_response_error()) {
-        fail(req.addr[lane][0]);  // the first lane's element in this line
+        fail(req.address(lane, 0));  // the first lane's element in this line
         delay = done - now;
         return;
       }
@@ -414,7 +416,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
           const uint32_t at = dataOffsetOf(data[j]);
           lastLane = std::max<uint32_t>(
               lastLane, req.texels.empty()
-                            ? at / isa::MemRequest::kLaneStride
+                            ? at / req.laneStride()
                             : req.texels[at / isa::MemRequest::kMaxElementBytes].lane);
         }
       }
@@ -444,10 +446,10 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       if (p.is_response_error()) {
         // The fault names the address of the first lane's element in this line.
         const uint32_t offset = dataOffsetOf(data[i]);
-        constexpr uint32_t kLaneStride = isa::MemRequest::kLaneStride;
-        fail(!req.texels.empty()
-                 ? req.texels[offset / isa::MemRequest::kMaxElementBytes].address
-                 : req.addr[offset / kLaneStride][(offset % kLaneStride) / elementBytes]);
+        const auto stride = static_cast<uint32_t>(req.laneStride());
+        fail(!req.texels.empty() ? req.texels[offset / isa::MemRequest::kMaxElementBytes].address
+                                 : req.address(static_cast<int>(offset / stride),
+                                               static_cast<int>((offset % stride) / elementBytes)));
         delay = done - now;
         return;
       }

@@ -88,11 +88,15 @@ class TexturePath : public sc_core::sc_module {
   // Scratch space of b_transport, kept between instructions so none allocates: the pieces (and
   // room to sort them), the line payload and atomic extension (set up afresh for every
   // transaction), the line's data and byte enables (all disabled between lines), and a line of
-  // enabled bytes to compare with.
-  std::vector<uint64_t> pieceAddress_, sortedAddress_;
-  std::vector<uint32_t> pieceData_, sortedData_;
-  std::vector<uint16_t> pieceOrder_;
-  std::vector<uint64_t> sortKeys_;
+  // enabled bytes to compare with. The piece lists are one set shared by every texture path
+  // (PieceLists in the source): b_transport never yields, so no two use them at once, and one
+  // set stays in the host's caches where 60 CUs' own sets (17 KB each) did not.
+  struct PieceLists;
+  static PieceLists& pieceLists(size_t maxPieces);
+  std::vector<uint64_t>&pieceAddress_, &sortedAddress_;
+  std::vector<uint32_t>&pieceData_, &sortedData_;
+  std::vector<uint16_t>& pieceOrder_;
+  std::vector<uint64_t>& sortKeys_;
   tlm::tlm_generic_payload payload_;
   AtomicExtension atomic_;
   // Marks a line transaction whose data the texture path moved itself through DMI.

@@ -262,7 +262,7 @@ isa::MemRequest waveFor(const OpCases& c, isa::MemSpace space, uint64_t base, bo
   r.laneMask = (uint64_t{1} << c.cases.size()) - 1;
   for (size_t l = 0; l < c.cases.size(); ++l) {
     const int lane = static_cast<int>(l);
-    r.addr[l][0] = base + 8 * l;
+    r.address(l, 0) = base + 8 * l;
     std::memcpy(r.element(lane, 0), &c.cases[l].data, c.bytes);
     std::memcpy(r.cmpElement(lane, 0), &c.cases[l].second, c.bytes);
   }
@@ -342,7 +342,7 @@ void memoryAtomicsThroughTheCaches(bool glc) {
       warm.op = isa::MemOp::Load;
       warm.elementBytes = static_cast<uint8_t>(c.bytes);
       warm.laneMask = (uint64_t{1} << c.cases.size()) - 1;
-      for (size_t l = 0; l < c.cases.size(); ++l) warm.addr[l][0] = at + 8 * l;
+      for (size_t l = 0; l < c.cases.size(); ++l) warm.address(l, 0) = at + 8 * l;
       ASSERT_TRUE(test::sendWave(i, warm).ok());
       isa::MemRequest r = waveFor(c, isa::MemSpace::Vector, at, glc);
       ASSERT_TRUE(test::sendWave(i, r).ok()) << c.name;
@@ -389,7 +389,7 @@ TEST(AtomicValues, LanesOnOneAddressApplyInLaneOrder) {
       r.atomicReturnsData = true;
       r.laneMask = (uint64_t{1} << data.size()) - 1;
       for (size_t l = 0; l < data.size(); ++l) {
-        r.addr[l][0] = 64;
+        r.address(l, 0) = 64;
         std::memcpy(r.element(static_cast<int>(l), 0), &data[l], 4);
         std::memcpy(r.cmpElement(static_cast<int>(l), 0), &second, 4);
       }

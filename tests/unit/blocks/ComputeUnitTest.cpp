@@ -118,9 +118,9 @@ class StandInMemory : public sc_core::sc_module {
       if (!((r.laneMask >> lane) & 1)) continue;
       for (int e = 0; e < r.elementsPerLane; ++e) {
         const uint32_t n = r.laneBytes[lane] ? r.laneBytes[lane] : r.elementBytes;
-        if (!inside(r.addr[lane][e], n)) {
+        if (!inside(r.address(lane, e), n)) {
           r.faulted = true;
-          r.faultAddress = r.addr[lane][e];
+          r.faultAddress = r.address(lane, e);
           p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
           return;
         }
@@ -131,9 +131,9 @@ class StandInMemory : public sc_core::sc_module {
       for (int e = 0; e < r.elementsPerLane; ++e) {
         const uint32_t n = r.laneBytes[lane] ? r.laneBytes[lane] : r.elementBytes;
         if (r.op == isa::MemOp::Store)
-          std::memcpy(at(r.addr[lane][e]), r.element(lane, e), n);
+          std::memcpy(at(r.address(lane, e)), r.element(lane, e), n);
         else
-          std::memcpy(r.element(lane, e), at(r.addr[lane][e]), n);
+          std::memcpy(r.element(lane, e), at(r.address(lane, e)), n);
       }
     }
     p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -290,7 +290,7 @@ TEST(ComputeUnitBlock, KernelFromMemoryStoresItsResultThroughTheVectorPath) {
   EXPECT_EQ(st.request->op, isa::MemOp::Store);
   EXPECT_EQ(st.request->laneMask, ~0ull);
   EXPECT_EQ(st.request->elementBytes, 4u);
-  for (int lane = 0; lane < 64; ++lane) EXPECT_EQ(st.request->addr[lane][0], out + 4 * lane);
+  for (int lane = 0; lane < 64; ++lane) EXPECT_EQ(st.request->address(lane, 0), out + 4 * lane);
   // s_waitcnt lgkmcnt(0): the store leaves only after the pointer arrived.
   EXPECT_GE(st.at, b.memory.scalarAccesses[0].at + cycles(kScalarLatency));
   // Instruction fetch: the entry's 64-byte line, and the 4 lines after it (prefetch); the

@@ -47,10 +47,10 @@ TEST(Lds, StoreThenLoad) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store);
-    for (int l = 0; l < 64; ++l) st.addr[l][0] = 4 * l, put32(st, l, 1000 + 3 * l);
+    for (int l = 0; l < 64; ++l) st.address(l, 0) = 4 * l, put32(st, l, 1000 + 3 * l);
     EXPECT_TRUE(test::sendWave(i, st, 0, 65536).ok());
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 4 * (63 - l);  // reversed
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = 4 * (63 - l);  // reversed
     EXPECT_TRUE(test::sendWave(i, ld, 0, 65536).ok());
     for (int l = 0; l < 64; ++l) EXPECT_EQ(get32(ld, l), 1000u + 3 * (63 - l)) << "lane " << l;
   });
@@ -62,11 +62,11 @@ TEST(Lds, DelayIsLatencyPlusTheLongerOfPortAndBankCycles) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 4 * l;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = 4 * l;
     // 2 bank cycles; the port: 256 address bytes in, 256 data bytes out: 4 + 4.
     EXPECT_EQ(test::sendWave(i, ld, 0, 65536).delay, cycles(kLatency + 8));
-    sc_core::wait(cycles(1000));                           // the banks are idle again
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 128 * l;  // all lanes in bank 0
+    sc_core::wait(cycles(1000));                              // the banks are idle again
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = 128 * l;  // all lanes in bank 0
     EXPECT_EQ(test::sendWave(i, ld, 0, 65536).delay, cycles(kLatency + 64));
   });
   test::simulate();
@@ -82,16 +82,16 @@ TEST(Lds, StoresHoldThePortForAddressesAndData) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store);
-    for (int l = 0; l < 64; ++l) st.addr[l][0] = 4 * l;
+    for (int l = 0; l < 64; ++l) st.address(l, 0) = 4 * l;
     EXPECT_EQ(test::sendWave(i, st, 0, 65536).delay, cycles(kLatency + 8));
     sc_core::wait(cycles(1000));
     isa::MemRequest wide = wave(isa::MemOp::Store, ~0ull, 16);
-    for (int l = 0; l < 64; ++l) wide.addr[l][0] = 16 * l;
+    for (int l = 0; l < 64; ++l) wide.address(l, 0) = 16 * l;
     EXPECT_EQ(test::sendWave(i, wide, 0, 65536).delay, cycles(kLatency + 20));
     sc_core::wait(cycles(1000));
     // One active lane moves one quarter-wave: 1 cycle of addresses, 1 of data.
     isa::MemRequest one = wave(isa::MemOp::Store, 1ull << 40);
-    one.addr[40][0] = 0;
+    one.address(40, 0) = 0;
     EXPECT_EQ(test::sendWave(i, one, 0, 65536).delay, cycles(kLatency + 2));
   });
   test::simulate();
@@ -107,7 +107,7 @@ TEST(Lds, SimdsOfAPairShareAPort) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 4 * l;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = 4 * l;
     EXPECT_EQ(test::sendWave(i, ld, 0, 65536, false, 0).delay, cycles(kLatency + 8));
     EXPECT_EQ(test::sendWave(i, ld, 0, 65536, false, 1).delay, cycles(kLatency + 16));
     sc_core::wait(cycles(1000));
@@ -122,13 +122,14 @@ TEST(Lds, BankConflictsUseTheAbsoluteAddress) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load, 0x3);
-    ld.addr[0][0] = 0;
-    ld.addr[1][0] = 124;  // bank 31 relative, bank 0 at base 4: with lane 0 at bank 1, no conflict
+    ld.address(0, 0) = 0;
+    ld.address(1, 0) =
+        124;  // bank 31 relative, bank 0 at base 4: with lane 0 at bank 1, no conflict
     EXPECT_TRUE(test::sendWave(i, ld, 4, 1024).ok());
     EXPECT_EQ(b.lds.bankCycles, 1u);
     EXPECT_EQ(b.lds.conflictCycles, 0u);
     sc_core::wait(cycles(1000));
-    ld.addr[1][0] = 128;  // same bank as lane 0 in any case
+    ld.address(1, 0) = 128;  // same bank as lane 0 in any case
     EXPECT_TRUE(test::sendWave(i, ld, 4, 1024).ok());
     EXPECT_EQ(b.lds.bankCycles, 1u + 2u);
     EXPECT_EQ(b.lds.conflictCycles, 1u);
@@ -140,13 +141,13 @@ TEST(Lds, WorkgroupsSeeTheirOwnAllocation) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x1);
-    st.addr[0][0] = 0;
+    st.address(0, 0) = 0;
     put32(st, 0, 0xaaaa);
     EXPECT_TRUE(test::sendWave(i, st, 0, 1024).ok());
     put32(st, 0, 0xbbbb);
     EXPECT_TRUE(test::sendWave(i, st, 1024, 1024).ok());
     isa::MemRequest ld = wave(isa::MemOp::Load, 0x1);
-    ld.addr[0][0] = 0;
+    ld.address(0, 0) = 0;
     test::sendWave(i, ld, 0, 1024);
     EXPECT_EQ(get32(ld, 0), 0xaaaau);
     test::sendWave(i, ld, 1024, 1024);
@@ -165,10 +166,10 @@ TEST(Lds, OutOfRangeLoadsReturnZero) {
   std::memset(b.lds.storage(), 0x77, 4096);
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load, 0xf);
-    ld.addr[0][0] = 0;     // in range
-    ld.addr[1][0] = 1020;  // last dword: in range
-    ld.addr[2][0] = 1022;  // straddles the end
-    ld.addr[3][0] = 4000;  // beyond
+    ld.address(0, 0) = 0;     // in range
+    ld.address(1, 0) = 1020;  // last dword: in range
+    ld.address(2, 0) = 1022;  // straddles the end
+    ld.address(3, 0) = 4000;  // beyond
     for (int l = 0; l < 4; ++l) put32(ld, l, 0xdeadbeef);
     EXPECT_TRUE(test::sendWave(i, ld, 1024, 1024).ok());
     EXPECT_EQ(get32(ld, 0), 0x77777777u);
@@ -184,8 +185,8 @@ TEST(Lds, OutOfRangeStoresAreDropped) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x3);
-    st.addr[0][0] = 1024;  // just past a 1 KiB allocation at 1024: would land at 2048
-    st.addr[1][0] = 1022;
+    st.address(0, 0) = 1024;  // just past a 1 KiB allocation at 1024: would land at 2048
+    st.address(1, 0) = 1022;
     put32(st, 0, 0x11111111);
     put32(st, 1, 0x22222222);
     EXPECT_TRUE(test::sendWave(i, st, 1024, 1024).ok());
@@ -200,7 +201,7 @@ TEST(Lds, HugeOffsetDoesNotWrapIntoRange) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load, 0x1);
-    ld.addr[0][0] = ~0ull - 3;
+    ld.address(0, 0) = ~0ull - 3;
     put32(ld, 0, 0xdeadbeef);
     EXPECT_TRUE(test::sendWave(i, ld, 0, 1024).ok());
     EXPECT_EQ(get32(ld, 0), 0u);
@@ -213,7 +214,7 @@ TEST(Lds, AccessBeyondTheLdsArrayIsOutOfRange) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x1);
-    st.addr[0][0] = 1024;  // inside the claimed size, but past the 64 KiB array
+    st.address(0, 0) = 1024;  // inside the claimed size, but past the 64 KiB array
     put32(st, 0, 0x1234);
     EXPECT_TRUE(test::sendWave(i, st, 65536 - 1024, 4096).ok());
   });
@@ -225,10 +226,10 @@ TEST(Lds, InactiveLanesAreUntouched) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x5);
-    for (int l = 0; l < 4; ++l) st.addr[l][0] = 4 * l, put32(st, l, 0x100 + l);
+    for (int l = 0; l < 4; ++l) st.address(l, 0) = 4 * l, put32(st, l, 0x100 + l);
     test::sendWave(i, st, 0, 1024);
     isa::MemRequest ld = wave(isa::MemOp::Load, 0xa);
-    for (int l = 0; l < 4; ++l) ld.addr[l][0] = 4 * l, put32(ld, l, 0xeeee);
+    for (int l = 0; l < 4; ++l) ld.address(l, 0) = 4 * l, put32(ld, l, 0xeeee);
     test::sendWave(i, ld, 0, 1024);
     EXPECT_EQ(get32(ld, 0), 0xeeeeu);
     EXPECT_EQ(get32(ld, 1), 0u);  // lane 1 was not stored
@@ -245,7 +246,7 @@ TEST(Lds, SameAddressStoresHighestLaneWins) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x00ff00ff00ff00ffull);
-    for (int l = 0; l < 64; ++l) st.addr[l][0] = 64, put32(st, l, l);
+    for (int l = 0; l < 64; ++l) st.address(l, 0) = 64, put32(st, l, l);
     test::sendWave(i, st, 0, 1024);
   });
   test::simulate();
@@ -260,7 +261,7 @@ TEST(Lds, AtomicAddIsAppliedInLaneOrder) {
     isa::MemRequest at = wave(isa::MemOp::Atomic);
     at.atomic = isa::AtomicOp::Add;
     at.atomicReturnsData = true;
-    for (int l = 0; l < 64; ++l) at.addr[l][0] = 16, put32(at, l, l + 1);
+    for (int l = 0; l < 64; ++l) at.address(l, 0) = 16, put32(at, l, l + 1);
     EXPECT_TRUE(test::sendWave(i, at, 512, 512).ok());
     uint32_t sum = 0;
     for (int l = 0; l < 64; ++l) {
@@ -268,7 +269,7 @@ TEST(Lds, AtomicAddIsAppliedInLaneOrder) {
       sum += l + 1;
     }
     isa::MemRequest ld = wave(isa::MemOp::Load, 1);
-    ld.addr[0][0] = 16;
+    ld.address(0, 0) = 16;
     test::sendWave(i, ld, 512, 512);
     EXPECT_EQ(get32(ld, 0), 64u * 65 / 2);
   });
@@ -283,7 +284,7 @@ TEST(Lds, AtomicCompareSwapUsesTheCompareOperand) {
     at.atomicReturnsData = true;
     // Both lanes try to swap 0 -> their id: only lane 0 (first in lane order) succeeds.
     for (int l = 0; l < 2; ++l) {
-      at.addr[l][0] = 32;
+      at.address(l, 0) = 32;
       put32(at, l, 10 + l);
       uint32_t zero = 0;
       std::memcpy(at.cmpElement(l, 0), &zero, 4);
@@ -393,7 +394,7 @@ TEST(Lds, EveryAtomicAppliesLaneByLaneInLaneOrder) {
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest init = wave(isa::MemOp::Store, ~0ull, 16);
     for (int l = 0; l < 64; ++l) {
-      init.addr[l][0] = 16 * l;
+      init.address(l, 0) = 16 * l;
       for (int k = 0; k < 16; ++k) init.element(l, 0)[k] = static_cast<uint8_t>(next() % 7);
       std::memcpy(&expected[16 * l], init.element(l, 0), 16);
     }
@@ -404,7 +405,7 @@ TEST(Lds, EveryAtomicAppliesLaneByLaneInLaneOrder) {
         at.atomic = op;
         at.atomicReturnsData = true;
         for (int l = 0; l < 64; ++l) {
-          at.addr[l][0] = bytes * (next() % 24);  // few places: lanes share them
+          at.address(l, 0) = bytes * (next() % 24);  // few places: lanes share them
           for (int k = 0; k < bytes; ++k) {
             at.element(l, 0)[k] = static_cast<uint8_t>(next() % 5);
             at.cmpElement(l, 0)[k] = static_cast<uint8_t>(next() % 5);
@@ -413,7 +414,7 @@ TEST(Lds, EveryAtomicAppliesLaneByLaneInLaneOrder) {
         isa::MemRequest want = at;
         for (uint64_t lanes = at.laneMask; lanes != 0; lanes &= lanes - 1) {
           const int l = __builtin_ctzll(lanes);
-          uint8_t* mem = &expected[want.addr[l][0]];
+          uint8_t* mem = &expected[want.address(l, 0)];
           if (bytes == 4) {
             uint32_t old, data, second;
             std::memcpy(&old, mem, 4);
@@ -450,7 +451,7 @@ TEST(Lds, B64AndRead2) {
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, ~0ull, 8);
     for (int l = 0; l < 64; ++l) {
-      st.addr[l][0] = 8 * l;
+      st.address(l, 0) = 8 * l;
       const uint64_t v = 0x100000000ull * l + 7;
       std::memcpy(st.element(l, 0), &v, 8);
     }
@@ -460,7 +461,7 @@ TEST(Lds, B64AndRead2) {
     EXPECT_EQ(b.lds.bankCycles, 4u);
     isa::MemRequest ld = wave(isa::MemOp::Load, ~0ull, 4);
     ld.elementsPerLane = 2;  // read2: dwords 2l + 1 and 2l
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 8 * l + 4, ld.addr[l][1] = 8 * l;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = 8 * l + 4, ld.address(l, 1) = 8 * l;
     // Both dwords of a lane together, as b64: 4 bank cycles; port 4 in + 8 out.
     EXPECT_EQ(test::sendWave(i, ld, 0, 1024).delay, cycles(kLatency + 12));
     EXPECT_EQ(b.lds.bankCycles, 8u);
@@ -478,7 +479,7 @@ TEST(Lds, BackToBackAccessesQueueOnTheBanks) {
   LdsBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = 128 * l;  // 32-way conflict: 64 bank cycles
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = 128 * l;  // 32-way conflict: 64 bank cycles
     EXPECT_EQ(test::sendWave(i, ld, 0, 65536, false).delay, cycles(kLatency + 64));
     EXPECT_EQ(test::sendWave(i, ld, 0, 65536, false).delay, cycles(64 + kLatency + 64));
   });
@@ -502,7 +503,7 @@ TEST(Lds, DebugTransportSeesTheRawArray) {
     EXPECT_EQ(i.debug(tlm::TLM_WRITE_COMMAND, 4096, &v, 4), 4u);
     EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);  // debug accesses take no time
     isa::MemRequest ld = wave(isa::MemOp::Load, 1);
-    ld.addr[0][0] = 96;
+    ld.address(0, 0) = 96;
     test::sendWave(i, ld, 4000, 1024);
     EXPECT_EQ(get32(ld, 0), 0xfeedu);
     uint8_t tail[8] = {};

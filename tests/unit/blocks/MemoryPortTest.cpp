@@ -66,7 +66,7 @@ class StandInMemory : public sc_core::sc_module {
     isa::MemRequest& r = *ext->request;
     for (uint64_t k = r.laneMask; k != 0; k &= k - 1) {
       const int l = __builtin_ctzll(k);
-      const uint64_t a = r.addr[l][0];
+      const uint64_t a = r.address(l, 0);
       if (a < kBase || a + r.elementBytes > kBase + kBytes) {
         r.faulted = true;
         r.faultAddress = a < kBase ? a : std::max(a, kBase + kBytes);
@@ -125,7 +125,7 @@ std::unique_ptr<isa::MemRequest> waveLoad(uint64_t start) {
   r->op = isa::MemOp::Load;
   r->laneMask = ~0ull;
   r->elementBytes = 4;
-  for (int l = 0; l < 64; ++l) r->addr[l][0] = start + 4 * static_cast<uint64_t>(l);
+  for (int l = 0; l < 64; ++l) r->address(l, 0) = start + 4 * static_cast<uint64_t>(l);
   return r;
 }
 uint32_t lane32(const isa::MemRequest& r, int l) {
@@ -193,7 +193,7 @@ TEST(MemoryPort, BothPortsReportTheFirstRefusedByte) {
     s->op = isa::MemOp::Load;
     s->laneMask = 1;
     s->elementBytes = 16;
-    s->addr[0][0] = kBase + kBytes - 8;
+    s->address(0, 0) = kBase + kBytes - 8;
     timed.access(*s, WaveAccessExtension{}, sc_core::SC_ZERO_TIME);
     EXPECT_TRUE(s->faulted);
     EXPECT_EQ(s->faultAddress, kBase + kBytes - 8);

@@ -64,7 +64,7 @@ TEST(TexturePath, CoalescedLoadIsFourLineTransactions) {
   for (int l = 0; l < 64; ++l) b.poke32(b.base + 4 * l, 0x1000 + l);
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 4 * l;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = b.base + 4 * l;
     const test::Result r = test::sendWave(i, ld);
     EXPECT_TRUE(r.ok());
     EXPECT_FALSE(ld.faulted);
@@ -85,7 +85,7 @@ TEST(TexturePath, SecondLoadHitsInTheVectorL1) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 4 * l;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = b.base + 4 * l;
     test::sendWave(i, ld);
     sc_core::wait(cycles(1000));  // independent of the first load's occupancy
     EXPECT_EQ(test::sendWave(i, ld).delay, cycles(3 + 120 + 1));
@@ -99,7 +99,7 @@ TEST(TexturePath, StridedGatherFillsTheRightLanes) {
   for (int l = 0; l < 64; ++l) b.poke32(b.base + 1000 * l, 0xa000 + l);
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 1000 * (63 - l);
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = b.base + 1000 * (63 - l);
     EXPECT_TRUE(test::sendWave(i, ld).ok());
     for (int l = 0; l < 64; ++l) EXPECT_EQ(get32(ld, l), 0xa000u + (63 - l)) << "lane " << l;
   });
@@ -112,7 +112,7 @@ TEST(TexturePath, LanesSharingALineShareOneTransaction) {
   b.poke32(b.base + 8, 0x88);
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + (l % 2 ? 8 : 4096 + 4 * (l % 16));
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = b.base + (l % 2 ? 8 : 4096 + 4 * (l % 16));
     EXPECT_TRUE(test::sendWave(i, ld).ok());
     EXPECT_EQ(get32(ld, 1), 0x88u);
     EXPECT_EQ(get32(ld, 63), 0x88u);
@@ -127,8 +127,8 @@ TEST(TexturePath, UnalignedElementsStraddlingLines) {
   for (int k = 0; k < 64; ++k) b.poke32(b.base + 4 * k, 0x03020100u + 0x04040404u * k);
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load, 0x3, 8);
-    ld.addr[0][0] = b.base + 61;   // bytes 61..68: lines 0 and 1
-    ld.addr[1][0] = b.base + 126;  // bytes 126..133: lines 1 and 2
+    ld.address(0, 0) = b.base + 61;   // bytes 61..68: lines 0 and 1
+    ld.address(1, 0) = b.base + 126;  // bytes 126..133: lines 1 and 2
     EXPECT_TRUE(test::sendWave(i, ld).ok());
     for (int k = 0; k < 8; ++k) {
       EXPECT_EQ(ld.element(0, 0)[k], 61 + k) << "byte " << k;
@@ -143,7 +143,7 @@ TEST(TexturePath, UnalignedStoreStraddlingLines) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x1, 16);
-    st.addr[0][0] = b.base + 56;
+    st.address(0, 0) = b.base + 56;
     for (int k = 0; k < 16; ++k) st.element(0, 0)[k] = static_cast<uint8_t>(0xc0 + k);
     EXPECT_TRUE(test::sendWave(i, st).ok());
   });
@@ -162,7 +162,7 @@ TEST(TexturePath, StoreWithGapsLeavesTheOtherBytesIntact) {
   for (int k = 0; k < 64; ++k) b.poke32(b.base + 4 * k, 0xaaaaaaaa);
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x00000000ffffffffull);
-    for (int l = 0; l < 32; ++l) st.addr[l][0] = b.base + 8 * l, put32(st, l, l);  // every other
+    for (int l = 0; l < 32; ++l) st.address(l, 0) = b.base + 8 * l, put32(st, l, l);  // every other
     EXPECT_TRUE(test::sendWave(i, st).ok());
   });
   test::simulate();
@@ -176,7 +176,7 @@ TEST(TexturePath, ByteStoresLeaveNeighbouringBytesIntact) {
   b.poke32(b.base + 100, 0x44332211);
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x2, 1);  // lane 1 stores one byte
-    st.addr[1][0] = b.base + 102;
+    st.address(1, 0) = b.base + 102;
     st.element(1, 0)[0] = 0xee;
     EXPECT_TRUE(test::sendWave(i, st).ok());
   });
@@ -188,7 +188,7 @@ TEST(TexturePath, SameAddressStoresHighestLaneWins) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x0fffffffffffff0full);
-    for (int l = 0; l < 64; ++l) st.addr[l][0] = b.base + 128, put32(st, l, 0x500 + l);
+    for (int l = 0; l < 64; ++l) st.address(l, 0) = b.base + 128, put32(st, l, 0x500 + l);
     EXPECT_TRUE(test::sendWave(i, st).ok());
   });
   test::simulate();
@@ -200,8 +200,8 @@ TEST(TexturePath, OverlappingStoresHighestLaneWinsPerByte) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x3);
-    st.addr[0][0] = b.base + 2;  // bytes 2..5
-    st.addr[1][0] = b.base;      // bytes 0..3: lane 1 wins bytes 2 and 3
+    st.address(0, 0) = b.base + 2;  // bytes 2..5
+    st.address(1, 0) = b.base;      // bytes 0..3: lane 1 wins bytes 2 and 3
     put32(st, 0, 0x44332211);
     put32(st, 1, 0xddccbbaa);
     EXPECT_TRUE(test::sendWave(i, st).ok());
@@ -218,7 +218,7 @@ TEST(TexturePath, AtomicsPerLaneReturnOldValuesInLaneOrder) {
     isa::MemRequest at = wave(isa::MemOp::Atomic);
     at.atomic = isa::AtomicOp::Add;
     at.atomicReturnsData = true;
-    for (int l = 0; l < 64; ++l) at.addr[l][0] = b.base + 256, put32(at, l, 2 * l + 1);
+    for (int l = 0; l < 64; ++l) at.address(l, 0) = b.base + 256, put32(at, l, 2 * l + 1);
     EXPECT_TRUE(test::sendWave(i, at).ok());
     uint32_t expect = 1000;
     for (int l = 0; l < 64; ++l) {
@@ -239,7 +239,7 @@ TEST(TexturePath, AtomicsOnDistinctAddresses) {
     isa::MemRequest at = wave(isa::MemOp::Atomic, 0xf0f0f0f0f0f0f0f0ull);
     at.atomic = isa::AtomicOp::UMax;
     at.atomicReturnsData = true;
-    for (int l = 0; l < 64; ++l) at.addr[l][0] = b.base + 4 * l, put32(at, l, 130);
+    for (int l = 0; l < 64; ++l) at.address(l, 0) = b.base + 4 * l, put32(at, l, 130);
     EXPECT_TRUE(test::sendWave(i, at).ok());
     EXPECT_EQ(get32(at, 4), 104u);
     EXPECT_EQ(get32(at, 63), 163u);
@@ -255,8 +255,8 @@ TEST(TexturePath, LaneOutsideAllocationsFaults) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 4 * l;
-    ld.addr[5][0] = b.base + 65536 + 20;  // past the allocation
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = b.base + 4 * l;
+    ld.address(5, 0) = b.base + 65536 + 20;  // past the allocation
     EXPECT_EQ(test::sendWave(i, ld).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_TRUE(ld.faulted);
     EXPECT_EQ(ld.faultAddress, b.base + 65536 + 20);
@@ -268,8 +268,8 @@ TEST(TexturePath, StoreOutsideAllocationsFaults) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, 0x3);
-    st.addr[0][0] = b.base;
-    st.addr[1][0] = 0x40;  // a small integer used as a pointer
+    st.address(0, 0) = b.base;
+    st.address(1, 0) = 0x40;  // a small integer used as a pointer
     EXPECT_EQ(test::sendWave(i, st).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_TRUE(st.faulted);
     EXPECT_EQ(st.faultAddress, 0x40u);
@@ -284,8 +284,8 @@ TEST(TexturePath, GatherWithAnAddressNearTheTopOfTheAddressSpace) {
   for (int l = 0; l < 64; ++l) b.poke32(b.base + 256 * l, 0x500 + l);
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 256 * (63 - l);  // descending lines
-    ld.addr[7][0] = ~uint64_t{0} - 255;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = b.base + 256 * (63 - l);  // descending lines
+    ld.address(7, 0) = ~uint64_t{0} - 255;
     EXPECT_EQ(test::sendWave(i, ld).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_TRUE(ld.faulted);
     EXPECT_EQ(ld.faultAddress, ~uint64_t{0} - 255);
@@ -302,8 +302,8 @@ TEST(TexturePath, AtomicOutsideAllocationsFaults) {
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest at = wave(isa::MemOp::Atomic, 0x3);
     at.atomic = isa::AtomicOp::Add;
-    at.addr[0][0] = b.base;
-    at.addr[1][0] = b.base - 256;
+    at.address(0, 0) = b.base;
+    at.address(1, 0) = b.base - 256;
     EXPECT_EQ(test::sendWave(i, at).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_TRUE(at.faulted);
     EXPECT_EQ(at.faultAddress, b.base - 256);
@@ -315,7 +315,7 @@ TEST(TexturePath, InBoundsRequestDoesNotFault) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load, 0x1);
-    ld.addr[0][0] = b.base + 65532;  // last dword of the allocation
+    ld.address(0, 0) = b.base + 65532;  // last dword of the allocation
     EXPECT_TRUE(test::sendWave(i, ld).ok());
     EXPECT_FALSE(ld.faulted);
   });
@@ -327,8 +327,8 @@ TEST(TexturePath, InactiveLanesKeepTheirData) {
   b.poke32(b.base, 0x1234);
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load, 0x1);
-    ld.addr[0][0] = b.base;
-    ld.addr[1][0] = b.base + (1ull << 40);  // inactive, and would fault
+    ld.address(0, 0) = b.base;
+    ld.address(1, 0) = b.base + (1ull << 40);  // inactive, and would fault
     put32(ld, 1, 0x9999);
     EXPECT_TRUE(test::sendWave(i, ld).ok());
     EXPECT_EQ(get32(ld, 0), 0x1234u);
@@ -342,12 +342,12 @@ TEST(TexturePath, WideElementsCoalesce) {
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, ~0ull, 16);
     for (int l = 0; l < 64; ++l) {
-      st.addr[l][0] = b.base + 16 * l;
+      st.address(l, 0) = b.base + 16 * l;
       for (int k = 0; k < 16; ++k) st.element(l, 0)[k] = static_cast<uint8_t>(l + k);
     }
     EXPECT_TRUE(test::sendWave(i, st).ok());
     isa::MemRequest ld = wave(isa::MemOp::Load, ~0ull, 16);
-    ld.addr = st.addr;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = st.address(l, 0);
     EXPECT_TRUE(test::sendWave(i, ld).ok());
     for (int l = 0; l < 64; ++l)
       EXPECT_EQ(0, std::memcmp(ld.element(l, 0), st.element(l, 0), 16)) << "lane " << l;
@@ -365,12 +365,12 @@ TEST(TexturePath, ConsecutiveLanesFromTheMiddleOfALine) {
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest st = wave(isa::MemOp::Store, mask);
     for (int l = 3; l <= 40; ++l) {
-      st.addr[l][0] = b.base + 20 + 4 * (l - 3);
+      st.address(l, 0) = b.base + 20 + 4 * (l - 3);
       put32(st, l, 0x5000u + l);
     }
     EXPECT_TRUE(test::sendWave(i, st).ok());
     isa::MemRequest ld = wave(isa::MemOp::Load, mask);
-    ld.addr = st.addr;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = st.address(l, 0);
     EXPECT_TRUE(test::sendWave(i, ld).ok());
     for (int l = 3; l <= 40; ++l) EXPECT_EQ(get32(ld, l), 0x5000u + l) << "lane " << l;
   });
@@ -387,7 +387,7 @@ TEST(TexturePath, ConsecutiveLanesRunningOffTheAllocationFaultAtTheirLine) {
   TcBench b;
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 65536 - 128 + 4 * l;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = b.base + 65536 - 128 + 4 * l;
     EXPECT_EQ(test::sendWave(i, ld).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_TRUE(ld.faulted);
     EXPECT_EQ(ld.faultAddress, b.base + 65536);
@@ -492,10 +492,10 @@ TEST(TexturePath, DataThroughDmiMatchesDataThroughTheHierarchy) {
       if (random() % 4 == 0) a = start + random() % 256;           // repeats and overlaps
       if (contiguous) a = start + uint64_t(l) * r.elementBytes;
       if (r.op == isa::MemOp::Atomic) a &= ~uint64_t{3};
-      r.addr[l][0] = a;
+      r.address(l, 0) = a;
     }
-    if (random() % 25 == 0) r.addr[random() % 64][0] = base + 16384 + random() % 4096;  // gap
-    if (random() % 40 == 0) r.addr[random() % 64][0] = base - 1 - random() % 64;        // before
+    if (random() % 25 == 0) r.address(random() % 64, 0) = base + 16384 + random() % 4096;  // gap
+    if (random() % 40 == 0) r.address(random() % 64, 0) = base - 1 - random() % 64;        // before
     if (r.op == isa::MemOp::Atomic) {
       r.atomic = random() % 2 ? isa::AtomicOp::Add : isa::AtomicOp::Swap;
       r.atomicReturnsData = random() % 2;
@@ -584,7 +584,7 @@ TEST(TexturePath, ImageLoadAddressesAQuadPerCycle) {
   b.init.body([&](TesterInitiator& i) {
     isa::MemRequest ld = wave(isa::MemOp::Load);
     ld.image = true;
-    for (int l = 0; l < 64; ++l) ld.addr[l][0] = b.base + 4 * l;
+    for (int l = 0; l < 64; ++l) ld.address(l, 0) = b.base + 4 * l;
     const test::Result r = test::sendWave(i, ld);
     EXPECT_TRUE(r.ok());
     // 16 quads, a cycle each; a line goes out once the quads of its 16 lanes are through
@@ -606,8 +606,8 @@ TEST(TexturePath, ImageAddressProcessingOverlapsTheLines) {
     isa::MemRequest first = wave(isa::MemOp::Load), second = wave(isa::MemOp::Load);
     first.image = second.image = true;
     for (int l = 0; l < 64; ++l) {
-      first.addr[l][0] = b.base + 4 * l;
-      second.addr[l][0] = b.base + 256 + 4 * l;  // four other lines: misses too
+      first.address(l, 0) = b.base + 4 * l;
+      second.address(l, 0) = b.base + 256 + 4 * l;  // four other lines: misses too
     }
     const test::Result a = test::sendWave(i, first, 0, 0, false);  // both arrive at time 0
     const test::Result r = test::sendWave(i, second);

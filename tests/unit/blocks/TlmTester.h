@@ -181,7 +181,7 @@ inline Result sendWave(TesterInitiator& init, isa::MemRequest& req, uint32_t lds
   int first = 0;
   while (first < 63 && !((req.laneMask >> first) & 1)) ++first;
   p.set_command(req.op == isa::MemOp::Load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-  p.set_address(req.addr[first][0]);
+  p.set_address(req.address(first, 0));
   p.set_data_ptr(req.data.data());
   p.set_data_length(req.elementBytes);
   p.set_streaming_width(req.elementBytes);

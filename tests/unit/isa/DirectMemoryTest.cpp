@@ -460,7 +460,7 @@ TEST(DirectMemory, WhatItCannotMapTakesTheRequestPath) {
       EXPECT_EQ(d.writeback.lanes, ref.writeback.lanes);
       for (int l = 0; l < kWaveSize; ++l) {
         if (!((ref.laneMask >> l) & 1)) continue;
-        EXPECT_EQ(d.addr[l][0], ref.addr[l][0]) << l;
+        EXPECT_EQ(d.address(l, 0), ref.address(l, 0)) << l;
         EXPECT_EQ(0, std::memcmp(d.element(l, 0), ref.element(l, 0), ref.elementBytes)) << l;
       }
     }

@@ -73,7 +73,7 @@ TEST(Memory, GlobalLdsAndScratchProgram) {
   EXPECT_EQ(lds, 6);
   EXPECT_EQ(vmem, 10);
   // s_load_dwordx4: one 16-byte scalar access at the kernarg address.
-  EXPECT_EQ(r.requests[0].addr[0][0], kKernarg);
+  EXPECT_EQ(r.requests[0].address(0, 0), kKernarg);
   EXPECT_EQ(r.requests[0].elementBytes, 16);
 }
 
@@ -125,7 +125,7 @@ TEST(Memory, FlatAperturesAndScratchSwizzle) {
   ASSERT_EQ(r.kind, StepKind::Memory);
   EXPECT_EQ(mem.space, MemSpace::Vector);
   EXPECT_EQ(mem.counter, WaitCounter::VmLgkm);
-  for (int l = 0; l < 4; ++l) EXPECT_EQ(mem.addr[l][0], 0x900000u + 2 * 256 + l * 4 + (l % 4));
+  for (int l = 0; l < 4; ++l) EXPECT_EQ(mem.address(l, 0), 0x900000u + 2 * 256 + l * 4 + (l % 4));
   w.pc = 0;
   for (int l = 0; l < 4; ++l) setAddr(l, ctx.sharedApertureBase + 0x40 * l);
   r = execute(p.instructions()[0], w, mem, ctx);
@@ -134,7 +134,7 @@ TEST(Memory, FlatAperturesAndScratchSwizzle) {
   // FLAT-segment instructions count on both VM_CNT and LGKM_CNT, whatever aperture the address
   // falls in (Vega ISA guide, "Flat Memory Instructions"; LLVM sets both for FLAT).
   EXPECT_EQ(mem.counter, WaitCounter::VmLgkm);
-  EXPECT_EQ(mem.addr[3][0], 0xc0u);
+  EXPECT_EQ(mem.address(3, 0), 0xc0u);
   w.pc = 0;
   setAddr(1, 0x5000);  // a global address among LDS lanes
   r = execute(p.instructions()[0], w, mem, ctx);
@@ -188,10 +188,10 @@ TEST(Memory, FlatGlobalAndScratchAlignment) {
   // bits, DWORD_STRICT needs a dword, STRICT the access size.
   at(0x6002);
   ASSERT_EQ(exec(load, 3).kind, StepKind::Memory);
-  EXPECT_EQ(mem.addr[1][0], 0x600au);
+  EXPECT_EQ(mem.address(1, 0), 0x600au);
   ASSERT_EQ(exec(load, 0).kind, StepKind::Memory);
-  EXPECT_EQ(mem.addr[0][0], 0x6000u);
-  EXPECT_EQ(mem.addr[1][0], 0x6008u);
+  EXPECT_EQ(mem.address(0, 0), 0x6000u);
+  EXPECT_EQ(mem.address(1, 0), 0x6008u);
   StepResult r = exec(load, 1);
   ASSERT_EQ(r.kind, StepKind::Fault);
   EXPECT_NE(r.fault.find("misaligned flat access"), std::string::npos) << r.fault;
@@ -204,7 +204,7 @@ TEST(Memory, FlatGlobalAndScratchAlignment) {
   w.v(1)[0] = 8;
   w.v(1)[1] = 16;
   ASSERT_EQ(exec(scratch, 2).kind, StepKind::Memory);
-  EXPECT_EQ(mem.addr[1][0], 0x900000u + 4 * 256 + 1 * 4);
+  EXPECT_EQ(mem.address(1, 0), 0x900000u + 4 * 256 + 1 * 4);
   w.v(1)[1] = 12;
   r = exec(scratch, 2);
   ASSERT_EQ(r.kind, StepKind::Fault);

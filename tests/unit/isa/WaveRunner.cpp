@@ -70,7 +70,7 @@ std::set<const OpInfo*>& WaveRunner::executedOps() {
 void WaveRunner::serve(MemRequest& mem) {
   if (mem.space == MemSpace::Scalar) {
     if (mem.laneMask & 1) {
-      const uint64_t a = mem.addr[0][0];
+      const uint64_t a = mem.address(0, 0);
       for (int i = 0; i < mem.elementBytes; ++i) {
         if (mem.op == MemOp::Load) mem.data[i] = memory.read8(a + i);
         if (mem.op == MemOp::Store) memory.write8(a + i, mem.data[i]);
@@ -96,7 +96,7 @@ void WaveRunner::serve(MemRequest& mem) {
   for (int l = 0; l < kWaveSize; ++l) {
     if (!((mem.laneMask >> l) & 1)) continue;
     for (int e = 0; e < mem.elementsPerLane; ++e) {
-      const uint64_t a = mem.addr[l][e];
+      const uint64_t a = mem.address(l, e);
       uint8_t* d = mem.element(l, e);
       if (toLds && a + mem.elementBytes > lds.size()) {
         mem.faulted = true;
