@@ -39,10 +39,10 @@ struct ComputeUnit::PendingAccess {
   std::unique_ptr<isa::MemRequest> request;
 };
 
-bool ComputeUnit::PendingOrder::operator()(const PendingAccess* a, const PendingAccess* b) const {
+bool ComputeUnit::PendingOrder::operator()(const PendingEntry& a, const PendingEntry& b) const {
   // Min-heap on (completion, issue order): deterministic among equal completion times.
-  if (a->completion != b->completion) return a->completion > b->completion;
-  return a->sequence > b->sequence;
+  if (a.completion != b.completion) return a.completion > b.completion;
+  return a.sequence > b.sequence;
 }
 
 ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig& config,
@@ -89,7 +89,7 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
 
 ComputeUnit::~ComputeUnit() {
   while (!pending_.empty()) {
-    delete pending_.top();
+    delete pending_.top().access;
     pending_.pop();
   }
   for (PendingAccess* p : freePending_) delete p;
@@ -179,16 +179,19 @@ void ComputeUnit::run() {
 
 uint64_t ComputeUnit::nextEventCycle() const {
   uint64_t next = kNever;
-  if (!pending_.empty()) next = pending_.top()->completion;
-  for (const auto& w : slots_.all())
-    if (w && w->state == Wave::State::Ready)
+  if (!pending_.empty()) next = pending_.top().completion;
+  // The waves in the Ready state only (the others wait for an access, a barrier or the end).
+  for (uint32_t word = 0; word < slots_.issuable().size(); ++word)
+    for (uint64_t ready = slots_.issuable()[word]; ready != 0; ready &= ready - 1) {
+      const Wave* w = slots_[word * 64 + static_cast<uint32_t>(__builtin_ctzll(ready))];
       next = std::min(next, std::max(w->readyCycle, now_ + 1));
+    }
   return next;
 }
 
 void ComputeUnit::retireCompleted() {
-  while (!pending_.empty() && pending_.top()->completion <= now_) {
-    PendingAccess* p = pending_.top();
+  while (!pending_.empty() && pending_.top().completion <= now_) {
+    PendingAccess* p = pending_.top().access;
     pending_.pop();
     freePending_.push_back(p);  // reused by the next access; its request goes to the pool
     Wave& w = *p->wave;
@@ -307,9 +310,19 @@ unsigned ComputeUnit::issueCycle() {
   unsigned issued = 0;
   updateCycleContext();
   contextGroup_ = nullptr;
-  for (uint32_t slot = first; slot < first + config_.cu.waveSlotsPerSimd && !halted_; ++slot) {
+  const uint32_t end = first + config_.cu.waveSlotsPerSimd;
+  // The SIMD's waves in the Ready state, in slot order, the mask re-read after every visit: an
+  // issue can end its own wave (s_endpgm) or release others (a barrier).
+  for (uint32_t slot = first; slot < end && !halted_; ++slot) {
+    const uint64_t ready = slots_.issuable()[slot / 64] >> (slot % 64);
+    if (ready == 0) {  // none at or after `slot` in this word
+      slot |= 63;
+      continue;
+    }
+    slot += static_cast<uint32_t>(__builtin_ctzll(ready));
+    if (slot >= end) break;
     Wave* w = slots_[slot];
-    if (!w || w->state != Wave::State::Ready || w->readyCycle > now_) continue;
+    if (w->readyCycle > now_) continue;
     const isa::Instruction* inst = nextInstruction(*w);
     if (inst == nullptr) {
       fault(*w, nullptr, "the program counter is outside device memory");
@@ -552,7 +565,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   else
     requestPool_.push_back(std::move(req));
   if (traceProbe) traceProbe->memoryDone(w.slot, pa->completion);
-  pending_.push(pa);
+  pending_.push({pa->completion, pa->sequence, pa});
 }
 
 void ComputeUnit::endWave(Wave& w) {

@@ -256,10 +256,18 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   LatencyPerturbation perturbation_;  // used when config_.perturbLatencySeed != 0
   uint64_t nextWatchdogCheck_ = 0;    // cycle at which the oldest wait could pass the watchdog
 
-  struct PendingOrder {
-    bool operator()(const PendingAccess* a, const PendingAccess* b) const;
+  // An access in flight as the heap orders it: the keys are in the entry, so that ordering the
+  // heap reads no access (a CU of a streaming kernel has hundreds in flight, 60 CUs tens of
+  // thousands, and following a pointer per comparison missed the host's caches).
+  struct PendingEntry {
+    uint64_t completion;
+    uint64_t sequence;
+    PendingAccess* access;
   };
-  std::priority_queue<PendingAccess*, std::vector<PendingAccess*>, PendingOrder> pending_;
+  struct PendingOrder {
+    bool operator()(const PendingEntry& a, const PendingEntry& b) const;
+  };
+  std::priority_queue<PendingEntry, std::vector<PendingEntry>, PendingOrder> pending_;
   std::vector<std::unique_ptr<isa::MemRequest>> requestPool_;
   // The request the next instruction fills if it accesses memory; kept across instructions
   // that do not (most of them), so only memory instructions take one from the pool.
