@@ -181,7 +181,19 @@ class BusyUntil {
     ++head_;
   }
   void prune(uint64_t now) {
-    while (!empty() && intervals_[head_].end <= now) ++head_;
+    if (empty() || intervals_[head_].end > now) return;  // the usual case: nothing ended
+    // Disjoint and sorted by start, the intervals are sorted by end too. A calendar that was not
+    // used for a while (one MSHR of 256) can hold hundreds that ended since: when they all
+    // have, forget them at once; else find the first still running without visiting each.
+    if (intervals_.back().end <= now) {
+      intervals_.clear();
+      head_ = 0;
+      return;
+    }
+    head_ = static_cast<size_t>(
+        std::upper_bound(first(), intervals_.end(), now,
+                         [](uint64_t t, const Interval& i) { return t < i.end; }) -
+        intervals_.begin());
     // Dropped intervals stay in front of head_ until they are many: erasing the front of a
     // vector one by one would move the whole calendar every time.
     if (head_ >= 64 && head_ * 2 >= intervals_.size()) compact();
@@ -229,12 +241,10 @@ class SlotPool {
   explicit SlotPool(unsigned slots) : slots_(std::max(1u, slots)), always_{0, ~uint64_t{0}} {
     while (leaves_ < slots_.size()) leaves_ *= 2;
     // Padding leaves are always busy and never first to free; real slots start empty.
-    minEnd_.assign(2 * leaves_, sc_core::sc_max_time());
-    minEndSlot_.assign(2 * leaves_, 0);
-    maxLastStart_.assign(2 * leaves_, 0);
+    nodes_.assign(2 * leaves_, Node{sc_core::sc_max_time(), 0, 0});
     for (size_t i = 0; i < slots_.size(); ++i) {
-      minEnd_[leaves_ + i] = sc_core::SC_ZERO_TIME;
-      minEndSlot_[leaves_ + i] = i;
+      nodes_[leaves_ + i].minEnd = sc_core::SC_ZERO_TIME;
+      nodes_[leaves_ + i].minEndSlot = i;
     }
     for (size_t node = leaves_ - 1; node >= 1; --node) update(node);
   }
@@ -246,17 +256,17 @@ class SlotPool {
     if (slot < slots_.size()) return {at, slot};
     // Every slot is busy at `at`. In time order, every slot's last reservation covers `at`:
     // the one that ends first frees first (the lowest index among equals).
-    if (!outOfOrder_) return {minEnd_[1], minEndSlot_[1]};
+    if (!outOfOrder_) return {nodes_[1].minEnd, nodes_[1].minEndSlot};
     // Out of time order, slots may be free between `at` and their last reservations (booked
     // by initiators running ahead): the first slot frees when the span during which all are
     // busy ends. Waiting for the end of a last reservation instead would queue a lagging
     // request behind requests of its future, as a single busy-until time would.
     const Span all = busyTimes(1);
     const Interval* covering = firstEndingAfter(all, at.value());
-    if (covering == all.second) return {minEnd_[1], minEndSlot_[1]};
+    if (covering == all.second) return {nodes_[1].minEnd, nodes_[1].minEndSlot};
     const sc_core::sc_time freed = sc_core::sc_time::from_value(covering->end);
     const size_t first = firstFree(freed);
-    if (first >= slots_.size()) return {minEnd_[1], minEndSlot_[1]};
+    if (first >= slots_.size()) return {nodes_[1].minEnd, nodes_[1].minEndSlot};
     return {freed, first};
   }
   // Marks slot `slot` busy over [from, until).
@@ -270,14 +280,14 @@ class SlotPool {
     // the busy time the slot gains.
     const sc_core::sc_time start = slots_[slot].reserve(from, until - from, now);
     const size_t leaf = leaves_ + slot;
-    minEnd_[leaf] = slots_[slot].freeAt();
+    nodes_[leaf].minEnd = slots_[slot].freeAt();
     if (outOfOrder_) {
       // The latest last starts serve only requests in time order (firstFreeInOrder), which do
       // not come back: the earliest ends alone, which change far less often.
       for (size_t node = leaf / 2; node >= 1 && updateEarliestEnd(node); node /= 2) {
       }
     } else {
-      maxLastStart_[leaf] = slots_[slot].lastStart();
+      nodes_[leaf].maxLastStart = slots_[slot].lastStart();
       for (size_t node = leaf / 2; node >= 1 && update(node); node /= 2) {
       }
     }
@@ -312,22 +322,25 @@ class SlotPool {
   // above changes either).
   bool update(size_t node) {
     const size_t l = 2 * node, r = 2 * node + 1;
-    const size_t from = minEnd_[l] <= minEnd_[r] ? l : r;
-    const uint64_t lastStart = std::max(maxLastStart_[l], maxLastStart_[r]);
-    if (minEnd_[node] == minEnd_[from] && minEndSlot_[node] == minEndSlot_[from] &&
-        maxLastStart_[node] == lastStart)
+    const size_t from = nodes_[l].minEnd <= nodes_[r].minEnd ? l : r;
+    const uint64_t lastStart = std::max(nodes_[l].maxLastStart, nodes_[r].maxLastStart);
+    if (nodes_[node].minEnd == nodes_[from].minEnd &&
+        nodes_[node].minEndSlot == nodes_[from].minEndSlot &&
+        nodes_[node].maxLastStart == lastStart)
       return false;
-    minEnd_[node] = minEnd_[from];
-    minEndSlot_[node] = minEndSlot_[from];
-    maxLastStart_[node] = lastStart;
+    nodes_[node].minEnd = nodes_[from].minEnd;
+    nodes_[node].minEndSlot = nodes_[from].minEndSlot;
+    nodes_[node].maxLastStart = lastStart;
     return true;
   }
   bool updateEarliestEnd(size_t node) {
     const size_t l = 2 * node, r = 2 * node + 1;
-    const size_t from = minEnd_[l] <= minEnd_[r] ? l : r;
-    if (minEnd_[node] == minEnd_[from] && minEndSlot_[node] == minEndSlot_[from]) return false;
-    minEnd_[node] = minEnd_[from];
-    minEndSlot_[node] = minEndSlot_[from];
+    const size_t from = nodes_[l].minEnd <= nodes_[r].minEnd ? l : r;
+    if (nodes_[node].minEnd == nodes_[from].minEnd &&
+        nodes_[node].minEndSlot == nodes_[from].minEndSlot)
+      return false;
+    nodes_[node].minEnd = nodes_[from].minEnd;
+    nodes_[node].minEndSlot = nodes_[from].minEndSlot;
     return true;
   }
   // The lowest slot free at `at` (slots_.size() or more: none), by the all-busy intersections.
@@ -342,13 +355,13 @@ class SlotPool {
   // reservation ended by then; if it starts after `at`, `at` may fall into a gap before it
   // (its calendar says); otherwise the last reservation covers `at`.
   bool mayBeFree(size_t node, const sc_core::sc_time& at) const {
-    return minEnd_[node] <= at || maxLastStart_[node] > at.value();
+    return nodes_[node].minEnd <= at || nodes_[node].maxLastStart > at.value();
   }
   size_t firstFreeInOrder(const sc_core::sc_time& at) const {
     for (size_t from = 0;;) {
       const size_t slot = firstMayBeFree(1, 0, leaves_, at, from);
       if (slot >= slots_.size()) return leaves_;
-      if (minEnd_[leaves_ + slot] <= at || slots_[slot].isFreeAt(at)) return slot;
+      if (nodes_[leaves_ + slot].minEnd <= at || slots_[slot].isFreeAt(at)) return slot;
       from = slot + 1;
     }
   }
@@ -468,12 +481,16 @@ class SlotPool {
   std::vector<BusyUntil> slots_;
   Interval always_;  // a padding leaf's calendar
   size_t leaves_ = 1;
-  // By tree node (1 is the root, leaves_ + i is slot i): when all slots below are busy (inner
-  // nodes only), the earliest end of a last reservation below, and the lowest slot ending then.
-  std::vector<sc_core::sc_time> minEnd_;
-  std::vector<size_t> minEndSlot_;
-  // ps: the latest start of a last reservation below (kept while requests come in time order)
-  std::vector<uint64_t> maxLastStart_;
+  // By tree node (1 is the root, leaves_ + i is slot i), together so that a step of a descent
+  // or an update reads one host cache line: the earliest end of a last reservation below and
+  // the lowest slot ending then; the latest start (ps) of a last reservation below (kept while
+  // requests come in time order).
+  struct alignas(32) Node {
+    sc_core::sc_time minEnd;
+    size_t minEndSlot;
+    uint64_t maxLastStart;
+  };
+  std::vector<Node> nodes_;
   // The latest time asked for so far; whether one came before it (then allBusy_ is kept:
   // inner nodes only, the times all slots below are busy). Caches of acquire(): mutable.
   mutable sc_core::sc_time latestRequest_ = sc_core::SC_ZERO_TIME;
