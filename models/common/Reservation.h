@@ -22,14 +22,33 @@
 
 namespace vgpu {
 
+// A reservation: [start, end) in picoseconds (sc_time values), plain integers so that a
+// calendar moves its entries with memmove and compares them without going through sc_time.
+struct CalendarInterval {
+  uint64_t start, end;
+};
+
+// The first interval of [first, last) whose `Field` (start or end) is after t; the intervals
+// are disjoint and sorted, so sorted by either. Branch-free: a calendar behind decoupled CUs is
+// searched millions of times at places no predictor guesses, and a mispredicted branch per
+// step of std::upper_bound cost more than the steps themselves.
+template <uint64_t CalendarInterval::*Field>
+inline const CalendarInterval* firstAfter(const CalendarInterval* first,
+                                          const CalendarInterval* last, uint64_t t) {
+  size_t n = static_cast<size_t>(last - first);
+  if (n == 0) return first;
+  while (n > 1) {
+    const size_t half = n / 2;
+    first = first[half - 1].*Field <= t ? first + half : first;
+    n -= half;
+  }
+  return first + (first->*Field <= t ? 1 : 0);
+}
+
 // One server: a port, a bus, a bank.
 class BusyUntil {
  public:
-  // [start, end) in picoseconds (sc_time values): plain integers, so that the calendar moves
-  // its entries with memmove and compares them without going through sc_time.
-  struct Interval {
-    uint64_t start, end;
-  };
+  using Interval = CalendarInterval;
 
   // Reserves `occupancy` in the first free gap at or after `at`; returns its start.
   sc_core::sc_time reserve(const sc_core::sc_time& at, const sc_core::sc_time& occupancy) {
@@ -126,12 +145,14 @@ class BusyUntil {
   ConstIterator first() const { return intervals_.begin() + static_cast<std::ptrdiff_t>(head_); }
   // The first interval starting after `t` (std::map::upper_bound on the start).
   Iterator upperBound(uint64_t t) {
-    return std::upper_bound(first(), intervals_.end(), t,
-                            [](uint64_t v, const Interval& i) { return v < i.start; });
+    const Interval* begin = intervals_.data();
+    return intervals_.begin() +
+           (firstAfter<&Interval::start>(begin + head_, begin + intervals_.size(), t) - begin);
   }
   ConstIterator upperBound(uint64_t t) const {
-    return std::upper_bound(first(), intervals_.end(), t,
-                            [](uint64_t v, const Interval& i) { return v < i.start; });
+    const Interval* begin = intervals_.data();
+    return intervals_.begin() +
+           (firstAfter<&Interval::start>(begin + head_, begin + intervals_.size(), t) - begin);
   }
   void insertBefore(Iterator next, uint64_t start, uint64_t end) {
     // Merge with touching neighbours so a saturated resource keeps a handful of intervals (and
@@ -314,8 +335,7 @@ class SlotPool {
     if (s.first == s.second) return false;
     const Interval& last = *(s.second - 1);
     if (t >= last.start) return last.end > t;  // only the last one can cover t
-    const Interval* after = std::upper_bound(
-        s.first, s.second, t, [](uint64_t v, const Interval& i) { return v < i.start; });
+    const Interval* after = firstAfter<&Interval::start>(s.first, s.second, t);
     return after != s.first && std::prev(after)->end > t;
   }
   // Recomputes an inner node from its children; false if it did not change (then no node
@@ -417,8 +437,7 @@ class SlotPool {
     // The usual case, t at or after the last one's start: every other one ended by then.
     if (s.first != s.second && t >= (s.second - 1)->start)
       return (s.second - 1)->end > t ? s.second - 1 : s.second;
-    return std::upper_bound(s.first, s.second, t,
-                            [](uint64_t v, const Interval& i) { return v < i.end; });
+    return firstAfter<&Interval::end>(s.first, s.second, t);
   }
   // out = a ∩ b, both disjoint and sorted, without what ended by `now` (no request can
   // arrive before now).
