@@ -4,6 +4,7 @@
 
 #include "WaveRunner.h"
 #include "isa/Atomics.h"
+#include "isa/Memory.h"
 
 #include <algorithm>
 #include <cstring>
@@ -75,6 +76,41 @@ TEST(Memory, GlobalLdsAndScratchProgram) {
   // s_load_dwordx4: one 16-byte scalar access at the kernarg address.
   EXPECT_EQ(r.requests[0].address(0, 0), kKernarg);
   EXPECT_EQ(r.requests[0].elementBytes, 16);
+}
+
+// A CU reuses one request after another. Lanes a load does not send (EXEC off, a buffer range
+// check) read back 0 (Vega ISA guide 8.1.5: out-of-range loads return 0), whatever the request
+// held before: beginRequest clears only what the last request's shape used, so that must be
+// all the last request wrote.
+TEST(Memory, ReusedRequestStartsWithZeroDataAfterEveryShape) {
+  MemRequest mem;
+  auto expectAllZero = [&](const char* after) {
+    for (size_t i = 0; i < MemRequest::kDataBytes; ++i)
+      ASSERT_EQ(mem.data[i], 0) << "byte " << i << " after " << after;
+  };
+  struct Shape {
+    const char* name;
+    MemSpace space;
+    uint8_t bytes, perLane;
+  };
+  const Shape shapes[] = {{"ds_read2_b64", MemSpace::Lds, 8, 2},
+                          {"global_load_dword", MemSpace::Vector, 4, 1},
+                          {"global_load_dwordx3", MemSpace::Vector, 12, 1},
+                          {"scratch dwordx4 split by dword", MemSpace::Vector, 4, 4},
+                          {"s_load_dwordx16", MemSpace::Scalar, 64, 1},
+                          {"global_load_ubyte", MemSpace::Vector, 1, 1},
+                          {"global_load_dwordx4", MemSpace::Vector, 16, 1}};
+  for (const Shape& shape : shapes) {
+    beginRequest(mem, shape.space, MemOp::Load, WaitCounter::Vm);
+    mem.elementBytes = shape.bytes;
+    mem.elementsPerLane = shape.perLane;
+    // The memory side fills every element the shape has.
+    const int lanes = shape.space == MemSpace::Scalar ? 1 : 64;
+    for (int l = 0; l < lanes; ++l)
+      for (int e = 0; e < shape.perLane; ++e) std::memset(mem.element(l, e), 0xa5, shape.bytes);
+    beginRequest(mem, MemSpace::Vector, MemOp::Load, WaitCounter::Vm);
+    expectAllZero(shape.name);
+  }
 }
 
 TEST(Memory, BufferRangeCheckZeroesOutOfRangeLoads) {
