@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -144,15 +145,13 @@ class BusyUntil {
   Iterator first() { return intervals_.begin() + static_cast<std::ptrdiff_t>(head_); }
   ConstIterator first() const { return intervals_.begin() + static_cast<std::ptrdiff_t>(head_); }
   // The first interval starting after `t` (std::map::upper_bound on the start).
-  Iterator upperBound(uint64_t t) {
-    const Interval* begin = intervals_.data();
-    return intervals_.begin() +
-           (firstAfter<&Interval::start>(begin + head_, begin + intervals_.size(), t) - begin);
-  }
   ConstIterator upperBound(uint64_t t) const {
     const Interval* begin = intervals_.data();
     return intervals_.begin() +
            (firstAfter<&Interval::start>(begin + head_, begin + intervals_.size(), t) - begin);
+  }
+  Iterator upperBound(uint64_t t) {
+    return intervals_.begin() + (std::as_const(*this).upperBound(t) - intervals_.cbegin());
   }
   void insertBefore(Iterator next, uint64_t start, uint64_t end) {
     // Merge with touching neighbours so a saturated resource keeps a handful of intervals (and
@@ -211,10 +210,9 @@ class BusyUntil {
       head_ = 0;
       return;
     }
+    const Interval* begin = intervals_.data();
     head_ = static_cast<size_t>(
-        std::upper_bound(first(), intervals_.end(), now,
-                         [](uint64_t t, const Interval& i) { return t < i.end; }) -
-        intervals_.begin());
+        firstAfter<&Interval::end>(begin + head_, begin + intervals_.size(), now) - begin);
     // Dropped intervals stay in front of head_ until they are many: erasing the front of a
     // vector one by one would move the whole calendar every time.
     if (head_ >= 64 && head_ * 2 >= intervals_.size()) compact();

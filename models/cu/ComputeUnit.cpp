@@ -31,9 +31,8 @@ std::string whereNothingAnswersIn(uint64_t address, uint64_t deviceBytes) {
 }
 }  // namespace
 
+// (Its completion cycle and issue order are in its PendingEntry.)
 struct ComputeUnit::PendingAccess {
-  uint64_t completion = 0;
-  uint64_t sequence = 0;
   ResidentWave* wave = nullptr;
   isa::WaitCounter counter = isa::WaitCounter::None;
   std::unique_ptr<isa::MemRequest> request;
@@ -547,12 +546,11 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   }
   uint64_t latency = static_cast<uint64_t>(std::ceil(delay / period_));
   if (config_.perturbLatencySeed != 0) latency += perturbation_.extraCycles();
-  pa->sequence = issueSequence_++;
   pa->wave = &w;
   pa->counter = req->counter;
   // The wave sees the access complete when the memory path has answered and every earlier
   // access that must return before it has (WaitcntCounters: the hardware's order rules).
-  pa->completion =
+  const uint64_t completion =
       w.counters.issue(req->counter, req->space, now_ + std::max<uint64_t>(1, latency));
   ++w.outstanding;
   // Only an access that returns data needs its request (6.5 KB) until it completes; the
@@ -564,8 +562,8 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
     pa->request = std::move(req);
   else
     requestPool_.push_back(std::move(req));
-  if (traceProbe) traceProbe->memoryDone(w.slot, pa->completion);
-  pending_.push({pa->completion, pa->sequence, pa});
+  if (traceProbe) traceProbe->memoryDone(w.slot, completion);
+  pending_.push({completion, issueSequence_++, pa});
 }
 
 void ComputeUnit::endWave(Wave& w) {

@@ -140,8 +140,6 @@ struct MemRequest {
   uint64_t address(int lane, int e = 0) const {
     return addresses_[static_cast<size_t>(e) * 64 + lane];
   }
-  // Element 0 of lanes first..: contiguous, for a scan over many lanes.
-  const uint64_t* laneAddresses(int first = 0) const { return &addresses_[first]; }
 
   // Bytes of one lane's elements together: the distance between lanes in data[].
   size_t laneStride() const { return static_cast<size_t>(elementBytes) * elementsPerLane; }

@@ -123,19 +123,6 @@ uint32_t TexturePath::contiguousLanes(const isa::MemRequest& req) const {
   return offBy == 0 ? count : 0;
 }
 
-namespace {
-// Copies the elements of `count` consecutive lanes between the request's data (the lanes'
-// elements packed, as MemRequest keeps them) and a packed run of memory, in either direction:
-// one copy, as a wave's plain accesses of one element per lane are.
-template <bool ToLanes>
-void copyLanes(uint8_t* packed, uint8_t* lanes, uint32_t count, uint32_t bytes) {
-  if constexpr (ToLanes)
-    std::memcpy(lanes, packed, size_t{count} * bytes);
-  else
-    std::memcpy(packed, lanes, size_t{count} * bytes);
-}
-}  // namespace
-
 size_t TexturePath::split(const isa::MemRequest& req, bool& sorted) {
   uint64_t* const address = pieceAddress_.data();  // sized for the worst case
   uint32_t* const data = pieceData_.data();
@@ -362,7 +349,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       uint8_t* const memory = directData(from, length);
       uint8_t* const bytesAt = memory != nullptr ? memory : &lineData[from - line];
       uint8_t* const lanes = req.element(static_cast<int>(lane), 0);
-      if (isStore) copyLanes<false>(bytesAt, lanes, count, bytes);
+      // The lanes' elements are packed in the request as in memory: one copy each way.
+      if (isStore) std::memcpy(bytesAt, lanes, length);
       prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, bytesAt, length);
       markDataMoved(memory != nullptr);
       afterQuadOf(lane + count - 1);
@@ -372,7 +360,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         delay = done - now;
         return;
       }
-      if (!isStore) copyLanes<true>(bytesAt, lanes, count, bytes);
+      if (!isStore) std::memcpy(lanes, bytesAt, length);
     }
   } else {
     // Split every lane's element into per-line pieces, then group them by line.
