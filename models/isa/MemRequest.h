@@ -135,10 +135,15 @@ struct MemRequest {
 
   // Byte address of element e of lane l. For LDS it is the offset inside the workgroup's LDS
   // allocation; for Vector a device (virtual) address; Scalar uses address(0). Stored
-  // element-major, so that the usual one element per lane takes 512 contiguous bytes.
-  uint64_t& address(int lane, int e = 0) { return addresses_[static_cast<size_t>(e) * 64 + lane]; }
+  // element-major: the usual one element per lane takes 512 contiguous bytes in the request,
+  // and the further elements (DS read2/write2, swizzled scratch dwords) are kept apart, made on
+  // first use.
+  uint64_t& address(int lane, int e = 0) {
+    return e == 0 ? addresses_[static_cast<size_t>(lane)] : moreAddresses(e)[lane];
+  }
   uint64_t address(int lane, int e = 0) const {
-    return addresses_[static_cast<size_t>(e) * 64 + lane];
+    if (e == 0) return addresses_[static_cast<size_t>(lane)];
+    return moreAddresses_.empty() ? 0 : moreAddresses_[static_cast<size_t>(e - 1) * 64 + lane];
   }
 
   // Bytes of one lane's elements together: the distance between lanes in data[].
@@ -164,8 +169,15 @@ struct MemRequest {
   }
 
  private:
+  uint64_t* moreAddresses(int e) {
+    if (moreAddresses_.empty()) moreAddresses_.assign(64 * (kElementsPerLane - 1), 0);
+    return &moreAddresses_[static_cast<size_t>(e - 1) * 64];
+  }
   static constexpr std::array<uint8_t, kDataBytes> kNoCompare{};
-  std::array<uint64_t, 64 * kElementsPerLane> addresses_{};
+  // Element 0 of every lane, then (apart: a CU keeps one request per memory instruction in
+  // flight, 60 CUs thousands, and most never use them) elements 1 .. kElementsPerLane - 1.
+  std::array<uint64_t, 64> addresses_{};
+  std::vector<uint64_t> moreAddresses_;
 };
 
 }  // namespace vgpu::isa
