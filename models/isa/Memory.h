@@ -12,7 +12,7 @@ namespace vgpu::isa {
 // MemRequest::Writeback::kind values (opaque to the compute unit).
 enum WritebackKind : uint8_t { kWbNone = 0, kWbVgpr = 1, kWbSgpr = 2, kWbLds = 3 };
 // Writeback::flags: bits [3:0] = LoadExt; bit 4 = buffer format conversion (parameters in
-// Writeback::format, see VectorMemory.cpp).
+// Writeback::format, laid out by vmem::wbfmt in VectorMemoryInternal.h).
 constexpr uint8_t kWbFormat = 0x10;
 // Writeback::flags bit 5: broadcast lane `aux`'s returned data to every written lane
 // (ds_append / ds_consume).
