@@ -1,7 +1,8 @@
 // FLAT / GLOBAL / SCRATCH loads, stores and atomics (Vega ISA guide 10.1 - 10.3): per-lane
 // addresses (generic addresses in the shared aperture go to the LDS, in the private aperture to
 // the wave's swizzled scratch), alignment, loads into the LDS. In functional mode the accesses
-// whose bytes are mapped complete at issue (flatDirect, VectorMemoryAtIssue.cpp).
+// whose bytes are mapped complete at issue (flatDirect, with the movers of
+// VectorMemoryAtIssue.cpp).
 #include <algorithm>
 #include <cstring>
 

@@ -77,7 +77,7 @@ struct AlignmentRule {
   const char* rule = "";
 };
 AlignmentRule alignmentRule(const MemDesc& m, int bytes, int mode);
-// The MEMVIOL fault of a misaligned lane (`kind`: "buffer", "flat", ...).
+// The MEMVIOL fault of a misaligned lane (`kind`: "buffer", "flat", "scratch" or "global").
 void misalignedFault(ExecArgs& x, const char* kind, int lane, uint64_t address,
                      const AlignmentRule& a, int mode);
 
