@@ -553,7 +553,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   const uint64_t completion =
       w.counters.issue(req->counter, req->space, now_ + std::max<uint64_t>(1, latency));
   ++w.outstanding;
-  // Only an access that returns data needs its request (6.5 KB) until it completes; the
+  // Only an access that returns data needs its request (1,856 bytes) until it completes; the
   // others' go back to the pool now. A CU running ahead of memory keeps hundreds of stores in
   // flight (private_array's scratch on 60 CUs: about 290 per CU), and requests kept for them
   // made each CU's pool that large: tens of megabytes allocated, zeroed and paged in, which cost
