@@ -26,7 +26,7 @@ Cache::Cache(sc_module_name name, const CacheConfig& config, sc_time clockPeriod
   const uint32_t n = std::max(1u, config.channels);
   for (uint32_t c = 0; c < n; ++c)
     channels_.push_back({CacheTags(config.sizeBytes / n, config.lineBytes, config.ways),
-                         BusyUntil(), SlotPool(config.mshrs)});
+                         BusyUntil(), ServerPool(config.mshrs)});
   tlm::tlm_generic_payload& p = writeBackPayload_;
   p.set_command(tlm::TLM_WRITE_COMMAND);
   p.set_data_ptr(writeBackData_);
@@ -230,9 +230,9 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     return;
   }
   // A miss holds an MSHR from the tag lookup until the fill returns.
-  const auto [mshrStart, slot] = ch.mshrs.acquire(portStart + hitLatency_);
+  const sc_time mshrStart = ch.mshrs.acquire(portStart + hitLatency_, now);
   const sc_time done = downstream(mshrStart) + transfer;
-  ch.mshrs.hold(slot, mshrStart, done, now);
+  ch.mshrs.hold(mshrStart, done, now);
   if (traceProbe)
     traceProbe->mshrHeld(static_cast<size_t>(&ch - channels_.data()), mshrStart, done);
   for (size_t k = 0; k < touched; ++k)

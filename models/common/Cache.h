@@ -25,6 +25,7 @@
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
+#include "common/ServerPool.h"
 
 namespace vgpu {
 
@@ -78,7 +79,7 @@ class Cache : public sc_core::sc_module {
   struct Channel {
     CacheTags tags;
     BusyUntil port;
-    SlotPool mshrs;
+    ServerPool mshrs;
   };
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);

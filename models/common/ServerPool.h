@@ -1,0 +1,337 @@
+// N identical servers held for intervals (a cache's miss-status holding registers): a request
+// starts at the first time, at or after its arrival, at which fewer than N holds are in
+// progress.
+//
+// The pool counts holds; it does not give each one a server of its own. Holds arriving in time
+// order, each starting when the pool offered it a start, are the classic first-come
+// first-served queue of N servers, and counting gives the same starts as assigning servers
+// would. Out of time order (a shared cache behind temporally decoupled CUs, each up to a quantum
+// ahead of SystemC time) assigning servers goes wrong in a way counting does not: a lagging
+// request may find every server holding a reservation of some initiator's future around its
+// own time although fewer than N are in progress then, and a reservation that an initiator
+// running ahead made on one server has to move past a lagging one's on the same server. Counting
+// asks only what the hardware asks, how many misses are in flight at the request's time.
+//
+// Two ways of answering, the same answers:
+// - in time order (one initiator, as a CU's vector L1): a heap of the servers' free times. A
+//   request starts at its arrival if a server is free by then, else when the first frees.
+// - from the first request out of time order (or a hold the pool did not offer) on: the starts
+//   and ends of the holds still in progress, counted at the request's time, and the times found
+//   to have N or more in progress (saturated), which later requests jump over.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <systemc>
+
+#include "common/Reservation.h"
+#include "common/SimTime.h"
+
+namespace vgpu {
+
+// A sorted multiset of times in blocks of at most 2 x kBlock. A pool behind decoupled CUs
+// holds thousands when DRAM is saturated (holds reach far past the current time, and lagging
+// CUs add theirs in the middle): a block bounds what an insert moves, and the
+// blocks' last values and sizes, side by side, find a time's block and rank.
+// (One sorted vector moved 1.4 G host instructions' worth of memory on private_array's 60-CU run,
+// where an L2 channel's pool held 3,000 holds on average.)
+class SortedTimes {
+ public:
+  // The index of the first of the n sorted values at p after t (branch-free, as the calendars'
+  // searches: these are searched at places no branch predictor guesses).
+  static size_t upperBound(const uint64_t* p, size_t n, uint64_t t) {
+    if (n == 0) return 0;
+    const uint64_t* first = p;
+    while (n > 1) {
+      const size_t half = n / 2;
+      first = first[half - 1] <= t ? first + half : first;
+      n -= half;
+    }
+    return static_cast<size_t>(first - p) + (*first <= t ? 1 : 0);
+  }
+  static constexpr size_t kBlock = 64;
+  // A value's place: block and index in it (block == blocks: past the last value).
+  struct Cursor {
+    size_t block, index;
+  };
+
+  size_t size() const { return size_; }
+  bool atEnd(const Cursor& c) const { return c.block == blocks_.size(); }
+  uint64_t at(const Cursor& c) const { return blocks_[c.block][c.index]; }
+  void advance(Cursor& c) const {
+    if (++c.index == blocks_[c.block].size()) ++c.block, c.index = 0;
+  }
+  uint64_t front() const { return blocks_.front().front(); }
+
+  // The first value after t, and the number of values before it (at or before t).
+  Cursor firstAfter(uint64_t t, size_t& rank) const {
+    const size_t block = firstBlockEndingAfter(t);
+    rank = 0;
+    for (size_t b = 0; b < block; ++b) rank += sizes_[b];
+    if (block == blocks_.size()) return {block, 0};
+    const std::vector<uint64_t>& v = blocks_[block];
+    const size_t index = upperBound(v.data(), v.size(), t);
+    rank += index;
+    return {block, index};
+  }
+  size_t countAtOrBefore(uint64_t t) const {
+    size_t rank;
+    firstAfter(t, rank);
+    return rank;
+  }
+  void insert(uint64_t x) {
+    ++size_;
+    if (blocks_.empty()) {
+      blocks_.push_back({x});
+      lasts_.push_back(x), sizes_.push_back(1);
+      return;
+    }
+    // The first block whose last value is after x, or the last block.
+    const size_t block = std::min(firstBlockEndingAfter(x), blocks_.size() - 1);
+    std::vector<uint64_t>& v = blocks_[block];
+    v.insert(v.begin() + static_cast<std::ptrdiff_t>(upperBound(v.data(), v.size(), x)), x);
+    lasts_[block] = v.back(), ++sizes_[block];
+    if (v.size() < 2 * kBlock) return;
+    // Split in two halves.
+    std::vector<uint64_t> upper(v.begin() + kBlock, v.end());
+    v.resize(kBlock);
+    lasts_[block] = v.back(), sizes_[block] = static_cast<uint32_t>(kBlock);
+    const auto at = static_cast<std::ptrdiff_t>(block + 1);
+    lasts_.insert(lasts_.begin() + at, upper.back());
+    sizes_.insert(sizes_.begin() + at, static_cast<uint32_t>(upper.size()));
+    blocks_.insert(blocks_.begin() + at, std::move(upper));
+  }
+  // Drops the first k values.
+  void dropFront(size_t k) {
+    size_ -= k;
+    size_t whole = 0;
+    while (whole < blocks_.size() && k >= sizes_[whole]) k -= sizes_[whole++];
+    if (whole != 0) {
+      const auto n = static_cast<std::ptrdiff_t>(whole);
+      blocks_.erase(blocks_.begin(), blocks_.begin() + n);
+      lasts_.erase(lasts_.begin(), lasts_.begin() + n);
+      sizes_.erase(sizes_.begin(), sizes_.begin() + n);
+    }
+    if (k != 0) {
+      std::vector<uint64_t>& v = blocks_.front();
+      v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k));
+      sizes_.front() -= static_cast<uint32_t>(k);
+    }
+  }
+  void assign(const std::vector<uint64_t>& sorted) {
+    blocks_.clear(), lasts_.clear(), sizes_.clear();
+    size_ = sorted.size();
+    for (size_t i = 0; i < sorted.size(); i += kBlock) {
+      const size_t n = std::min(kBlock, sorted.size() - i);
+      blocks_.emplace_back(sorted.begin() + static_cast<std::ptrdiff_t>(i),
+                           sorted.begin() + static_cast<std::ptrdiff_t>(i + n));
+      lasts_.push_back(blocks_.back().back()), sizes_.push_back(static_cast<uint32_t>(n));
+    }
+  }
+
+ private:
+  size_t firstBlockEndingAfter(uint64_t t) const {
+    // The usual case: after every value (requests in time order).
+    if (lasts_.empty() || lasts_.back() <= t) return lasts_.size();
+    return upperBound(lasts_.data(), lasts_.size(), t);
+  }
+
+  std::vector<std::vector<uint64_t>> blocks_;  // each sorted and not empty
+  std::vector<uint64_t> lasts_;                // each block's last value
+  std::vector<uint32_t> sizes_;                // each block's size
+  size_t size_ = 0;
+};
+
+class ServerPool {
+ public:
+  using Interval = CalendarInterval;
+
+  explicit ServerPool(unsigned servers) : servers_(std::max(1u, servers)) {
+    freeAt_.assign(servers_, 0);  // a heap (all equal)
+  }
+
+  unsigned servers() const { return servers_; }
+
+  // The earliest time at or after `at` at which fewer than N holds are in progress (the
+  // current SystemC time is `now`, at >= now).
+  sc_core::sc_time acquire(const sc_core::sc_time& at, const sc_core::sc_time& now) {
+    const uint64_t t = at.value();
+    if (inOrder_ && t < latestArrival_) startCounting(now.value());
+    latestArrival_ = std::max(latestArrival_, t);
+    if (inOrder_) {
+      // Every server frees at its free time and stays free (nothing was booked after it).
+      const uint64_t first = freeAt_.front();
+      offered_ = first <= t ? t : first;
+      offerPending_ = true;
+      return first <= t ? at : sc_core::sc_time::from_value(first);
+    }
+    prune(now.value());
+    const uint64_t start = firstUnsaturated(t);
+    return start == t ? at : sc_core::sc_time::from_value(start);
+  }
+  sc_core::sc_time acquire(const sc_core::sc_time& at) { return acquire(at, currentTime()); }
+
+  // A hold over [from, until): the request that acquired `from` (usually) is in progress.
+  void hold(const sc_core::sc_time& from, const sc_core::sc_time& until,
+            const sc_core::sc_time& now) {
+    const uint64_t f = from.value(), u = until.value();
+    const bool offered = offerPending_ && f == offered_;
+    offerPending_ = false;
+    if (u <= f) return;
+    if (inOrder_ && !offered) startCounting(now.value());
+    if (inOrder_) {
+      // The server that frees first takes it (free by `from`, the start the pool offered).
+      std::pop_heap(freeAt_.begin(), freeAt_.end(), std::greater<>());
+      freeAt_.back() = u;
+      std::push_heap(freeAt_.begin(), freeAt_.end(), std::greater<>());
+      // Kept for the change to counting: the holds, by start (the offered starts never
+      // decrease in time order). Those ended by `now` go now and then.
+      holds_.push_back({f, u});
+      if (holds_.size() >= dropAt_) {
+        dropEndedHolds(now.value());
+        dropAt_ = 2 * holds_.size() + 64;
+      }
+      return;
+    }
+    prune(now.value());
+    addHold(f, u);
+  }
+  void hold(const sc_core::sc_time& from, const sc_core::sc_time& until) {
+    hold(from, until, currentTime());
+  }
+
+ private:
+  // --- In time order ---
+  void dropEndedHolds(uint64_t now) {
+    holds_.erase(std::remove_if(holds_.begin(), holds_.end(),
+                                [now](const Interval& h) { return h.end <= now; }),
+                 holds_.end());
+  }
+  // Requests stopped coming in time order: the holds in progress become the counted ones.
+  void startCounting(uint64_t now) {
+    inOrder_ = false;
+    dropEndedHolds(now);
+    std::vector<uint64_t> starts, ends;
+    for (const Interval& h : holds_) starts.push_back(h.start), ends.push_back(h.end);
+    std::sort(starts.begin(), starts.end());
+    std::sort(ends.begin(), ends.end());
+    starts_.assign(starts);
+    ends_.assign(ends);
+    holds_.clear();
+    holds_.shrink_to_fit();
+    freeAt_.clear();
+    freeAt_.shrink_to_fit();
+  }
+
+  // --- Counting ---
+  // The number of holds in progress at t is the starts at or before t less the ends at or
+  // before t. Holds that ended by `now` are dropped with as many of the earliest starts: those
+  // are at or before `now` too, so the difference stays the same for every t >= now, and no
+  // request asks about an earlier time.
+  void prune(uint64_t now) {
+    if (ends_.size() != 0 && ends_.front() <= now) {
+      const size_t ended = ends_.countAtOrBefore(now);
+      ends_.dropFront(ended);
+      starts_.dropFront(ended);
+    }
+    if (saturatedHead_ < saturated_.size() && saturated_[saturatedHead_].end <= now) {
+      while (saturatedHead_ < saturated_.size() && saturated_[saturatedHead_].end <= now)
+        ++saturatedHead_;
+      if (saturatedHead_ >= 64 && saturatedHead_ * 2 >= saturated_.size()) {
+        saturated_.erase(saturated_.begin(),
+                         saturated_.begin() + static_cast<std::ptrdiff_t>(saturatedHead_));
+        saturatedHead_ = 0;
+      }
+    }
+  }
+  // The first time at or after t at which fewer than N holds are in progress. Saturated
+  // times found once stay saturated (a hold only adds to the holds in progress, and those that
+  // ended go only before the current time), so they are kept and jumped over next time.
+  uint64_t firstUnsaturated(uint64_t t) {
+    for (;;) {
+      t = pastKnownSaturated(t);
+      size_t started, ended;
+      SortedTimes::Cursor start = starts_.firstAfter(t, started);
+      SortedTimes::Cursor end = ends_.firstAfter(t, ended);
+      size_t inProgress = started - ended;
+      if (inProgress < servers_) return t;
+      // Walk the starts and ends from t until fewer than N are in progress.
+      const uint64_t from = t;
+      while (inProgress >= servers_) {
+        // An end remains: N or more are in progress.
+        t = starts_.atEnd(start) ? ends_.at(end) : std::min(starts_.at(start), ends_.at(end));
+        while (!ends_.atEnd(end) && ends_.at(end) == t) ends_.advance(end), --inProgress;
+        while (!starts_.atEnd(start) && starts_.at(start) == t)
+          starts_.advance(start), ++inProgress;
+      }
+      addSaturated(from, t);
+    }
+  }
+  // The end of the known saturated interval holding t (t if none does).
+  uint64_t pastKnownSaturated(uint64_t t) const {
+    const Interval* begin = saturated_.data() + saturatedHead_;
+    const Interval* end = saturated_.data() + saturated_.size();
+    if (begin == end) return t;
+    const Interval& last = *(end - 1);
+    if (t >= last.start) return t < last.end ? last.end : t;
+    const Interval* after = vgpu::firstAfter<&Interval::start>(begin, end, t);
+    if (after != begin && (after - 1)->end > t) return (after - 1)->end;
+    return t;
+  }
+  void addHold(uint64_t from, uint64_t until) {
+    starts_.insert(from);
+    ends_.insert(until);
+  }
+  // saturated_ = saturated_ ∪ [start, end), touching intervals merged.
+  void addSaturated(uint64_t start, uint64_t end) {
+    std::vector<Interval>& list = saturated_;
+    if (list.size() == saturatedHead_ || start > list.back().end) {
+      list.push_back({start, end});
+      return;
+    }
+    Interval& last = list.back();
+    if (start >= last.start) {
+      last.end = std::max(last.end, end);
+      return;
+    }
+    // The first interval ending at or after `start`: the new one merges with it and with
+    // those after it that start by `end`.
+    auto first =
+        std::lower_bound(list.begin() + static_cast<std::ptrdiff_t>(saturatedHead_), list.end(),
+                         start, [](const Interval& i, uint64_t v) { return i.end < v; });
+    if (first->start > end) {
+      list.insert(first, Interval{start, end});
+      return;
+    }
+    first->start = std::min(first->start, start);
+    first->end = std::max(first->end, end);
+    auto next = first + 1, merged = next;
+    while (merged != list.end() && merged->start <= first->end) {
+      first->end = std::max(first->end, merged->end);
+      ++merged;
+    }
+    list.erase(next, merged);
+  }
+
+  unsigned servers_;
+  bool inOrder_ = true;
+  uint64_t latestArrival_ = 0;
+  // The start offered by the last acquire, for its hold.
+  uint64_t offered_ = 0;
+  bool offerPending_ = false;
+  // In time order: the servers' free times (a min-heap) and the holds since the oldest still
+  // in progress.
+  std::vector<uint64_t> freeAt_;
+  std::vector<Interval> holds_;
+  size_t dropAt_ = 64;  // the size of holds_ at which the ended ones go
+  // Counting: the starts and ends of the holds in progress; the saturated times, disjoint and
+  // sorted, from saturatedHead_ on.
+  SortedTimes starts_, ends_;
+  std::vector<Interval> saturated_;
+  size_t saturatedHead_ = 0;
+};
+
+}  // namespace vgpu

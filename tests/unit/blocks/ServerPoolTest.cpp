@@ -1,0 +1,220 @@
+// The MSHR pool (models/common/ServerPool.h): a request starts at the first time, at or after
+// its arrival, at which fewer than N holds are in progress. Hand-worked cases for each way the
+// pool answers, and a comparison, request for request, with that definition evaluated
+// directly over every hold made.
+#include <gtest/gtest.h>
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <random>
+#include <set>
+#include <systemc>
+#include <utility>
+#include <vector>
+
+#include "TlmTester.h"
+#include "common/ServerPool.h"
+
+namespace vgpu {
+namespace {
+
+using sc_core::sc_time;
+using test::cycles;
+
+const sc_time kStart = sc_core::SC_ZERO_TIME;
+
+TEST(ServerPool, InTimeOrderARequestStartsOnArrivalOrWhenTheFirstHoldEnds) {
+  ServerPool mshrs(2);
+  EXPECT_EQ(mshrs.acquire(cycles(0), kStart), cycles(0));
+  mshrs.hold(cycles(0), cycles(100), kStart);
+  EXPECT_EQ(mshrs.acquire(cycles(0), kStart), cycles(0));
+  mshrs.hold(cycles(0), cycles(50), kStart);
+  // Both in progress at 10: the one ending at 50 frees first.
+  EXPECT_EQ(mshrs.acquire(cycles(10), kStart), cycles(50));
+  mshrs.hold(cycles(50), cycles(80), kStart);
+  // At 60, [0, 100) and [50, 80) are in progress; one ends at 80.
+  EXPECT_EQ(mshrs.acquire(cycles(60), kStart), cycles(80));
+  mshrs.hold(cycles(80), cycles(90), kStart);
+  EXPECT_EQ(mshrs.acquire(cycles(120), kStart), cycles(120));
+}
+
+TEST(ServerPool, ALaggingRequestCountsOnlyTheHoldsInProgressAtItsTime) {
+  // An initiator running ahead holds [500, 600), a lagging one [0, 1000). Two MSHRs: at 100
+  // only one hold is in progress, at 550 both are, until the first ends at 600.
+  ServerPool mshrs(2);
+  mshrs.hold(cycles(500), cycles(600), kStart);
+  mshrs.hold(cycles(0), cycles(1000), kStart);
+  EXPECT_EQ(mshrs.acquire(cycles(100), kStart), cycles(100));
+  EXPECT_EQ(mshrs.acquire(cycles(550), kStart), cycles(600));
+  EXPECT_EQ(mshrs.acquire(cycles(1200), kStart), cycles(1200));
+}
+
+TEST(ServerPool, ARequestArrivingOutOfOrderAfterTimeOrderSeesTheEarlierHolds) {
+  // In time order first (the heap of free times), then a request before the latest one: the
+  // holds made so far are counted from then on.
+  ServerPool mshrs(2);
+  mshrs.hold(mshrs.acquire(cycles(0), kStart), cycles(40), kStart);
+  mshrs.hold(mshrs.acquire(cycles(10), kStart), cycles(30), kStart);
+  EXPECT_EQ(mshrs.acquire(cycles(20), kStart), cycles(30));
+  mshrs.hold(cycles(30), cycles(70), kStart);
+  // Out of order: at 5 only [0, 40) is in progress.
+  EXPECT_EQ(mshrs.acquire(cycles(5), kStart), cycles(5));
+  // At 35, [0, 40) and [30, 70) are: free when the first ends.
+  EXPECT_EQ(mshrs.acquire(cycles(35), kStart), cycles(40));
+}
+
+TEST(ServerPool, SaturatedTimesFoundOnceGrowWithLaterHolds) {
+  ServerPool one(1);
+  one.hold(cycles(0), cycles(10), kStart);
+  one.hold(cycles(10), cycles(20), kStart);
+  EXPECT_EQ(one.acquire(cycles(5), kStart), cycles(20));
+  one.hold(cycles(25), cycles(30), kStart);
+  EXPECT_EQ(one.acquire(cycles(5), kStart), cycles(20));  // free in [20, 25)
+  one.hold(cycles(20), cycles(25), kStart);
+  EXPECT_EQ(one.acquire(cycles(5), kStart), cycles(30));
+  EXPECT_EQ(one.acquire(cycles(22), kStart), cycles(30));
+  EXPECT_EQ(one.acquire(cycles(30), kStart), cycles(30));
+}
+
+TEST(ServerPool, HoldsBeyondTheServersWaitUntilFewerThanNAreInProgress) {
+  // Two holds overlapping on one server (an initiator running ahead booked the second): a
+  // request at 60 waits for both, not for the first end.
+  ServerPool one(1);
+  one.hold(cycles(0), cycles(100), kStart);
+  one.hold(cycles(50), cycles(150), kStart);
+  EXPECT_EQ(one.acquire(cycles(60), kStart), cycles(150));
+  EXPECT_EQ(one.acquire(cycles(40), kStart), cycles(150));
+}
+
+TEST(ServerPool, HoldsThatEndedBeforeTheCurrentTimeNoLongerCount) {
+  ServerPool one(1);
+  one.hold(cycles(0), cycles(10), kStart);
+  EXPECT_EQ(one.acquire(cycles(5), kStart), cycles(10));
+  EXPECT_EQ(one.acquire(cycles(20), cycles(15)), cycles(20));
+  one.hold(cycles(20), cycles(20), cycles(15));  // an empty hold holds nothing
+  EXPECT_EQ(one.acquire(cycles(20), cycles(15)), cycles(20));
+}
+
+// The definition evaluated directly: every hold ever made, counted at each candidate time (the
+// request's arrival, then each end after it, as only an end lowers the count).
+class CountingReference {
+ public:
+  explicit CountingReference(unsigned servers) : servers_(servers) {}
+  // Holds that ended by `now` cover no time a request can ask about (at >= now).
+  uint64_t acquire(uint64_t at, uint64_t now) {
+    holds_.erase(std::remove_if(holds_.begin(), holds_.end(),
+                                [now](const auto& h) { return h.second <= now; }),
+                 holds_.end());
+    uint64_t t = at;
+    for (;;) {
+      size_t inProgress = 0;
+      uint64_t nextEnd = UINT64_MAX;
+      for (const auto& [start, end] : holds_) {
+        if (start <= t && t < end) ++inProgress;
+        if (end > t) nextEnd = std::min(nextEnd, end);
+      }
+      if (inProgress < servers_) return t;
+      t = nextEnd;
+    }
+  }
+  void hold(uint64_t from, uint64_t until) {
+    if (until > from) holds_.emplace_back(from, until);
+  }
+
+ private:
+  unsigned servers_;
+  std::vector<std::pair<uint64_t, uint64_t>> holds_;
+};
+
+// Arrivals as temporal decoupling delivers them: the current time advances now and then, and a
+// request arrives up to `quantum` cycles after it (quantum 1: in time order).
+// `asOffered`: every hold starts when the pool offered (else now and then later, or empty).
+void compareWithTheDefinition(uint64_t seed, unsigned servers, int requests, uint64_t quantumBefore,
+                              uint64_t quantumAfter, int change, bool asOffered) {
+  std::mt19937_64 random(seed);
+  ServerPool pool(servers);
+  CountingReference reference(servers);
+  uint64_t now = 0, latest = 0;
+  for (int n = 0; n < requests; ++n) {
+    if (random() % 4 == 0) now += random() % 20;
+    const uint64_t quantum = n < change ? quantumBefore : quantumAfter;
+    // In time order each arrival is at or after the previous one.
+    uint64_t at = now + random() % quantum;
+    if (quantum == 1) at = latest = std::max(latest, at);
+    const sc_time got =
+        pool.acquire(cycles(static_cast<double>(at)), cycles(static_cast<double>(now)));
+    const uint64_t expected = reference.acquire(at, now);
+    ASSERT_EQ(got, cycles(static_cast<double>(expected)))
+        << "seed " << seed << " servers " << servers << " request " << n;
+    // A miss holds its MSHR from the start it got for its latency; now and then a hold is
+    // later than offered (the pool must not rely on being asked first), or empty.
+    const uint64_t kind = asOffered ? 2 : random() % 16;
+    const uint64_t from = expected + (kind == 0 ? random() % (10 * servers) : 0);
+    // Holds of 2 N cycles on average, now and then one of 5 N, against an arrival every 2.5
+    // cycles: the servers are busy about 80 % of the time, saturated now and then, and the
+    // queue does not grow without end.
+    const uint64_t longest = kind == 3 ? 10 * servers : 4 * servers;
+    const uint64_t until = kind == 1 ? from : from + 1 + random() % longest;
+    pool.hold(cycles(static_cast<double>(from)), cycles(static_cast<double>(until)),
+              cycles(static_cast<double>(now)));
+    reference.hold(from, until);
+  }
+}
+
+TEST(ServerPool, MatchesTheCountOfHoldsInProgressInTimeOrder) {
+  for (uint64_t seed = 1; seed <= 6; ++seed)
+    compareWithTheDefinition(seed, seed % 2 ? 16 : 5, 3000, 1, 1, 0, seed <= 3);
+}
+
+TEST(ServerPool, MatchesTheCountOfHoldsInProgressUnderDecoupling) {
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    const unsigned servers = seed % 4 == 0 ? 1 : seed % 4 == 1 ? 5 : seed % 4 == 2 ? 16 : 64;
+    compareWithTheDefinition(seed, servers, 3000, seed % 2 ? 50 : 1000, seed % 2 ? 50 : 1000, 0,
+                             false);
+  }
+}
+
+TEST(ServerPool, MatchesTheCountOfHoldsInProgressWhenRequestsTurnOutOfOrder) {
+  for (uint64_t seed = 1; seed <= 6; ++seed)
+    compareWithTheDefinition(seed, seed % 2 ? 64 : 7, 4000, 1, 800, 2000, seed <= 3);
+}
+
+TEST(ServerPool, SortedTimesKeepOrderRankAndFrontDropsAcrossBlocks) {
+  // The blocked multiset under the pool's counts, against std::multiset: thousands of values
+  // (many blocks, splits), duplicates, inserts anywhere, the front dropped, every rank and
+  // every value in order.
+  std::mt19937_64 random(3);
+  SortedTimes times;
+  std::multiset<uint64_t> expected;
+  for (int n = 0; n < 20000; ++n) {
+    const uint64_t kind = random() % 32;
+    if (kind == 0 && !expected.empty()) {
+      const size_t k = random() % std::min<size_t>(expected.size(), 40) + 1;
+      times.dropFront(k);
+      expected.erase(expected.begin(), std::next(expected.begin(), static_cast<long>(k)));
+    } else {
+      const uint64_t x = random() % (kind == 1 ? 8 : 100000);
+      times.insert(x);
+      expected.insert(x);
+    }
+    ASSERT_EQ(times.size(), expected.size());
+    const uint64_t t = random() % 100000;
+    size_t rank = 0;
+    const SortedTimes::Cursor after = times.firstAfter(t, rank);
+    const auto upper = expected.upper_bound(t);
+    ASSERT_EQ(rank, static_cast<size_t>(std::distance(expected.begin(), upper))) << n;
+    ASSERT_EQ(times.atEnd(after), upper == expected.end()) << n;
+    if (upper != expected.end()) {
+      ASSERT_EQ(times.at(after), *upper) << n;
+    }
+  }
+  ASSERT_GT(expected.size(), 4 * SortedTimes::kBlock);
+  size_t rank = 0;
+  SortedTimes::Cursor c = times.firstAfter(0, rank);
+  auto it = expected.upper_bound(0);
+  for (; it != expected.end(); ++it, times.advance(c)) ASSERT_EQ(times.at(c), *it);
+  EXPECT_TRUE(times.atEnd(c));
+}
+
+}  // namespace
+}  // namespace vgpu
