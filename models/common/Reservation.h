@@ -29,21 +29,28 @@ struct CalendarInterval {
   uint64_t start, end;
 };
 
-// The first interval of [first, last) whose `Field` (start or end) is after t; the intervals
-// are disjoint and sorted, so sorted by either. Branch-free: a calendar behind decoupled CUs is
-// searched millions of times at places no predictor guesses, and a mispredicted branch per
-// step of std::upper_bound cost more than the steps themselves.
-template <uint64_t CalendarInterval::*Field>
-inline const CalendarInterval* firstAfter(const CalendarInterval* first,
-                                          const CalendarInterval* last, uint64_t t) {
+// The first element of [first, last), sorted by key(element), whose key is after t.
+// Branch-free: a calendar behind decoupled CUs is searched millions of times at places no
+// predictor guesses, and a mispredicted branch per step of std::upper_bound cost more than the
+// steps themselves.
+template <class T, class Key>
+inline const T* firstKeyAfter(const T* first, const T* last, uint64_t t, Key key) {
   size_t n = static_cast<size_t>(last - first);
   if (n == 0) return first;
   while (n > 1) {
     const size_t half = n / 2;
-    first = first[half - 1].*Field <= t ? first + half : first;
+    first = key(first[half - 1]) <= t ? first + half : first;
     n -= half;
   }
-  return first + (first->*Field <= t ? 1 : 0);
+  return first + (key(*first) <= t ? 1 : 0);
+}
+
+// The first interval of [first, last) whose `Field` (start or end) is after t; the intervals
+// are disjoint and sorted, so sorted by either.
+template <uint64_t CalendarInterval::*Field>
+inline const CalendarInterval* firstAfter(const CalendarInterval* first,
+                                          const CalendarInterval* last, uint64_t t) {
+  return firstKeyAfter(first, last, t, [](const CalendarInterval& i) { return i.*Field; });
 }
 
 // One server: a port, a bus, a bank.

@@ -28,7 +28,6 @@
 #include <systemc>
 
 #include "common/Reservation.h"
-#include "common/SimTime.h"
 
 namespace vgpu {
 
@@ -40,17 +39,9 @@ namespace vgpu {
 // where an L2 channel's pool held 3,000 holds on average.)
 class SortedTimes {
  public:
-  // The index of the first of the n sorted values at p after t (branch-free, as the calendars'
-  // searches: these are searched at places no branch predictor guesses).
+  // The index of the first of the n sorted values at p after t.
   static size_t upperBound(const uint64_t* p, size_t n, uint64_t t) {
-    if (n == 0) return 0;
-    const uint64_t* first = p;
-    while (n > 1) {
-      const size_t half = n / 2;
-      first = first[half - 1] <= t ? first + half : first;
-      n -= half;
-    }
-    return static_cast<size_t>(first - p) + (*first <= t ? 1 : 0);
+    return static_cast<size_t>(firstKeyAfter(p, p + n, t, [](uint64_t v) { return v; }) - p);
   }
   static constexpr size_t kBlock = 64;
   // A value's place: block and index in it (block == blocks: past the last value).
@@ -153,8 +144,6 @@ class ServerPool {
     freeAt_.assign(servers_, 0);  // a heap (all equal)
   }
 
-  unsigned servers() const { return servers_; }
-
   // The earliest time at or after `at` at which fewer than N holds are in progress (the
   // current SystemC time is `now`, at >= now).
   sc_core::sc_time acquire(const sc_core::sc_time& at, const sc_core::sc_time& now) {
@@ -172,7 +161,6 @@ class ServerPool {
     const uint64_t start = firstUnsaturated(t);
     return start == t ? at : sc_core::sc_time::from_value(start);
   }
-  sc_core::sc_time acquire(const sc_core::sc_time& at) { return acquire(at, currentTime()); }
 
   // A hold over [from, until): the request that acquired `from` (usually) is in progress.
   void hold(const sc_core::sc_time& from, const sc_core::sc_time& until,
@@ -198,9 +186,6 @@ class ServerPool {
     }
     prune(now.value());
     addHold(f, u);
-  }
-  void hold(const sc_core::sc_time& from, const sc_core::sc_time& until) {
-    hold(from, until, currentTime());
   }
 
  private:
