@@ -59,10 +59,16 @@ class SortedTimes {
 
   // The first value after t, and the number of values before it (at or before t).
   Cursor firstAfter(uint64_t t, size_t& rank) const {
-    const size_t block = firstBlockEndingAfter(t);
-    rank = 0;
-    for (size_t b = 0; b < block; ++b) rank += sizes_[b];
-    if (block == blocks_.size()) return {block, 0};
+    const size_t block = firstBlockEndingAfter(t), blocks = blocks_.size();
+    // The values in the blocks before, counted from the nearer end.
+    if (block * 2 <= blocks) {
+      rank = 0;
+      for (size_t b = 0; b < block; ++b) rank += sizes_[b];
+    } else {
+      rank = size_;
+      for (size_t b = block; b < blocks; ++b) rank -= sizes_[b];
+    }
+    if (block == blocks) return {block, 0};
     const std::vector<uint64_t>& v = blocks_[block];
     const size_t index = upperBound(v.data(), v.size(), t);
     rank += index;
