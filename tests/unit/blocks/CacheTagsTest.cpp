@@ -1,9 +1,21 @@
 // CacheTags: set-associative tags with LRU replacement (plain C++).
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <cstdint>
+#include <list>
+#include <random>
+#include <vector>
 
 #include "common/CacheTags.h"
 
 namespace vgpu {
+
+// Reaches the lookup count, to start it just before it wraps.
+class CacheTagsTestAccess {
+ public:
+  static void setLookups(CacheTags& tags, uint32_t lookups) { tags.clock_ = lookups; }
+};
+
 namespace {
 
 // 256 bytes, 64-byte lines, 2 ways: 2 sets; lines with even index go to set 0.
@@ -95,6 +107,55 @@ TEST(CacheTags, LineZeroIsCacheable) {
   CacheTags tags(256, 64, 2);
   EXPECT_FALSE(tags.access(0, true));
   EXPECT_TRUE(tags.access(0, true));
+}
+
+// Least recently used by definition: per set, a list of lines from the most to the least
+// recently used, at most `ways` long.
+class ReferenceLru {
+ public:
+  ReferenceLru(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways), lines_(sets) {}
+  // Whether the line hits; on a miss the line is installed, and `evicted` is the line it
+  // replaced (or ~0).
+  bool access(uint64_t line, uint64_t& evicted) {
+    std::list<uint64_t>& set = lines_[line % sets_];
+    evicted = ~uint64_t{0};
+    const auto it = std::find(set.begin(), set.end(), line);
+    if (it != set.end()) {
+      set.splice(set.begin(), set, it);
+      return true;
+    }
+    if (set.size() == ways_) evicted = set.back(), set.pop_back();
+    set.push_front(line);
+    return false;
+  }
+
+ private:
+  uint32_t sets_, ways_;
+  std::vector<std::list<uint64_t>> lines_;
+};
+
+TEST(CacheTags, ReplacementStaysLeastRecentlyUsedAcrossTheLookupCountWrapping) {
+  // The ages are 32-bit lookup counts: started 20,000 lookups before the count wraps, 60,000
+  // random lookups (every line written, so each eviction reports its line) must hit, miss and
+  // evict exactly as least-recently-used replacement does.
+  constexpr uint32_t kSets = 8, kWays = 4, kLine = 64;
+  for (const uint32_t start : {0u, 0xFFFFFFFFu - 20000u}) {
+    CacheTags tags(kSets * kWays * kLine, kLine, kWays);
+    CacheTagsTestAccess::setLookups(tags, start);
+    ReferenceLru reference(kSets, kWays);
+    std::mt19937_64 random(start);
+    for (int n = 0; n < 60000; ++n) {
+      const uint64_t line = random() % (kSets * kWays * 3);  // three times what fits
+      uint64_t evicted;
+      const bool hit = reference.access(line, evicted);
+      const CacheTags::Outcome o = tags.lookup(line * kLine, true, true);
+      ASSERT_EQ(o.hit, hit) << "lookup " << n;
+      ASSERT_EQ(o.evictedDirty, evicted != ~uint64_t{0}) << "lookup " << n;
+      if (o.evictedDirty) {
+        ASSERT_EQ(o.evictedAddress, evicted * kLine) << "lookup " << n;
+      }
+    }
+  }
 }
 
 }  // namespace
