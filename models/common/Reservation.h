@@ -313,8 +313,9 @@ class BusyUntil {
   // (shorter ones are joined). 32 once; a DRAM-bound kernel on 60 CUs (private_array on vega20)
   // ran 16 % more cycles with it than with an unbounded search, which 256 matched. Counting the
   // gaps no request could use too, the float4 copy on 60 CUs reached it in about 12,000 of its
-  // 2.5 M searches and ran 118,512 cycles; since short gaps are joined, no bench kernel reaches
-  // it, and that copy runs the 117,537 cycles of an unbounded first-fit search.
+  // 2.5 M searches and ran 118,512 cycles; since short gaps are joined, neither it nor
+  // vector_add or the pointer chase on 60 CUs reaches it, and that copy runs the 117,537 cycles
+  // of an unbounded first-fit search.
   static constexpr int kMaxGapsSearched = 256;
   // Disjoint intervals sorted by start, from index head_ on (a sorted vector: a std::map's node
   // walks and allocations cost more than moving the few entries an insert usually moves).
