@@ -219,6 +219,11 @@ class BusyUntil {
     Interval* const live = intervals_.data() + head_;
     std::memmove(live + 1, live, (index - head_) * sizeof(Interval));
     ++head_;
+    // The entry given up joins the dropped ones. prune() compacts those only once the first
+    // reservation has ended, which a saturated resource's first one, extended by every join,
+    // may never do: left to it, the L2 ports of a 60-CU pointer chase kept 16,000 entries for
+    // 200 reservations.
+    if (head_ >= 64 && head_ * 2 >= intervals_.size()) compact();
   }
   void prune(uint64_t now) {
     if (empty() || intervals_[head_].end > now) return;  // the usual case: nothing ended
@@ -329,6 +334,7 @@ class BusyUntil {
   size_t forgetJoinedAt_ = 64;
   sc_core::sc_time lastEnd_ = sc_core::SC_ZERO_TIME;  // the last interval's end, as sc_time
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
+  friend class BusyUntilTestAccess;
 };
 
 }  // namespace vgpu

@@ -11,6 +11,13 @@
 #include "common/Reservation.h"
 
 namespace vgpu {
+
+// What the calendar stores, dropped entries included (memory a long run must not grow).
+class BusyUntilTestAccess {
+ public:
+  static size_t storedEntries(const BusyUntil& calendar) { return calendar.intervals_.size(); }
+};
+
 namespace {
 
 using test::cycles;
@@ -231,6 +238,43 @@ TEST(Reservation, GapsTooShortForAnyRequestAreJoinedAndReopenedForAShorterOne) {
     EXPECT_GT(mostReferenceEntries, 200u) << "seed " << seed;
     EXPECT_LT(mostEntries * 3, mostReferenceEntries * 2) << "seed " << seed;
   }
+}
+
+TEST(Reservation, StorageStaysBoundedWhileTheFirstReservationNeverEnds) {
+  // A saturated resource: its first reservation is extended by every late request that fills
+  // the gap behind it, so it never ends before the current time and nothing is pruned, while
+  // each such request also joins the reservation after the gap (their entries become one) and
+  // new reservations queue at the back. The live reservations stay 41; what the calendar
+  // stores must stay near that, not grow with every join.
+  using sc_core::SC_PS;
+  using sc_core::sc_time;
+  BusyUntil calendar;
+  const sc_time now = sc_core::SC_ZERO_TIME;
+  const sc_time burst(10, SC_PS);
+  const auto ps = [](uint64_t v) { return sc_time(static_cast<double>(v), SC_PS); };
+  // [0, 10), then 40 reservations of 10 ps each 25 ps apart (gaps of 15 ps, long enough).
+  uint64_t firstEnd = 10, lastStart = 0;
+  ASSERT_EQ(calendar.reserve(ps(0), burst, now), ps(0));
+  for (int k = 1; k <= 40; ++k) {
+    lastStart = 25 * static_cast<uint64_t>(k);
+    ASSERT_EQ(calendar.reserve(ps(lastStart), burst, now), ps(lastStart));
+  }
+  size_t mostStored = 0;
+  for (int n = 0; n < 20000; ++n) {
+    // A request at the first reservation's end fills the gap: it starts there, and the
+    // first reservation now reaches the end of the one after the gap (15 ps later).
+    ASSERT_EQ(calendar.reserve(ps(firstEnd), burst, now), ps(firstEnd)) << "request " << n;
+    firstEnd += 25;
+    // A new reservation queues at the back, a gap of 15 ps after the last.
+    lastStart += 25;
+    ASSERT_EQ(calendar.reserve(ps(lastStart), burst, now), ps(lastStart)) << "request " << n;
+    const auto [begin, end] = calendar.reservations();
+    ASSERT_EQ(end - begin, 41) << "request " << n;
+    ASSERT_EQ(begin->start, 0u);
+    ASSERT_EQ(begin->end, firstEnd);
+    mostStored = std::max(mostStored, BusyUntilTestAccess::storedEntries(calendar));
+  }
+  EXPECT_LE(mostStored, 200u);
 }
 
 }  // namespace
