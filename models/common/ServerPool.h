@@ -16,13 +16,15 @@
 // - in time order (one initiator, as a CU's vector L1): a heap of the servers' free times. A
 //   request starts at its arrival if a server is free by then, else when the first frees.
 // - from the first request out of time order (or a hold the pool did not offer) on: the starts
-//   and ends of the holds still in progress, counted at the request's time, and the times found
+//   and ends of the holds still in progress, counted at the request's time (most often bounded
+//   from above well enough by a count per time bucket, HoldOverlapBound), and the times found
 //   to have N or more in progress (saturated), which later requests jump over.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include <systemc>
@@ -118,6 +120,10 @@ class SortedTimes {
       sizes_.front() -= static_cast<uint32_t>(k);
     }
   }
+  // Every value, in order, after those already in `out`.
+  void appendTo(std::vector<uint64_t>& out) const {
+    for (const std::vector<uint64_t>& v : blocks_) out.insert(out.end(), v.begin(), v.end());
+  }
   void assign(const std::vector<uint64_t>& sorted) {
     blocks_.clear(), lasts_.clear(), sizes_.clear();
     size_ = sorted.size();
@@ -142,11 +148,83 @@ class SortedTimes {
   size_t size_ = 0;
 };
 
+// At least as many holds as are in progress at a time, found in one read: per bucket of
+// 2^bucketShift ps, the holds that overlap the bucket (a hold in progress at t overlaps t's
+// bucket). Behind decoupled CUs an L2 channel's pool of 256 MSHRs keeps about 1,900 holds
+// (they reach far past the current time) and fewer than 256 are in progress at almost every
+// request's time; the bound answers those requests without ranking the time among the holds'
+// starts and ends. The buckets form a ring from the current time's; a hold longer than
+// `longestSpan` buckets, or reaching past the ring, counts at every time until it ends.
+class HoldOverlapBound {
+ public:
+  struct Shape {
+    unsigned bucketShift = 14;  // 16.4 ns: a few holds start and end in a bucket
+    uint32_t buckets = 4096;    // a power of two: 67 us ahead of the current time
+    uint32_t longestSpan = 256;
+  };
+  explicit HoldOverlapBound(const Shape& shape)
+      : shift_(shape.bucketShift),
+        longestSpan_(std::max<uint32_t>(1, shape.longestSpan)),
+        counts_(powerOfTwoAtLeast(shape.buckets), 0) {}
+
+  // No time before `now` is asked about again: the buckets before now's are reused.
+  void advance(uint64_t now) {
+    const uint64_t bucket = now >> shift_;
+    if (bucket > base_) {
+      if (bucket - base_ >= counts_.size()) {
+        std::fill(counts_.begin(), counts_.end(), 0);
+      } else {
+        for (uint64_t b = base_; b < bucket; ++b) counts_[b & mask()] = 0;
+      }
+      base_ = bucket;
+    }
+    if (farSoonestEnd_ <= now) {  // holds counted at every time that have ended
+      farEnds_.erase(std::remove_if(farEnds_.begin(), farEnds_.end(),
+                                    [now](uint64_t end) { return end <= now; }),
+                     farEnds_.end());
+      farSoonestEnd_ =
+          farEnds_.empty() ? UINT64_MAX : *std::min_element(farEnds_.begin(), farEnds_.end());
+    }
+  }
+  // A hold over [from, until), until > from.
+  void add(uint64_t from, uint64_t until) {
+    const uint64_t first = std::max(from >> shift_, base_), last = (until - 1) >> shift_;
+    if (last < first) return;  // ended before the current time's bucket: never asked about
+    if (last - first >= longestSpan_ || last - base_ >= counts_.size()) {
+      farEnds_.push_back(until);
+      farSoonestEnd_ = std::min(farSoonestEnd_, until);
+      return;
+    }
+    for (uint64_t b = first; b <= last; ++b) ++counts_[b & mask()];
+  }
+  // At least the holds in progress at t (t at or after the `now` last advanced to).
+  uint64_t atLeastInProgress(uint64_t t) const {
+    const uint64_t bucket = t >> shift_;
+    if (bucket - base_ >= counts_.size()) return UINT64_MAX;  // past the ring: no bound
+    return counts_[bucket & mask()] + farEnds_.size();
+  }
+
+ private:
+  static size_t powerOfTwoAtLeast(uint32_t n) {
+    size_t p = 2;
+    while (p < n) p *= 2;
+    return p;
+  }
+  uint64_t mask() const { return counts_.size() - 1; }
+  unsigned shift_;
+  uint32_t longestSpan_;
+  std::vector<uint32_t> counts_;  // bucket b at b & mask(), for b from base_ on
+  uint64_t base_ = 0;
+  std::vector<uint64_t> farEnds_;  // the ends of the holds counted at every time
+  uint64_t farSoonestEnd_ = UINT64_MAX;
+};
+
 class ServerPool {
  public:
   using Interval = CalendarInterval;
 
-  explicit ServerPool(unsigned servers) : servers_(std::max(1u, servers)) {
+  explicit ServerPool(unsigned servers, const HoldOverlapBound::Shape& boundShape = {})
+      : servers_(std::max(1u, servers)), boundShape_(boundShape) {
     freeAt_.assign(servers_, 0);  // a heap (all equal)
   }
 
@@ -191,7 +269,7 @@ class ServerPool {
       return;
     }
     prune(now.value());
-    addHold(f, u);
+    addHold(f, u, now.value());
   }
 
  private:
@@ -205,12 +283,11 @@ class ServerPool {
   void startCounting(uint64_t now) {
     inOrder_ = false;
     dropEndedHolds(now);
-    std::vector<uint64_t> starts, ends;
-    for (const Interval& h : holds_) starts.push_back(h.start), ends.push_back(h.end);
-    std::sort(starts.begin(), starts.end());
-    std::sort(ends.begin(), ends.end());
-    starts_.assign(starts);
-    ends_.assign(ends);
+    for (const Interval& h : holds_) unsortedStarts_.push_back(h.start);
+    for (const Interval& h : holds_) unsortedEnds_.push_back(h.end);
+    bound_.emplace(boundShape_);
+    bound_->advance(now);
+    for (const Interval& h : holds_) bound_->add(h.start, h.end);
     holds_.clear();
     holds_.shrink_to_fit();
     freeAt_.clear();
@@ -219,11 +296,20 @@ class ServerPool {
 
   // --- Counting ---
   // The number of holds in progress at t is the starts at or before t less the ends at or
-  // before t. Holds that ended by `now` are dropped with as many of the earliest starts: those
-  // are at or before `now` too, so the difference stays the same for every t >= now, and no
-  // request asks about an earlier time.
+  // before t. The bound (bound_) answers most requests; the starts and ends answer the rest,
+  // kept one of two ways:
+  // - unsorted (appending costs nothing), counted lane by lane: while the bound's answer is
+  //   rarely not enough (an L2 channel behind 60 CUs: a few requests in a thousand);
+  // - sorted (SortedTimes: ranked, and walked to the first time fewer than N are in
+  //   progress), from a request that finds N or more in progress on, until as many requests
+  //   in a row as there are holds found fewer (a saturated pool asks often).
+  // Sorted, the holds that ended by `now` are dropped with as many of the earliest starts:
+  // those are at or before `now` too, so the difference stays the same for every t >= now, and
+  // no request asks about an earlier time. Unsorted, the same happens now and then
+  // (forgetEnded).
   void prune(uint64_t now) {
-    if (ends_.size() != 0 && ends_.front() <= now) {
+    bound_->advance(now);
+    if (sorted_ && ends_.size() != 0 && ends_.front() <= now) {
       const size_t ended = ends_.countAtOrBefore(now);
       ends_.dropFront(ended);
       starts_.dropFront(ended);
@@ -244,11 +330,17 @@ class ServerPool {
   uint64_t firstUnsaturated(uint64_t t) {
     for (;;) {
       t = pastKnownSaturated(t);
+      if (bound_->atLeastInProgress(t) < servers_) return unsaturated(t);
+      if (!sorted_) {
+        if (unsortedInProgress(t) < servers_) return t;
+        sort();
+      }
       size_t started, ended;
       SortedTimes::Cursor start = starts_.firstAfter(t, started);
       SortedTimes::Cursor end = ends_.firstAfter(t, ended);
       size_t inProgress = started - ended;
-      if (inProgress < servers_) return t;
+      if (inProgress < servers_) return unsaturated(t);
+      unsaturatedInARow_ = 0;
       // Walk the starts and ends from t until fewer than N are in progress.
       const uint64_t from = t;
       while (inProgress >= servers_) {
@@ -261,6 +353,13 @@ class ServerPool {
       addSaturated(from, t);
     }
   }
+  // A request found fewer than N in progress at t; sorted holds go back to unsorted after as
+  // many such requests in a row as there are holds (sorting them again costs about as much as
+  // inserting that many).
+  uint64_t unsaturated(uint64_t t) {
+    if (sorted_ && ++unsaturatedInARow_ >= std::max<size_t>(256, ends_.size())) unsort();
+    return t;
+  }
   // The end of the known saturated interval holding t (t if none does).
   uint64_t pastKnownSaturated(uint64_t t) const {
     const Interval* begin = saturated_.data() + saturatedHead_;
@@ -272,9 +371,57 @@ class ServerPool {
     if (after != begin && (after - 1)->end > t) return (after - 1)->end;
     return t;
   }
-  void addHold(uint64_t from, uint64_t until) {
-    starts_.insert(from);
-    ends_.insert(until);
+  void addHold(uint64_t from, uint64_t until, uint64_t now) {
+    bound_->add(from, until);
+    if (sorted_) {
+      starts_.insert(from);
+      ends_.insert(until);
+      return;
+    }
+    unsortedStarts_.push_back(from);
+    unsortedEnds_.push_back(until);
+    if (unsortedEnds_.size() >= forgetEndedAt_) {
+      forgetEnded(now);
+      forgetEndedAt_ = 2 * unsortedEnds_.size() + 64;
+    }
+  }
+  // Unsorted: the holds in progress at t (>= the time ended holds were last forgotten).
+  size_t unsortedInProgress(uint64_t t) const {
+    size_t started = 0, ended = 0;
+    for (uint64_t s : unsortedStarts_) started += s <= t ? 1 : 0;
+    for (uint64_t e : unsortedEnds_) ended += e <= t ? 1 : 0;
+    return startedBefore_ + started - ended;
+  }
+  // Unsorted: the starts and ends at or before `now` go, the holds they leave in progress
+  // counted in startedBefore_ (each hold that ended by now had started by then too).
+  void forgetEnded(uint64_t now) {
+    size_t started = 0, ended = 0;
+    auto kept = std::remove_if(unsortedStarts_.begin(), unsortedStarts_.end(),
+                               [&](uint64_t s) { return s <= now ? (++started, true) : false; });
+    unsortedStarts_.erase(kept, unsortedStarts_.end());
+    kept = std::remove_if(unsortedEnds_.begin(), unsortedEnds_.end(),
+                          [&](uint64_t e) { return e <= now ? (++ended, true) : false; });
+    unsortedEnds_.erase(kept, unsortedEnds_.end());
+    startedBefore_ = startedBefore_ + started - ended;
+  }
+  void sort() {
+    // The starts forgotten (at or before every time asked about) become as many zeros.
+    unsortedStarts_.insert(unsortedStarts_.end(), startedBefore_, 0);
+    std::sort(unsortedStarts_.begin(), unsortedStarts_.end());
+    std::sort(unsortedEnds_.begin(), unsortedEnds_.end());
+    starts_.assign(unsortedStarts_);
+    ends_.assign(unsortedEnds_);
+    unsortedStarts_.clear(), unsortedEnds_.clear();
+    startedBefore_ = 0;
+    sorted_ = true;
+    unsaturatedInARow_ = 0;
+  }
+  void unsort() {
+    starts_.appendTo(unsortedStarts_);
+    ends_.appendTo(unsortedEnds_);
+    starts_.assign({}), ends_.assign({});
+    forgetEndedAt_ = 2 * unsortedEnds_.size() + 64;
+    sorted_ = false;
   }
   // saturated_ = saturated_ ∪ [start, end), touching intervals merged.
   void addSaturated(uint64_t start, uint64_t end) {
@@ -318,9 +465,16 @@ class ServerPool {
   std::vector<uint64_t> freeAt_;
   std::vector<Interval> holds_;
   size_t dropAt_ = 64;  // the size of holds_ at which the ended ones go
-  // Counting: the starts and ends of the holds in progress; the saturated times, disjoint and
-  // sorted, from saturatedHead_ on.
+  // Counting: the starts and ends of the holds in progress, sorted or not; the bound on them;
+  // the saturated times, disjoint and sorted, from saturatedHead_ on.
+  bool sorted_ = false;
   SortedTimes starts_, ends_;
+  size_t unsaturatedInARow_ = 0;  // sorted: requests in a row that found fewer than N
+  std::vector<uint64_t> unsortedStarts_, unsortedEnds_;
+  size_t startedBefore_ = 0;  // unsorted: holds in progress whose starts were forgotten
+  size_t forgetEndedAt_ = 64;
+  HoldOverlapBound::Shape boundShape_;
+  std::optional<HoldOverlapBound> bound_;  // made on the change to counting
   std::vector<Interval> saturated_;
   size_t saturatedHead_ = 0;
 };

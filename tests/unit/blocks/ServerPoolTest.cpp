@@ -130,9 +130,10 @@ class CountingReference {
 // request arrives up to `quantum` cycles after it (quantum 1: in time order).
 // `asOffered`: every hold starts when the pool offered (else now and then later, or empty).
 void compareWithTheDefinition(uint64_t seed, unsigned servers, int requests, uint64_t quantumBefore,
-                              uint64_t quantumAfter, int change, bool asOffered) {
+                              uint64_t quantumAfter, int change, bool asOffered,
+                              const HoldOverlapBound::Shape& boundShape = {}, int quietPhases = 0) {
   std::mt19937_64 random(seed);
-  ServerPool pool(servers);
+  ServerPool pool(servers, boundShape);
   CountingReference reference(servers);
   uint64_t now = 0, latest = 0;
   for (int n = 0; n < requests; ++n) {
@@ -153,7 +154,9 @@ void compareWithTheDefinition(uint64_t seed, unsigned servers, int requests, uin
     // Holds of 2 N cycles on average, now and then one of 5 N, against an arrival every 2.5
     // cycles: the servers are busy about 80 % of the time, saturated now and then, and the
     // queue does not grow without end.
-    const uint64_t longest = kind == 3 ? 10 * servers : 4 * servers;
+    uint64_t longest = kind == 3 ? 10 * servers : 4 * servers;
+    // Quiet phases (every other run of `quietPhases` requests): short holds, far from N.
+    if (quietPhases != 0 && n / quietPhases % 2 == 1) longest = std::max<uint64_t>(1, servers / 4);
     const uint64_t until = kind == 1 ? from : from + 1 + random() % longest;
     pool.hold(cycles(static_cast<double>(from)), cycles(static_cast<double>(until)),
               cycles(static_cast<double>(now)));
@@ -177,6 +180,74 @@ TEST(ServerPool, MatchesTheCountOfHoldsInProgressUnderDecoupling) {
 TEST(ServerPool, MatchesTheCountOfHoldsInProgressWhenRequestsTurnOutOfOrder) {
   for (uint64_t seed = 1; seed <= 6; ++seed)
     compareWithTheDefinition(seed, seed % 2 ? 64 : 7, 4000, 1, 800, 2000, seed <= 3);
+}
+
+TEST(ServerPool, MatchesTheCountOfHoldsInProgressWithFineOrSmallOverlapBounds) {
+  // The same comparison with the bound on the holds in progress made fine (1 ns buckets: it
+  // answers most requests) or small (4 ns buckets, a ring of 16 and spans of at most 4: most
+  // holds reach past the ring or exceed the span and count at every time until they end, and
+  // the ring wraps every 66 ns).
+  const HoldOverlapBound::Shape fine{10, 1024, 256}, small{12, 16, 4};
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    const unsigned servers = seed % 4 == 0 ? 1 : seed % 4 == 1 ? 5 : seed % 4 == 2 ? 16 : 64;
+    const HoldOverlapBound::Shape& shape = seed % 2 ? fine : small;
+    compareWithTheDefinition(seed, servers, 3000, 50, 1000, 1500, false, shape);
+  }
+  // Saturated and quiet phases in turn: the pool sorts its holds for the first and leaves them
+  // unsorted again in the second, many times over.
+  for (uint64_t seed = 1; seed <= 4; ++seed)
+    compareWithTheDefinition(seed, seed % 2 ? 16 : 64, 12000, 200, 200, 0, false, fine, 1000);
+}
+
+TEST(ServerPool, OverlapBoundIsAtLeastTheHoldsInProgressAndExactOnBucketBoundaries) {
+  // The bound against a direct count: never below it. When every hold starts and ends on a
+  // bucket boundary within the ring, it is exactly the holds in progress no longer than the
+  // span (32 buckets; these are up to 40) plus the longer ones that have not ended by the
+  // current time (else a bound that never answered, or that forgot a long hold early, would
+  // pass).
+  for (const bool aligned : {false, true}) {
+    std::mt19937_64 random(aligned ? 7 : 8);
+    const unsigned shift = 10;  // 1,024 ps buckets
+    HoldOverlapBound bound(HoldOverlapBound::Shape{shift, 64, 32});
+    std::vector<std::pair<uint64_t, uint64_t>> holds;
+    uint64_t now = 0;
+    int exactAnswers = 0;
+    for (int n = 0; n < 20000; ++n) {
+      if (random() % 8 == 0) {
+        now += random() % 3000;
+        bound.advance(now);
+        // Holds that ended count at no time from now on.
+        holds.erase(std::remove_if(holds.begin(), holds.end(),
+                                   [now](const auto& h) { return h.second <= now; }),
+                    holds.end());
+      }
+      uint64_t from = now + random() % 20000, length = 1 + random() % 40000;
+      if (aligned) {
+        from = (now >> shift << shift) + (random() % 20 << shift);
+        length = (1 + random() % 40) << shift;
+      }
+      holds.emplace_back(from, from + length);
+      bound.add(from, from + length);
+      const uint64_t t = now + random() % 30000;
+      uint64_t inProgress = 0, shortInProgress = 0, longNotEnded = 0;
+      for (const auto& [start, end] : holds) {
+        const bool isLong = end - start > (32u << shift);
+        inProgress += start <= t && t < end ? 1 : 0;
+        shortInProgress += !isLong && start <= t && t < end ? 1 : 0;
+        longNotEnded += isLong && end > now ? 1 : 0;
+      }
+      const uint64_t atLeast = bound.atLeastInProgress(t);
+      ASSERT_GE(atLeast, inProgress) << "request " << n;
+      const bool inRing = (t >> shift) - (now >> shift) < 64;
+      if (aligned && inRing) {
+        ASSERT_EQ(atLeast, shortInProgress + longNotEnded) << "request " << n;
+        ++exactAnswers;
+      }
+    }
+    if (aligned) {
+      EXPECT_GT(exactAnswers, 10000);
+    }
+  }
 }
 
 TEST(ServerPool, SortedTimesKeepOrderRankAndFrontDropsAcrossBlocks) {
