@@ -223,7 +223,7 @@ class BusyUntil {
     // reservation has ended, which a saturated resource's first one, extended by every join,
     // may never do: left to it, the L2 ports of a 60-CU pointer chase kept 16,000 entries for
     // 200 reservations.
-    if (head_ >= 64 && head_ * 2 >= intervals_.size()) compact();
+    compactIfMostlyDropped();
   }
   void prune(uint64_t now) {
     if (empty() || intervals_[head_].end > now) return;  // the usual case: nothing ended
@@ -239,8 +239,11 @@ class BusyUntil {
     const Interval* begin = intervals_.data();
     head_ = static_cast<size_t>(
         firstAfter<&Interval::end>(begin + head_, begin + intervals_.size(), now) - begin);
-    // Dropped intervals stay in front of head_ until they are many: erasing the front of a
-    // vector one by one would move the whole calendar every time.
+    compactIfMostlyDropped();
+  }
+  // Dropped intervals stay in front of head_ until they are many: erasing the front of a vector
+  // one by one would move the whole calendar every time.
+  void compactIfMostlyDropped() {
     if (head_ >= 64 && head_ * 2 >= intervals_.size()) compact();
   }
   [[gnu::noinline]] void compact() {

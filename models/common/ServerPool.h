@@ -259,13 +259,8 @@ class ServerPool {
       std::pop_heap(freeAt_.begin(), freeAt_.end(), std::greater<>());
       freeAt_.back() = u;
       std::push_heap(freeAt_.begin(), freeAt_.end(), std::greater<>());
-      // Kept for the change to counting: the holds, by start (the offered starts never
-      // decrease in time order). Those ended by `now` go now and then.
-      holds_.push_back({f, u});
-      if (holds_.size() >= dropAt_) {
-        dropEndedHolds(now.value());
-        dropAt_ = 2 * holds_.size() + 64;
-      }
+      // Kept for the change to counting.
+      recordHold(f, u, now.value());
       return;
     }
     prune(now.value());
@@ -273,7 +268,15 @@ class ServerPool {
   }
 
  private:
-  // --- In time order ---
+  // --- In time order, and counting unsorted ---
+  // The holds in holds_, unsorted; those ended by `now` go now and then.
+  void recordHold(uint64_t from, uint64_t until, uint64_t now) {
+    holds_.push_back({from, until});
+    if (holds_.size() >= dropAt_) {
+      dropEndedHolds(now);
+      dropAt_ = 2 * holds_.size() + 64;
+    }
+  }
   void dropEndedHolds(uint64_t now) {
     holds_.erase(std::remove_if(holds_.begin(), holds_.end(),
                                 [now](const Interval& h) { return h.end <= now; }),
@@ -283,13 +286,9 @@ class ServerPool {
   void startCounting(uint64_t now) {
     inOrder_ = false;
     dropEndedHolds(now);
-    for (const Interval& h : holds_) unsortedStarts_.push_back(h.start);
-    for (const Interval& h : holds_) unsortedEnds_.push_back(h.end);
     bound_.emplace(boundShape_);
     bound_->advance(now);
     for (const Interval& h : holds_) bound_->add(h.start, h.end);
-    holds_.clear();
-    holds_.shrink_to_fit();
     freeAt_.clear();
     freeAt_.shrink_to_fit();
   }
@@ -298,15 +297,15 @@ class ServerPool {
   // The number of holds in progress at t is the starts at or before t less the ends at or
   // before t. The bound (bound_) answers most requests; the starts and ends answer the rest,
   // kept one of two ways:
-  // - unsorted (appending costs nothing), counted lane by lane: while the bound's answer is
-  //   rarely not enough (an L2 channel behind 60 CUs: a few requests in a thousand);
+  // - unsorted (holds_, as in time order: appending costs nothing), counted hold by hold:
+  //   while the bound's answer is rarely not enough (an L2 channel behind 60 CUs: a few
+  //   requests in a thousand);
   // - sorted (SortedTimes: ranked, and walked to the first time fewer than N are in
   //   progress), from a request that finds N or more in progress on, until as many requests
   //   in a row as there are holds found fewer (a saturated pool asks often).
   // Sorted, the holds that ended by `now` are dropped with as many of the earliest starts:
   // those are at or before `now` too, so the difference stays the same for every t >= now, and
-  // no request asks about an earlier time. Unsorted, the same happens now and then
-  // (forgetEnded).
+  // no request asks about an earlier time. Unsorted, ended holds go now and then.
   void prune(uint64_t now) {
     bound_->advance(now);
     if (sorted_ && ends_.size() != 0 && ends_.front() <= now) {
@@ -378,49 +377,37 @@ class ServerPool {
       ends_.insert(until);
       return;
     }
-    unsortedStarts_.push_back(from);
-    unsortedEnds_.push_back(until);
-    if (unsortedEnds_.size() >= forgetEndedAt_) {
-      forgetEnded(now);
-      forgetEndedAt_ = 2 * unsortedEnds_.size() + 64;
-    }
+    recordHold(from, until, now);
   }
-  // Unsorted: the holds in progress at t (>= the time ended holds were last forgotten).
+  // Unsorted: the holds in progress at t.
   size_t unsortedInProgress(uint64_t t) const {
-    size_t started = 0, ended = 0;
-    for (uint64_t s : unsortedStarts_) started += s <= t ? 1 : 0;
-    for (uint64_t e : unsortedEnds_) ended += e <= t ? 1 : 0;
-    return startedBefore_ + started - ended;
-  }
-  // Unsorted: the starts and ends at or before `now` go, the holds they leave in progress
-  // counted in startedBefore_ (each hold that ended by now had started by then too).
-  void forgetEnded(uint64_t now) {
-    size_t started = 0, ended = 0;
-    auto kept = std::remove_if(unsortedStarts_.begin(), unsortedStarts_.end(),
-                               [&](uint64_t s) { return s <= now ? (++started, true) : false; });
-    unsortedStarts_.erase(kept, unsortedStarts_.end());
-    kept = std::remove_if(unsortedEnds_.begin(), unsortedEnds_.end(),
-                          [&](uint64_t e) { return e <= now ? (++ended, true) : false; });
-    unsortedEnds_.erase(kept, unsortedEnds_.end());
-    startedBefore_ = startedBefore_ + started - ended;
+    size_t inProgress = 0;
+    for (const Interval& h : holds_) inProgress += h.start <= t && t < h.end ? 1 : 0;
+    return inProgress;
   }
   void sort() {
-    // The starts forgotten (at or before every time asked about) become as many zeros.
-    unsortedStarts_.insert(unsortedStarts_.end(), startedBefore_, 0);
-    std::sort(unsortedStarts_.begin(), unsortedStarts_.end());
-    std::sort(unsortedEnds_.begin(), unsortedEnds_.end());
-    starts_.assign(unsortedStarts_);
-    ends_.assign(unsortedEnds_);
-    unsortedStarts_.clear(), unsortedEnds_.clear();
-    startedBefore_ = 0;
+    std::vector<uint64_t> starts, ends;
+    for (const Interval& h : holds_) starts.push_back(h.start), ends.push_back(h.end);
+    std::sort(starts.begin(), starts.end());
+    std::sort(ends.begin(), ends.end());
+    starts_.assign(starts);
+    ends_.assign(ends);
+    holds_.clear();
     sorted_ = true;
     unsaturatedInARow_ = 0;
   }
   void unsort() {
-    starts_.appendTo(unsortedStarts_);
-    ends_.appendTo(unsortedEnds_);
+    // The i-th start with the i-th end, in sorted order: there are as many of each (they are
+    // dropped in pairs), and the i-th start is at or before the i-th end (true of any set of
+    // holds, and kept by adding a hold or by dropping ended ones with as many earliest
+    // starts). An end at or before t then has its start there too, so the pairs in progress at
+    // every t are what the starts and ends count.
+    std::vector<uint64_t> starts, ends;
+    starts_.appendTo(starts);
+    ends_.appendTo(ends);
+    for (size_t i = 0; i < starts.size(); ++i) holds_.push_back({starts[i], ends[i]});
     starts_.assign({}), ends_.assign({});
-    forgetEndedAt_ = 2 * unsortedEnds_.size() + 64;
+    dropAt_ = 2 * holds_.size() + 64;
     sorted_ = false;
   }
   // saturated_ = saturated_ ∪ [start, end), touching intervals merged.
@@ -460,8 +447,8 @@ class ServerPool {
   // The start offered by the last acquire, for its hold.
   uint64_t offered_ = 0;
   bool offerPending_ = false;
-  // In time order: the servers' free times (a min-heap) and the holds since the oldest still
-  // in progress.
+  // In time order: the servers' free times (a min-heap). In time order and counting unsorted:
+  // the holds since the oldest still in progress.
   std::vector<uint64_t> freeAt_;
   std::vector<Interval> holds_;
   size_t dropAt_ = 64;  // the size of holds_ at which the ended ones go
@@ -470,9 +457,6 @@ class ServerPool {
   bool sorted_ = false;
   SortedTimes starts_, ends_;
   size_t unsaturatedInARow_ = 0;  // sorted: requests in a row that found fewer than N
-  std::vector<uint64_t> unsortedStarts_, unsortedEnds_;
-  size_t startedBefore_ = 0;  // unsorted: holds in progress whose starts were forgotten
-  size_t forgetEndedAt_ = 64;
   HoldOverlapBound::Shape boundShape_;
   std::optional<HoldOverlapBound> bound_;  // made on the change to counting
   std::vector<Interval> saturated_;
