@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/Divisor.h"
+
 namespace vgpu {
 
 class CacheTags {
@@ -14,6 +16,8 @@ class CacheTags {
       : lineBytes_(lineBytes), ways_(ways ? ways : 1) {
     sets_ = sizeBytes / lineBytes / ways_;
     if (sets_ == 0) sets_ = 1;
+    line_ = Divisor(lineBytes_);
+    set_ = Divisor(sets_);
     tags_.assign(static_cast<size_t>(sets_) * ways_, kInvalid);
     lastUse_.assign(tags_.size(), 0);
     dirty_.assign(tags_.size(), 0);
@@ -29,8 +33,8 @@ class CacheTags {
   // Looks up the line holding addr; on a miss with allocate, installs it (evicting LRU).
   // markDirty sets the line's dirty bit (write-back caches).
   Outcome lookup(uint64_t addr, bool allocate, bool markDirty = false) {
-    const uint64_t line = addr / lineBytes_;
-    const size_t set = static_cast<size_t>(line % sets_) * ways_;
+    const uint64_t line = line_.quotient(addr);
+    const size_t set = static_cast<size_t>(set_.remainder(line)) * ways_;
     if (++clock_ == 0) renumberUses();
     Outcome out;
     // The tags alone first (a hit needs nothing else), the replacement order only on a miss.
@@ -68,8 +72,8 @@ class CacheTags {
   void setReadyAt(size_t way, uint64_t ps) { readyAt_[way] = ps; }
   static constexpr size_t kNoWay = ~size_t{0};
   void invalidate(uint64_t addr) {
-    const uint64_t line = addr / lineBytes_;
-    const size_t set = static_cast<size_t>(line % sets_) * ways_;
+    const uint64_t line = line_.quotient(addr);
+    const size_t set = static_cast<size_t>(set_.remainder(line)) * ways_;
     for (size_t w = set; w < set + ways_; ++w)
       if (tags_[w] == line) tags_[w] = kInvalid, lastUse_[w] = 0, dirty_[w] = 0;
   }
@@ -83,6 +87,7 @@ class CacheTags {
  private:
   static constexpr uint64_t kInvalid = ~0ull;
   uint32_t lineBytes_, ways_, sets_;
+  Divisor line_, set_;  // lineBytes_ and sets_: shifts and masks when powers of two
   std::vector<uint64_t> tags_;
   // When each way was last used, by a count of lookups. 32 bits rather than 64: an L2's ages are
   // a third of its tag state, which behind 60 CUs competes for the host's cache (4.4 % fewer

@@ -103,6 +103,23 @@ TEST(CacheTags, DirectMappedAndFullyAssociative) {
   EXPECT_EQ(full.lineBytes(), 64u);
 }
 
+TEST(CacheTags, SetsAndLinesThatAreNotPowersOfTwoIndexByDivision) {
+  // 3 sets of 2 ways of 48-byte lines (288 bytes): address a is line a / 48, in set
+  // (a / 48) % 3, worked out by hand below. Shifts and masks would put 0x60 (line 2) in set 0.
+  CacheTags tags(288, 48, 2);
+  EXPECT_FALSE(tags.access(0, true));       // line 0, set 0
+  EXPECT_TRUE(tags.access(47, true));       // still line 0
+  EXPECT_FALSE(tags.access(48, true));      // line 1, set 1
+  EXPECT_FALSE(tags.access(0x60, true));    // line 2, set 2
+  EXPECT_FALSE(tags.access(3 * 48, true));  // line 3, set 0: the set's second way
+  EXPECT_FALSE(tags.access(6 * 48, true));  // line 6, set 0: evicts line 0 (least recent)
+  EXPECT_TRUE(tags.access(48, true));       // line 1 and line 2 untouched by set 0's misses
+  EXPECT_TRUE(tags.access(0x60 + 47, true));
+  EXPECT_FALSE(tags.access(0, true));  // line 0 was evicted
+  tags.invalidate(48 + 10);            // line 1
+  EXPECT_FALSE(tags.access(48, false));
+}
+
 TEST(CacheTags, LineZeroIsCacheable) {
   CacheTags tags(256, 64, 2);
   EXPECT_FALSE(tags.access(0, true));
