@@ -13,12 +13,10 @@ namespace vgpu {
 class CacheTags {
  public:
   CacheTags(uint32_t sizeBytes, uint32_t lineBytes, uint32_t ways)
-      : lineBytes_(lineBytes), ways_(ways ? ways : 1) {
-    sets_ = sizeBytes / lineBytes / ways_;
-    if (sets_ == 0) sets_ = 1;
-    line_ = Divisor(lineBytes_);
-    set_ = Divisor(sets_);
-    tags_.assign(static_cast<size_t>(sets_) * ways_, kInvalid);
+      : ways_(ways ? ways : 1),
+        line_(lineBytes),
+        set_(std::max<uint64_t>(1, uint64_t{sizeBytes} / lineBytes / ways_)) {
+    tags_.assign(set_.value() * ways_, kInvalid);
     lastUse_.assign(tags_.size(), 0);
     dirty_.assign(tags_.size(), 0);
     readyAt_.assign(tags_.size(), 0);
@@ -54,7 +52,7 @@ class CacheTags {
     if (allocate) {
       if (tags_[victim] != kInvalid && dirty_[victim]) {
         out.evictedDirty = true;
-        out.evictedAddress = tags_[victim] * lineBytes_;
+        out.evictedAddress = tags_[victim] * line_.value();
       }
       tags_[victim] = line;
       lastUse_[victim] = clock_;
@@ -82,12 +80,13 @@ class CacheTags {
     std::fill(lastUse_.begin(), lastUse_.end(), 0);
     std::fill(dirty_.begin(), dirty_.end(), 0);
   }
-  uint32_t lineBytes() const { return lineBytes_; }
+  uint32_t lineBytes() const { return static_cast<uint32_t>(line_.value()); }
 
  private:
   static constexpr uint64_t kInvalid = ~0ull;
-  uint32_t lineBytes_, ways_, sets_;
-  Divisor line_, set_;  // lineBytes_ and sets_: shifts and masks when powers of two
+  uint32_t ways_;
+  // The line size and the number of sets: shifts and masks when powers of two.
+  Divisor line_, set_;
   std::vector<uint64_t> tags_;
   // When each way was last used, by a count of lookups. 32 bits rather than 64: an L2's ages are
   // a third of its tag state, which behind 60 CUs competes for the host's cache (4.4 % fewer
