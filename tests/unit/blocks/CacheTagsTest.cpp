@@ -120,6 +120,41 @@ TEST(CacheTags, SetsAndLinesThatAreNotPowersOfTwoIndexByDivision) {
   EXPECT_FALSE(tags.access(48, false));
 }
 
+TEST(CacheTags, TagsThatDifferOnlyAboveTheirLow32BitsAreDifferentLines) {
+  // 2 sets of 2 ways: the tag is the line number above the set bit, address / 128. kFar's tag
+  // is kA's plus 2^32 (the tag's low halves are equal), as a host address of system memory
+  // reached through a vector L1 can be; each must miss the other's line and hit its own.
+  constexpr uint64_t kFar = kA + (uint64_t{1} << 32) * 128;
+  CacheTags tags(256, 64, 2);
+  EXPECT_FALSE(tags.lookup(kA, true, true).hit);
+  EXPECT_FALSE(tags.access(kFar, true));
+  EXPECT_TRUE(tags.access(kA, true));
+  EXPECT_TRUE(tags.access(kFar, true));
+  tags.invalidate(kFar);
+  EXPECT_TRUE(tags.access(kA, false));
+  EXPECT_FALSE(tags.access(kFar, false));
+  // The dirty line kA, evicted by two further lines of set 0, is written back at its address.
+  EXPECT_FALSE(tags.access(kFar, true));
+  const CacheTags::Outcome o = tags.lookup(kB, true);
+  EXPECT_FALSE(o.hit);
+  EXPECT_TRUE(o.evictedDirty);
+  EXPECT_EQ(o.evictedAddress, kA);
+}
+
+TEST(CacheTags, AFirstLineAboveTheLow32BitsOfTagsIsWrittenBackAtItsAddress) {
+  // The first line installed is a far one (only its tag's high half is set), dirty; a device
+  // line of equal low half comes next. Evicting the far line reports its own address.
+  constexpr uint64_t kFar = (uint64_t{3} << 32) * 128 + 0x40;  // set 1
+  CacheTags tags(256, 64, 2);
+  EXPECT_FALSE(tags.lookup(kFar, true, true).hit);
+  EXPECT_FALSE(tags.access(0x40, true));  // set 1, tag 0: the same low half
+  EXPECT_TRUE(tags.access(kFar, false));
+  EXPECT_TRUE(tags.access(0x40, false));
+  const CacheTags::Outcome o = tags.lookup(0x40 + 128, true);  // set 1: evicts kFar (older)
+  EXPECT_TRUE(o.evictedDirty);
+  EXPECT_EQ(o.evictedAddress, kFar);
+}
+
 TEST(CacheTags, LineZeroIsCacheable) {
   CacheTags tags(256, 64, 2);
   EXPECT_FALSE(tags.access(0, true));
@@ -132,46 +167,60 @@ class ReferenceLru {
  public:
   ReferenceLru(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways), lines_(sets) {}
   // Whether the line hits; on a miss the line is installed, and `evicted` is the line it
-  // replaced (or ~0).
-  bool access(uint64_t line, uint64_t& evicted) {
-    std::list<uint64_t>& set = lines_[line % sets_];
+  // replaced (or ~0). A write makes the line dirty until it is evicted; `evictedDirty` says
+  // whether the evicted line was.
+  bool access(uint64_t line, bool write, uint64_t& evicted, bool& evictedDirty) {
+    std::list<std::pair<uint64_t, bool>>& set = lines_[line % sets_];
     evicted = ~uint64_t{0};
-    const auto it = std::find(set.begin(), set.end(), line);
+    evictedDirty = false;
+    const auto it =
+        std::find_if(set.begin(), set.end(), [&](const auto& l) { return l.first == line; });
     if (it != set.end()) {
+      it->second = it->second || write;
       set.splice(set.begin(), set, it);
       return true;
     }
-    if (set.size() == ways_) evicted = set.back(), set.pop_back();
-    set.push_front(line);
+    if (set.size() == ways_) {
+      evicted = set.back().first;
+      evictedDirty = set.back().second;
+      set.pop_back();
+    }
+    set.push_front({line, write});
     return false;
   }
 
  private:
   uint32_t sets_, ways_;
-  std::vector<std::list<uint64_t>> lines_;
+  std::vector<std::list<std::pair<uint64_t, bool>>> lines_;
 };
 
-TEST(CacheTags, ReplacementStaysLeastRecentlyUsedAcrossTheLookupCountWrapping) {
-  // The ages are 32-bit lookup counts: started 20,000 lookups before the count wraps, 60,000
-  // random lookups (every line written, so each eviction reports its line) must hit, miss and
-  // evict exactly as least-recently-used replacement does.
+TEST(CacheTags, ReplacementAndDirtyLinesFollowLeastRecentlyUsedAcrossTheAgesRenumbering) {
+  // The ages are 32-bit lookup counts, renumbered when the count wraps: started 20,000
+  // lookups before that, 60,000 random lookups (two in three of them writes) must hit, miss,
+  // evict and write back exactly as least-recently-used replacement with a dirty bit per line
+  // does.
   constexpr uint32_t kSets = 8, kWays = 4, kLine = 64;
   for (const uint32_t start : {0u, 0xFFFFFFFFu - 20000u}) {
     CacheTags tags(kSets * kWays * kLine, kLine, kWays);
     CacheTagsTestAccess::setLookups(tags, start);
     ReferenceLru reference(kSets, kWays);
     std::mt19937_64 random(start);
+    int writeBacks = 0;
     for (int n = 0; n < 60000; ++n) {
       const uint64_t line = random() % (kSets * kWays * 3);  // three times what fits
+      const bool write = random() % 3 != 0;
       uint64_t evicted;
-      const bool hit = reference.access(line, evicted);
-      const CacheTags::Outcome o = tags.lookup(line * kLine, true, true);
+      bool evictedDirty;
+      const bool hit = reference.access(line, write, evicted, evictedDirty);
+      const CacheTags::Outcome o = tags.lookup(line * kLine, true, write);
       ASSERT_EQ(o.hit, hit) << "lookup " << n;
-      ASSERT_EQ(o.evictedDirty, evicted != ~uint64_t{0}) << "lookup " << n;
+      ASSERT_EQ(o.evictedDirty, evictedDirty) << "lookup " << n;
       if (o.evictedDirty) {
         ASSERT_EQ(o.evictedAddress, evicted * kLine) << "lookup " << n;
+        ++writeBacks;
       }
     }
+    EXPECT_GT(writeBacks, 10000);  // the comparison saw clean and dirty evictions alike
   }
 }
 
