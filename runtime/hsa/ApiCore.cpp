@@ -10,6 +10,7 @@
 
 using vgpu::hsa::Agent;
 using vgpu::hsa::Allocation;
+using vgpu::hsa::GpuPort;
 using vgpu::hsa::Pool;
 using vgpu::hsa::Runtime;
 
@@ -777,6 +778,58 @@ hsa_status_t HSA_API hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent,
   // (hsa_ext_amd.h, hsa_amd_memory_async_copy).
   rt->port().asyncCopy(reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), size,
                        std::move(deps), completion_signal.handle);
+  return HSA_STATUS_SUCCESS;
+}
+
+// A rectangle of rows (x in bytes, y in rows, z in layers) by the DMA engine, checked as ROCr's
+// SDMA path checks it (hsa_ext_amd.h: the same requirements as hsa_amd_memory_async_copy; bases,
+// pitches and slices 4-byte aligned; no host-to-host copies; a GPU agent copies).
+hsa_status_t HSA_API hsa_amd_memory_async_copy_rect(
+    const hsa_pitched_ptr_t* dst, const hsa_dim3_t* dst_offset, const hsa_pitched_ptr_t* src,
+    const hsa_dim3_t* src_offset, const hsa_dim3_t* range, hsa_agent_t copy_agent,
+    hsa_amd_copy_direction_t dir, uint32_t num_dep_signals, const hsa_signal_t* dep_signals,
+    hsa_signal_t completion_signal) {
+  VGPU_RUNTIME(rt);
+  if (dst == nullptr || src == nullptr || dst_offset == nullptr || src_offset == nullptr ||
+      range == nullptr || dst->base == nullptr || src->base == nullptr ||
+      (num_dep_signals == 0) != (dep_signals == nullptr) || dir == hsaHostToHost)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const Agent* agent = agentOf(rt, copy_agent);
+  if (agent == nullptr || !agent->gpu) return HSA_STATUS_ERROR_INVALID_AGENT;
+  std::vector<uint64_t> deps;
+  for (uint32_t i = 0; i < num_dep_signals; ++i) {
+    if (!rt->isSignal(dep_signals[i])) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+    deps.push_back(dep_signals[i].handle);
+  }
+  if (!rt->isSignal(completion_signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  const auto aligned = [](uint64_t v) { return v % 4 == 0; };
+  const auto dstBase = reinterpret_cast<uint64_t>(dst->base);
+  const auto srcBase = reinterpret_cast<uint64_t>(src->base);
+  if (!aligned(dstBase) || !aligned(srcBase) || !aligned(dst->pitch) || !aligned(src->pitch) ||
+      !aligned(dst->slice) || !aligned(src->slice))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  // Each row within its pitch, the rows of a layer within its slice, and more than one layer
+  // only where both sides say how far apart layers are.
+  if (uint64_t{src_offset->x} + range->x > src->pitch ||
+      uint64_t{dst_offset->x} + range->x > dst->pitch)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((src->slice != 0 && uint64_t{src_offset->y} + range->y > src->slice / src->pitch) ||
+      (dst->slice != 0 && uint64_t{dst_offset->y} + range->y > dst->slice / dst->pitch))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (range->z > 1 && (src->slice == 0 || dst->slice == 0))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  GpuPort::RectCopy rect;
+  rect.dst = dstBase + dst_offset->z * dst->slice + dst_offset->y * dst->pitch + dst_offset->x;
+  rect.src = srcBase + src_offset->z * src->slice + src_offset->y * src->pitch + src_offset->x;
+  rect.dstPitch = dst->pitch, rect.dstSlice = dst->slice;
+  rect.srcPitch = src->pitch, rect.srcSlice = src->slice;
+  rect.width = range->x, rect.rows = range->y, rect.layers = range->z;
+  if (rect.width == 0 || rect.rows == 0 || rect.layers == 0) {
+    // Nothing to copy. ROCr returns without touching the signal; a caller waiting for it would
+    // wait for ever, so the copy completes at once instead.
+    rect.width = rect.rows = rect.layers = 0;
+  }
+  rt->port().asyncCopyRect(rect, std::move(deps), completion_signal.handle);
   return HSA_STATUS_SUCCESS;
 }
 

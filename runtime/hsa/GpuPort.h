@@ -69,6 +69,17 @@ class GpuPort {
   // and decrements its value. Returns at once.
   virtual void asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes,
                          std::vector<uint64_t> dependencies, uint64_t completion) = 0;
+  // A rectangular copy (hsa_amd_memory_async_copy_rect): `layers` layers of `rows` rows of
+  // `width` bytes; row y of layer z goes from src + z * srcSlice + y * srcPitch to
+  // dst + z * dstSlice + y * dstPitch. One copy as the engine sees it: one start, one end, one
+  // completion, and the link's latency once, as an SDMA rectangle packet.
+  struct RectCopy {
+    uint64_t dst = 0, src = 0;
+    uint64_t dstPitch = 0, dstSlice = 0, srcPitch = 0, srcSlice = 0;
+    uint64_t width = 0, rows = 0, layers = 0;
+  };
+  virtual void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
+                             uint64_t completion) = 0;
 
   // --- Time ---
   // The GPU's timestamp counter (what it writes into completion signals' start_ts/end_ts):

@@ -233,6 +233,10 @@ class GpuSystem : public sc_module {
     uint64_t dst, src, bytes;
     std::vector<uint64_t> dependencies;
     uint64_t completion;
+    // A rectangle (GpuPort::RectCopy): `layers` x `rows` rows of `bytes`; a linear copy is one
+    // row of one layer.
+    uint64_t dstPitch = 0, dstSlice = 0, srcPitch = 0, srcSlice = 0;
+    uint64_t rows = 1, layers = 1;
   };
   // What the DMA engine did, for the statistics.
   struct CopyRecord {
@@ -443,40 +447,37 @@ class GpuSystem : public sc_module {
       }
       const uint64_t start = Gpu::timestampNow();
       const bool dstDevice = isDevice(job.dst), srcDevice = isDevice(job.src);
+      // Row by row (one row for a linear copy); the first row that fails ends the copy.
       std::string problem;
-      if (!srcDevice && !memory.holds(job.src, job.bytes))
-        problem = "the source is not memory the GPU may reach";
-      else if (!dstDevice && !memory.holds(job.dst, job.bytes))
-        problem = "the destination is not memory the GPU may reach";
       std::vector<uint8_t> staging;
-      if (problem.empty() && srcDevice) {
-        staging.resize(job.bytes);
-        if (!deviceAccess(tlm::TLM_READ_COMMAND, job.src, staging.data(), job.bytes))
-          problem = "the source is not mapped device memory";
-      }
-      const uint8_t* from = srcDevice ? staging.data() : reinterpret_cast<const uint8_t*>(job.src);
-      if (problem.empty()) {
-        if (dstDevice) {
-          if (!deviceAccess(tlm::TLM_WRITE_COMMAND, job.dst, const_cast<uint8_t*>(from), job.bytes))
-            problem = "the destination is not mapped device memory";
-        } else {
-          std::memcpy(reinterpret_cast<void*>(job.dst), from, job.bytes);
+      uint64_t failedSrc = job.src, failedDst = job.dst;
+      for (uint64_t z = 0; z < job.layers && problem.empty(); ++z)
+        for (uint64_t y = 0; y < job.rows && problem.empty(); ++y) {
+          const uint64_t src = job.src + z * job.srcSlice + y * job.srcPitch;
+          const uint64_t dst = job.dst + z * job.dstSlice + y * job.dstPitch;
+          problem = copyRow(dst, dstDevice, src, srcDevice, job.bytes, staging);
+          failedSrc = src, failedDst = dst;
         }
-      }
-      if (!problem.empty())
-        std::fprintf(stderr, "vgpu: DMA copy of %llu bytes from 0x%llx to 0x%llx failed: %s\n",
-                     static_cast<unsigned long long>(job.bytes),
+      const uint64_t total = job.bytes * job.rows * job.layers;
+      if (!problem.empty()) {
+        char row[96] = "";
+        if (job.rows * job.layers > 1)
+          std::snprintf(row, sizeof row, " (the row from 0x%llx to 0x%llx)",
+                        static_cast<unsigned long long>(failedSrc),
+                        static_cast<unsigned long long>(failedDst));
+        std::fprintf(stderr, "vgpu: DMA copy of %llu bytes from 0x%llx to 0x%llx failed%s: %s\n",
+                     static_cast<unsigned long long>(total),
                      static_cast<unsigned long long>(job.src),
-                     static_cast<unsigned long long>(job.dst), problem.c_str());
+                     static_cast<unsigned long long>(job.dst), row, problem.c_str());
+      }
       // Time: the link's latency and bandwidth when system memory is involved; device to device
       // at DRAM's peak bandwidth, read and written.
       const double gbs = (dstDevice && srcDevice) ? config_.dram.peakBandwidthGBs / 2
                                                   : config_.systemLink.bandwidthGBs;
       const double ns = ((dstDevice && srcDevice) ? 0.0 : config_.systemLink.latencyNs) +
-                        static_cast<double>(job.bytes) / gbs;
+                        static_cast<double>(total) / gbs;
       wait(sc_time(ns, SC_NS));
-      copies.push_back(
-          {job.bytes, srcDevice, dstDevice, start, Gpu::timestampNow(), !problem.empty()});
+      copies.push_back({total, srcDevice, dstDevice, start, Gpu::timestampNow(), !problem.empty()});
       if (job.completion != 0) {
         const uint64_t times[2] = {start, Gpu::timestampNow()};
         std::memcpy(reinterpret_cast<void*>(job.completion + aql::kSignalStartTimestampOffset),
@@ -486,6 +487,27 @@ class GpuSystem : public sc_module {
       }
       if (systemMemoryWritten) systemMemoryWritten();
     }
+  }
+  // Copies one row of a DMA job; what went wrong, or "" (staging: reused for device reads).
+  std::string copyRow(uint64_t dst, bool dstDevice, uint64_t src, bool srcDevice, uint64_t bytes,
+                      std::vector<uint8_t>& staging) {
+    if (!srcDevice && !memory.holds(src, bytes))
+      return "the source is not memory the GPU may reach";
+    if (!dstDevice && !memory.holds(dst, bytes))
+      return "the destination is not memory the GPU may reach";
+    const uint8_t* from = reinterpret_cast<const uint8_t*>(src);
+    if (srcDevice) {
+      staging.resize(bytes);
+      if (!deviceAccess(tlm::TLM_READ_COMMAND, src, staging.data(), bytes))
+        return "the source is not mapped device memory";
+      from = staging.data();
+    }
+    if (!dstDevice) {
+      std::memcpy(reinterpret_cast<void*>(dst), from, bytes);
+    } else if (!deviceAccess(tlm::TLM_WRITE_COMMAND, dst, const_cast<uint8_t*>(from), bytes)) {
+      return "the destination is not mapped device memory";
+    }
+    return "";
   }
   bool isDevice(uint64_t address) const {
     return address >= DeviceMemoryMap::kBase &&
@@ -687,6 +709,15 @@ class SimulatedGpu final : public GpuPort {
     post([this, job = GpuSystem::DmaJob{dst, src, bytes, std::move(dependencies), completion}] {
       system_->submitDma(job);
     });
+  }
+
+  void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
+                     uint64_t completion) override {
+    GpuSystem::DmaJob job{rect.dst, rect.src, rect.width, std::move(dependencies), completion};
+    job.dstPitch = rect.dstPitch, job.dstSlice = rect.dstSlice;
+    job.srcPitch = rect.srcPitch, job.srcSlice = rect.srcSlice;
+    job.rows = rect.rows, job.layers = rect.layers;
+    post([this, job = std::move(job)] { system_->submitDma(job); });
   }
 
   uint64_t timestampNow() override {

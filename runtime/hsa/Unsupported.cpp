@@ -1,7 +1,7 @@
 // The HSA functions the simulated GPU does not offer: image copies and clears on the GPU,
 // images with AMD-specific layouts (hsa_amd_image_create), the finalizer (HSAIL), IPC, graphics
 // interop, SVM, CU masking and queue priorities, deprecated code-object serialisation, soft queues,
-// rectangular copies, and executable-level variable definitions. Each prints one line on stderr the
+// and executable-level variable definitions. Each prints one line on stderr the
 // first time it is called and returns an error status (hsa.h: HSA_STATUS_ERROR, or a more specific
 // one).
 #include <hsa/hsa.h>
@@ -75,14 +75,6 @@ hsa_status_t HSA_API hsa_amd_ipc_signal_attach(const hsa_amd_ipc_signal_t* handl
 
 hsa_status_t HSA_API hsa_amd_ipc_signal_create(hsa_signal_t signal, hsa_amd_ipc_signal_t* handle) {
   VGPU_UNSUPPORTED(hsa_amd_ipc_signal_create);
-}
-
-hsa_status_t HSA_API hsa_amd_memory_async_copy_rect(
-    const hsa_pitched_ptr_t* dst, const hsa_dim3_t* dst_offset, const hsa_pitched_ptr_t* src,
-    const hsa_dim3_t* src_offset, const hsa_dim3_t* range, hsa_agent_t copy_agent,
-    hsa_amd_copy_direction_t dir, uint32_t num_dep_signals, const hsa_signal_t* dep_signals,
-    hsa_signal_t completion_signal) {
-  VGPU_UNSUPPORTED(hsa_amd_memory_async_copy_rect);
 }
 
 hsa_status_t HSA_API hsa_amd_memory_migrate(const void* ptr, hsa_amd_memory_pool_t memory_pool,

@@ -172,6 +172,13 @@ void FakeGpuPort::copyBytes(uint64_t dst, uint64_t src, uint64_t bytes) {
 
 void FakeGpuPort::asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes,
                             std::vector<uint64_t> dependencies, uint64_t completion) {
+  RectCopy linear;  // one row
+  linear.dst = dst, linear.src = src, linear.width = bytes, linear.rows = linear.layers = 1;
+  asyncCopyRect(linear, std::move(dependencies), completion);
+}
+
+void FakeGpuPort::asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
+                                uint64_t completion) {
   std::function<void()> written;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -180,19 +187,26 @@ void FakeGpuPort::asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes,
       if (__atomic_load_n(&s->value, __ATOMIC_ACQUIRE) != 0)
         ADD_FAILURE() << "asyncCopy: the fake runs copies at once, a dependency is not 0";
     }
-    for (uint64_t a : {dst, src}) {
-      if (deviceBytes(a, bytes) != nullptr) continue;
-      bool exposed = false;
-      for (const auto& [base, size] : exposed_)
-        if (a >= base && a + bytes <= base + size) exposed = true;
-      if (!exposed) ADD_FAILURE() << "asyncCopy: 0x" << std::hex << a << " is not reachable";
-    }
-#ifdef VGPU_FAKE_PORT_STANDALONE
-    std::fprintf(stderr, "fake gpu: copy of %llu bytes\n", static_cast<unsigned long long>(bytes));
-#endif
     const uint64_t start = now_ += 10;
-    copyBytes(dst, src, bytes);
+    for (uint64_t z = 0; z < rect.layers; ++z)
+      for (uint64_t y = 0; y < rect.rows; ++y) {
+        const uint64_t dst = rect.dst + z * rect.dstSlice + y * rect.dstPitch;
+        const uint64_t src = rect.src + z * rect.srcSlice + y * rect.srcPitch;
+        for (uint64_t a : {dst, src}) {
+          if (deviceBytes(a, rect.width) != nullptr) continue;
+          bool exposed = false;
+          for (const auto& [base, size] : exposed_)
+            if (a >= base && a + rect.width <= base + size) exposed = true;
+          if (!exposed) ADD_FAILURE() << "asyncCopy: 0x" << std::hex << a << " is not reachable";
+        }
+        copyBytes(dst, src, rect.width);
+      }
+#ifdef VGPU_FAKE_PORT_STANDALONE
+    std::fprintf(stderr, "fake gpu: copy of %llu bytes\n",
+                 static_cast<unsigned long long>(rect.width * rect.rows * rect.layers));
+#endif
     ++copies_;
+    lastRect_ = rect;
     const uint64_t end = now_ += 100;
     if (completion != 0) {
       auto* s = reinterpret_cast<amd_signal_t*>(completion);
@@ -203,6 +217,11 @@ void FakeGpuPort::asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes,
     written = written_;
   }
   if (written) written();
+}
+
+GpuPort::RectCopy FakeGpuPort::lastRect() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lastRect_;
 }
 
 uint64_t FakeGpuPort::copies() const {

@@ -31,6 +31,8 @@ class FakeGpuPort : public GpuPort {
   std::string queueError(uint32_t queue) override;
   void asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes, std::vector<uint64_t> dependencies,
                  uint64_t completion) override;
+  void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
+                     uint64_t completion) override;
   uint64_t timestampNow() override;
   uint64_t timestampFrequency() const override { return kFrequency; }
   void setSystemMemoryWritten(std::function<void()> callback) override;
@@ -59,6 +61,7 @@ class FakeGpuPort : public GpuPort {
   std::map<uint64_t, std::string> kernelNames() const;
   std::map<uint64_t, uint64_t> loadedCodeObjects() const;  // base -> bytes
   uint64_t copies() const;
+  RectCopy lastRect() const;  // the last rectangle asyncCopyRect() copied
 
  private:
   uint8_t* deviceBytes(uint64_t address, uint64_t bytes);
@@ -75,6 +78,7 @@ class FakeGpuPort : public GpuPort {
   std::map<uint64_t, uint64_t> codeObjects_;
   uint64_t now_ = 1000;
   uint64_t copies_ = 0;
+  RectCopy lastRect_;
 };
 
 }  // namespace vgpu::hsa::test
