@@ -138,7 +138,9 @@ uint32_t CommandProcessor::readRegister(uint32_t offset) const {
     case mmio::kCapabilities:
       return mmio::kCapKernelDispatch | mmio::kCapBarrierAnd | mmio::kCapBarrierOr |
              mmio::kCapFences | mmio::kCapConcurrentDispatch | mmio::kCapSystemMemory |
-             mmio::kCapHostMemoryMap | mmio::kCapFaultAddress;
+             mmio::kCapHostMemoryMap | mmio::kCapFaultAddress | mmio::kCapQueuePriorities;
+    case mmio::kQueuePriorities:
+      return queuePriorities_;
     case mmio::kMemMapBaseLo:
       return static_cast<uint32_t>(memMapBase_);
     case mmio::kMemMapBaseHi:
@@ -250,6 +252,9 @@ void CommandProcessor::writeRegister(uint32_t offset, uint32_t value) {
     case mmio::kIrqEnable:
       irqEnable_ = value;
       updateIrq();
+      break;
+    case mmio::kQueuePriorities:
+      queuePriorities_ = value & 0xffff;
       break;
     case mmio::kMemMapBaseLo:
       memMapBase_ = (memMapBase_ & ~0xffffffffull) | value;
@@ -386,14 +391,16 @@ bool CommandProcessor::writeMemory(uint64_t address, const void* data, uint32_t 
 
 void CommandProcessor::run() {
   while (true) {
-    // Passes over the queues, one step each in round-robin order, while any step did something.
+    // Passes over the queues, one step each, while any step did something: higher priorities
+    // first (QUEUE_PRIORITIES), equal ones in round-robin order.
     bool progressed = true;
     while (progressed) {
       progressed = false;
-      for (uint32_t i = 0; i < mmio::kQueues; ++i) {
-        const uint32_t q = (nextQueue_ + i) % mmio::kQueues;
-        if (serve(q)) progressed = true;
-      }
+      for (uint32_t level = mmio::kPriorityHigh + 1; level-- > 0;)
+        for (uint32_t i = 0; i < mmio::kQueues; ++i) {
+          const uint32_t q = (nextQueue_ + i) % mmio::kQueues;
+          if (priorityOf(q) == level && serve(q)) progressed = true;
+        }
       nextQueue_ = (nextQueue_ + 1) % mmio::kQueues;
     }
     // Nothing to do until a doorbell, a dispatch ending, or a waiting barrier's next poll.
@@ -657,6 +664,8 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
   queue.record.kernel = name;
   queue.record.queue = q;
   queue.record.startCycle = static_cast<uint64_t>(sc_time_stamp() / period_);
+  static_assert(KernelDispatch::kHighestPriority == mmio::kPriorityHigh);
+  d->priority = priorityOf(q);
   queue.running = dispatcher_.submit(std::move(d));
   queue.state = Queue::State::Running;
   if (traceProbe) traceProbe->kernelStarted(q, queue.record.startCycle);

@@ -140,7 +140,12 @@ class CommandProcessor : public sc_core::sc_module {
   uint32_t faultStatus_ = 0;
   uint32_t dispatches_ = 0;
   std::array<Queue, mmio::kQueues> queues_;
-  uint32_t nextQueue_ = 0;  // round-robin position
+  uint32_t nextQueue_ = 0;                                  // round-robin position
+  uint32_t queuePriorities_ = mmio::kQueuePrioritiesReset;  // QUEUE_PRIORITIES
+  uint32_t priorityOf(uint32_t q) const {
+    const uint32_t p = (queuePriorities_ >> (2 * q)) & 3;
+    return p > mmio::kPriorityHigh ? uint32_t{mmio::kPriorityHigh} : p;
+  }
   uint64_t nextDispatchId_ = 0;
   std::string lastFault_;
 };

@@ -11,7 +11,8 @@ constexpr uint32_t kIdValue = 0x55504756;  // "VGPU"
 // 3.0: device memory mapped by host software (MEM_MAP), scratch per queue given by host
 // software (QUEUE_SCRATCH), system memory reachable by the GPU, TIMESTAMP.
 // 3.1: FAULT_ADDRESS and FAULT_STATUS (where a memory violation was refused).
-constexpr uint32_t kVersionValue = 0x00030001;
+// 3.2: QUEUE_PRIORITIES.
+constexpr uint32_t kVersionValue = 0x00030002;
 
 // AQL queues served by the command processor, and their register blocks.
 constexpr uint32_t kQueues = 8;
@@ -49,6 +50,8 @@ enum Register : uint32_t {
   kFaultAddressLo = 0x060,  // RO
   kFaultAddressHi = 0x064,
   kFaultStatus = 0x068,  // RO  bit0 valid, bits 15:8 the queue whose kernel made the access
+  // Bits 2q+1:2q: queue q's priority (QueuePriority); reset: every queue normal (0x5555).
+  kQueuePriorities = 0x06C,  // RW
   // Queue q's block starts at kQueueBlockBase + q * kQueueStride; offsets below are queue 0's.
   kQueueBaseLo = 0x100,  // RW  ring buffer of 64-byte AQL packets
   kQueueBaseHi = 0x104,
@@ -87,6 +90,11 @@ enum QueueRegister : uint32_t {
   kQScratchSizeHi = 0x3C,
 };
 enum MemMapCommand : uint32_t { kMemMapMap = 1, kMemMapUnmap = 2 };
+// A queue's priority (the values of hsa_amd_queue_priority_t). The command processor serves
+// queues with work in order of priority, and the dispatcher places the workgroups of
+// higher-priority dispatches first; equal priorities take turns. 3 is taken as high.
+enum QueuePriority : uint32_t { kPriorityLow = 0, kPriorityNormal = 1, kPriorityHigh = 2 };
+constexpr uint32_t kQueuePrioritiesReset = 0x5555;
 constexpr uint32_t queueRegister(uint32_t queue, QueueRegister r) {
   return kQueueBlockBase + queue * kQueueStride + r;
 }
@@ -106,9 +114,10 @@ enum CapabilityBit : uint32_t {
   kCapBarrierOr = 1u << 2,
   kCapFences = 1u << 3,              // acquire/release fence scopes honoured
   kCapConcurrentDispatch = 1u << 4,  // dispatches of different queues share the CUs
-  kCapSystemMemory = 1u << 5,   // queues, kernargs, signals and buffers may be in system memory
-  kCapHostMemoryMap = 1u << 6,  // MEM_MAP, QUEUE_SCRATCH and TIMESTAMP (version 3.0)
-  kCapFaultAddress = 1u << 7,   // FAULT_ADDRESS and FAULT_STATUS (version 3.1)
+  kCapSystemMemory = 1u << 5,     // queues, kernargs, signals and buffers may be in system memory
+  kCapHostMemoryMap = 1u << 6,    // MEM_MAP, QUEUE_SCRATCH and TIMESTAMP (version 3.0)
+  kCapFaultAddress = 1u << 7,     // FAULT_ADDRESS and FAULT_STATUS (version 3.1)
+  kCapQueuePriorities = 1u << 8,  // QUEUE_PRIORITIES (version 3.2)
 };
 enum FaultStatusBit : uint32_t { kFaultValid = 1u << 0 };
 constexpr uint32_t kFaultQueueShift = 8;

@@ -88,21 +88,26 @@ bool Dispatcher::placeNext(Active& a) {
 
 void Dispatcher::run() {
   while (true) {
-    // One workgroup per dispatch and turn, until no active dispatch can place one.
+    // One workgroup per turn, until no active dispatch can place one: the highest-priority
+    // dispatch that can place one, equal priorities taking turns. A lower priority places only
+    // what no higher one can (a workgroup that fits where theirs do not).
     bool placed = true;
     while (placed) {
       placed = false;
       const size_t n = active_.size();
-      for (size_t i = 0; i < n; ++i) {
-        const size_t k = (nextDispatch_ + i) % n;
-        Active& a = *active_[k];
-        if (a.progress->done || a.next >= a.total) continue;
-        if (placeNext(a)) {
-          placed = true;
-          nextDispatch_ = (k + 1) % n;
-          break;
+      for (uint32_t level = KernelDispatch::kHighestPriority + 1; level-- > 0 && !placed;)
+        for (size_t i = 0; i < n; ++i) {
+          const size_t k = (nextDispatch_ + i) % n;
+          Active& a = *active_[k];
+          if (a.progress->done || a.next >= a.total) continue;
+          if (std::min(a.progress->dispatch->priority, KernelDispatch::kHighestPriority) != level)
+            continue;
+          if (placeNext(a)) {
+            placed = true;
+            nextDispatch_ = (k + 1) % n;
+            break;
+          }
         }
-      }
     }
     wait(changed_);
   }

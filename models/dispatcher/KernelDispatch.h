@@ -29,6 +29,10 @@ struct KernelDispatch {
   std::array<uint32_t, 3> gridSize{1, 1, 1};       // work-items per dimension
   std::array<uint32_t, 3> workgroupSize{1, 1, 1};  // work-items per dimension
   uint32_t dimensions = 1;
+  // The priority of the queue it came from (mmio::QueuePriority: 0 low, 1 normal, 2 high): the
+  // dispatcher places the workgroups of higher-priority dispatches first.
+  static constexpr uint32_t kHighestPriority = 2;
+  uint32_t priority = 1;
 
   // From the kernel descriptor (raw fields) and the packet's segment sizes.
   uint32_t computePgmRsrc1 = 0, computePgmRsrc2 = 0;

@@ -288,6 +288,21 @@ hsa_status_t HSA_API hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
   return rt->createQueue(size, type, callback, data, queue);
 }
 
+// A queue's dispatch priority: the GPU serves queues and places workgroups of dispatches in
+// order of priority (hsa_ext_amd.h: "dispatch and wavefront scheduling priority"; the model's
+// wave scheduling inside a CU does not look at it).
+hsa_status_t HSA_API hsa_amd_queue_set_priority(hsa_queue_t* queue,
+                                                hsa_amd_queue_priority_t priority) {
+  VGPU_RUNTIME(rt);
+  vgpu::hsa::Queue* q = rt->findQueue(queue);
+  if (q == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;
+  if (priority != HSA_AMD_QUEUE_PRIORITY_LOW && priority != HSA_AMD_QUEUE_PRIORITY_NORMAL &&
+      priority != HSA_AMD_QUEUE_PRIORITY_HIGH)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  rt->port().setQueuePriority(q->portQueue, static_cast<uint32_t>(priority));
+  return HSA_STATUS_SUCCESS;
+}
+
 hsa_status_t HSA_API hsa_queue_destroy(hsa_queue_t* queue) {
   VGPU_RUNTIME(rt);
   if (queue == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;

@@ -61,6 +61,9 @@ class GpuPort {
   virtual uint64_t readIndex(uint32_t queue) = 0;
   // The queue's first error since it was created (the GPU's fault report), or "" if none.
   virtual std::string queueError(uint32_t queue) = 0;
+  // The queue's priority, as hsa_amd_queue_priority_t numbers it: 0 low, 1 normal, 2 high (the
+  // GPU's QUEUE_PRIORITIES register). A queue starts normal.
+  virtual void setQueuePriority(uint32_t queue, uint32_t priority) = 0;
 
   // --- DMA engine ---
   // Copies `bytes` from `src` to `dst` (each a device or an exposed system address) once every

@@ -330,6 +330,11 @@ class GpuSystem : public sc_module {
     write64(mmio::kMemMapBaseLo, base);
     write32(mmio::kMemMapCommand, mmio::kMemMapUnmap);
   }
+  // Queue q's two bits of QUEUE_PRIORITIES.
+  void writePriority(uint32_t q, uint32_t priority) {
+    const uint32_t others = read32(mmio::kQueuePriorities) & ~(3u << (2 * q));
+    write32(mmio::kQueuePriorities, others | (priority & 3) << (2 * q));
+  }
   void ringDoorbell(uint32_t q, uint64_t writeIndex) {
     ensureScratch(q, writeIndex);
     write64(mmio::queueRegister(q, mmio::kQDoorbellLo), writeIndex);
@@ -673,6 +678,7 @@ class SimulatedGpu final : public GpuPort {
         system_->write64(mmio::queueRegister(q, mmio::kQBaseLo), s.ring);
         system_->write32(mmio::queueRegister(q, mmio::kQSize), packets);
         system_->write32(mmio::queueRegister(q, mmio::kQStatus), mmio::kQueueError);
+        system_->writePriority(q, mmio::kPriorityNormal);
         system_->write32(mmio::queueRegister(q, mmio::kQEnable), 1);
         index = q;
       }
@@ -698,6 +704,9 @@ class SimulatedGpu final : public GpuPort {
   }
   uint64_t readIndex(uint32_t queue) override {
     return system_->queues[queue].readIndex.load(std::memory_order_acquire);
+  }
+  void setQueuePriority(uint32_t queue, uint32_t priority) override {
+    call([&] { system_->writePriority(queue, priority); });
   }
   std::string queueError(uint32_t queue) override {
     std::lock_guard<std::mutex> lock(system_->hostMutex);

@@ -136,6 +136,11 @@ std::string FakeGpuPort::queueError(uint32_t queue) {
   return queues_.at(queue).error;
 }
 
+void FakeGpuPort::setQueuePriority(uint32_t queue, uint32_t priority) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  queues_.at(queue).priority = priority;
+}
+
 void FakeGpuPort::setReadIndex(uint32_t queue, uint64_t index) {
   std::lock_guard<std::mutex> lock(mutex_);
   queues_.at(queue).readIndex = index;

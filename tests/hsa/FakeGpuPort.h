@@ -29,6 +29,7 @@ class FakeGpuPort : public GpuPort {
   void ringDoorbell(uint32_t queue, uint64_t writeIndex) override;
   uint64_t readIndex(uint32_t queue) override;
   std::string queueError(uint32_t queue) override;
+  void setQueuePriority(uint32_t queue, uint32_t priority) override;
   void asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes, std::vector<uint64_t> dependencies,
                  uint64_t completion) override;
   void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
@@ -55,6 +56,7 @@ class FakeGpuPort : public GpuPort {
     uint64_t readIndex = 0;
     std::string error;
     std::vector<uint64_t> doorbells;  // every ringDoorbell() value
+    uint32_t priority = 1;            // setQueuePriority(): 0 low, 1 normal, 2 high
   };
   QueueRecord queue(uint32_t index) const;
   uint32_t queueCount() const;

@@ -57,6 +57,25 @@ TEST_F(Queues, CreateGivesTheGpuARingInExposedMemory) {
   ASSERT_EQ(hsa_queue_destroy(q2), HSA_STATUS_SUCCESS);
 }
 
+TEST_F(Queues, SetPriorityReachesTheGpusQueueAndRefusesWhatIsNotAPriority) {
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, UINT32_MAX,
+                             UINT32_MAX, &q),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(port_->queue(0).priority, 1u);  // normal (hsa_ext_amd.h: the default)
+  ASSERT_EQ(hsa_amd_queue_set_priority(q, HSA_AMD_QUEUE_PRIORITY_HIGH), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(port_->queue(0).priority, 2u);
+  ASSERT_EQ(hsa_amd_queue_set_priority(q, HSA_AMD_QUEUE_PRIORITY_LOW), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(port_->queue(0).priority, 0u);
+  EXPECT_EQ(hsa_amd_queue_set_priority(q, static_cast<hsa_amd_queue_priority_t>(3)),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(port_->queue(0).priority, 0u);
+  hsa_queue_t notAQueue{};
+  EXPECT_EQ(hsa_amd_queue_set_priority(&notAQueue, HSA_AMD_QUEUE_PRIORITY_HIGH),
+            HSA_STATUS_ERROR_INVALID_QUEUE);
+  ASSERT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+}
+
 TEST_F(Queues, RejectsSizesThatAreNotPowersOfTwoOrTooLarge) {
   hsa_queue_t* q = nullptr;
   EXPECT_NE(hsa_queue_create(gpu_, 1000, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),

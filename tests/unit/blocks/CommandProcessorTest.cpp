@@ -40,7 +40,7 @@ constexpr uint64_t kId = 0x000, kVersion = 0x004, kStatus = 0x008, kErrorCode = 
                    kCapabilities = 0x02C, kMemMapBase = 0x030, kMemMapSize = 0x038,
                    kMemMapCommand = 0x040, kMemMapStatus = 0x044, kDeviceMemoryBase = 0x048,
                    kDeviceMemorySize = 0x050, kTimestamp = 0x058, kFaultAddress = 0x060,
-                   kFaultStatus = 0x068;
+                   kFaultStatus = 0x068, kQueuePriorities = 0x06C;
 // Queue q's block is at 0x100 + q * 0x40; offsets in the block.
 constexpr uint64_t kQBase = 0x00, kQSize = 0x08, kQEnable = 0x0C, kQDoorbell = 0x10,
                    kQReadIndex = 0x18, kQStatus = 0x20, kQErrorCode = 0x24, kQDispatches = 0x28,
@@ -252,11 +252,15 @@ TEST(CommandProcessorBlock, RegistersReadAsTheRegisterMapSays) {
   CpBench b;
   b.host.body([&](TesterInitiator& h) {
     EXPECT_EQ(b.reg(kId), 0x55504756u);  // "VGPU"
-    EXPECT_EQ(b.reg(kVersion), 0x00030001u);
+    EXPECT_EQ(b.reg(kVersion), 0x00030002u);
     EXPECT_EQ(b.reg(kComputeUnits), 1u);  // tiny.json: compute_units 1
     EXPECT_EQ(b.reg(kQueues), 8u);
     EXPECT_EQ(b.reg(kQueueStride), 0x40u);
-    EXPECT_EQ(b.reg(kCapabilities), 0xffu);  // bits 0..7
+    EXPECT_EQ(b.reg(kCapabilities), 0x1ffu);      // bits 0..8
+    EXPECT_EQ(b.reg(kQueuePriorities), 0x5555u);  // every queue normal (1)
+    b.setReg(kQueuePriorities, 0xfffe1234u);      // 16 bits: 2 per queue
+    EXPECT_EQ(b.reg(kQueuePriorities), 0x1234u);
+    b.setReg(kQueuePriorities, 0x5555u);
     EXPECT_EQ(b.reg64(kDeviceMemoryBase), 0x100000000ull);
     EXPECT_EQ(b.reg64(kDeviceMemorySize), kDramBytes);
     EXPECT_EQ(b.reg(kStatus), 0u);
@@ -840,6 +844,55 @@ TEST(CommandProcessorBlock, QueuesRunConcurrentlyAndCompleteIndependently) {
     EXPECT_EQ(b.reg(kDispatches), 1u);
   });
   test::simulate();
+}
+
+// Queues 1, 3 and 6 each run a first kernel and have a second packet waiting behind it; the
+// three first kernels end in the same instant, and the command processor then takes the three
+// second packets in the order of QUEUE_PRIORITIES (2 bits per queue: 0 low, 1 normal, 2 high).
+// Returns the queues of the second packets in the order they reached the dispatcher, and the
+// priorities the dispatches carried.
+std::pair<std::vector<uint32_t>, std::vector<uint32_t>> secondPacketOrder(uint32_t priorities) {
+  std::pair<std::vector<uint32_t>, std::vector<uint32_t>> result;
+  CpBench b;
+  b.host.body([&](TesterInitiator&) {
+    b.setReg(kQueuePriorities, priorities);
+    EXPECT_EQ(b.reg(kQueuePriorities), priorities);
+    for (uint32_t q : {1u, 3u, 6u}) {
+      b.enableQueue(q);
+      b.setSignal(b.signal(q), 2);
+      b.writePacket(q, 0, b.dispatchOf(q, b.signal(q)).bytes());
+      b.writePacket(q, 1, b.dispatchOf(q, b.signal(q)).bytes());
+      b.ring(q, 1);
+    }
+    ASSERT_TRUE(b.waitUntil([&] { return b.dispatcher.submitted.size() == 3; }, 1000));
+    for (uint32_t q : {1u, 3u, 6u}) b.ring(q, 2);
+    for (size_t i = 0; i < 3; ++i) b.dispatcher.finish(i);
+    ASSERT_TRUE(b.waitUntil([&] { return b.dispatcher.submitted.size() == 6; }, 1000));
+    for (size_t i = 3; i < 6; ++i) {
+      const KernelDispatch& d = *b.dispatcher.submitted[i]->dispatch;
+      for (uint32_t q : {1u, 3u, 6u})
+        if (d.queueAddress == b.ring(q)) result.first.push_back(q);
+      result.second.push_back(d.priority);
+    }
+    for (size_t i = 3; i < 6; ++i) b.dispatcher.finish(i);
+    ASSERT_TRUE(b.waitUntil([&] { return b.readIndex(1) == 2 && b.readIndex(6) == 2; }, 1000));
+  });
+  test::simulate();
+  return result;
+}
+
+TEST(CommandProcessorBlock, HigherPriorityQueuesAreServedFirst) {
+  // 0x5555 (all normal) with queue 1 (bits 3:2) low and queue 6 (bits 13:12) high.
+  const auto [queues, priorities] = secondPacketOrder(0x6551);
+  EXPECT_EQ(queues, (std::vector<uint32_t>{6, 3, 1}));
+  EXPECT_EQ(priorities, (std::vector<uint32_t>{2, 1, 0}));
+}
+
+TEST(CommandProcessorBlock, PrioritiesNotQueueNumbersDecideTheOrder) {
+  // The other way round: queue 1 high (bits 3:2 = 10), queue 6 low (bits 13:12 = 00).
+  const auto [queues, priorities] = secondPacketOrder(0x4559);
+  EXPECT_EQ(queues, (std::vector<uint32_t>{1, 3, 6}));
+  EXPECT_EQ(priorities, (std::vector<uint32_t>{2, 1, 0}));
 }
 
 }  // namespace
