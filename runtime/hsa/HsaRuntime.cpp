@@ -329,6 +329,10 @@ hsa_status_t Runtime::agentInfo(const Agent& agent, int attribute, void* value) 
       return HSA_STATUS_SUCCESS;
     }
     case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:
+      // Cooperative queues (HSA_QUEUE_TYPE_COOPERATIVE, what ROCclr runs
+      // hipLaunchCooperativeKernel on): the GPU's global wave sync (GWS) serves every queue.
+      put<bool>(value, gpu);
+      return HSA_STATUS_SUCCESS;
     case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS:
       put<bool>(value, false);
       return HSA_STATUS_SUCCESS;
@@ -728,7 +732,10 @@ hsa_status_t Runtime::createQueue(uint32_t size, hsa_queue_type32_t type,
   if (out == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (size < 64 || size > 131072 || (size & (size - 1)) != 0)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE)
+  // A cooperative queue is one whose kernels may use GWS (ROCr gives it the process's GWS
+  // allocation); the simulated GPU's GWS is reachable from every queue, so it is an ordinary one.
+  if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE &&
+      type != HSA_QUEUE_TYPE_COOPERATIVE)
     return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
   auto q = std::make_unique<Queue>();
   q->ringBytes = uint64_t(size) * 64;

@@ -57,6 +57,20 @@ TEST_F(Queues, CreateGivesTheGpuARingInExposedMemory) {
   ASSERT_EQ(hsa_queue_destroy(q2), HSA_STATUS_SUCCESS);
 }
 
+TEST_F(Queues, ACooperativeQueueIsCreatedLikeAnyOther) {
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpu_, 256, HSA_QUEUE_TYPE_COOPERATIVE, nullptr, nullptr, UINT32_MAX,
+                             UINT32_MAX, &q),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(port_->queueCount(), 1u);
+  EXPECT_EQ(port_->queue(0).ring, q->base_address);
+  EXPECT_EQ(port_->queue(0).packets, 256u);
+  ASSERT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(
+      hsa_queue_create(gpu_, 256, static_cast<hsa_queue_type32_t>(7), nullptr, nullptr, 0, 0, &q),
+      HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
+}
+
 TEST_F(Queues, SetPriorityReachesTheGpusQueueAndRefusesWhatIsNotAPriority) {
   hsa_queue_t* q = nullptr;
   ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, UINT32_MAX,
