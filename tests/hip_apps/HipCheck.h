@@ -1,5 +1,6 @@
-// Shared by the programs of tests/hip_apps: a HIP error check and the checksum each program
-// prints of its results, so that runs on several platforms and modes can be compared.
+// Shared by the programs of tests/hip_apps (and, for CHECK, those of tests/hsa): a HIP error
+// check and the checksum each program prints of its results, so that runs on several platforms
+// and modes can be compared.
 #pragma once
 
 #include <hip/hip_runtime.h>

@@ -230,73 +230,75 @@ TEST_F(Memory, AsyncCopyRectCopiesLayersOfRowsBetweenSystemAndDeviceMemory) {
   EXPECT_GT(t.end, t.start);
 }
 
-TEST_F(Memory, AsyncCopyRectRefusesWhatRocrsDmaPathRefuses) {
-  void* host = nullptr;
-  void* device = nullptr;
-  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool(cpu_, kCoarse), 4096, 0, &host), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool(gpu_, kCoarse), 4096, 0, &device),
-            HSA_STATUS_SUCCESS);
-  hsa_signal_t done;
-  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
-  const hsa_dim3_t zero{0, 0, 0}, box{32, 4, 1};
-  const hsa_pitched_ptr_t h{host, 64, 0}, d{device, 64, 0};
-  const uint64_t copiesBefore = port_->copies();
-  const auto copy = [&](const hsa_pitched_ptr_t& dst, const hsa_pitched_ptr_t& src,
-                        const hsa_dim3_t& range, hsa_agent_t agent, hsa_amd_copy_direction_t dir,
-                        hsa_signal_t signal) {
+// A page of coarse-grained system memory, a page of device memory and a completion signal at 1.
+class RectCopy : public HsaFixture {
+ protected:
+  void SetUp() override {
+    HsaFixture::SetUp();
+    ASSERT_EQ(hsa_amd_memory_pool_allocate(pool(cpu_, kCoarse), 4096, 0, &host_),
+              HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_amd_memory_pool_allocate(pool(gpu_, kCoarse), 4096, 0, &device_),
+              HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done_), HSA_STATUS_SUCCESS);
+  }
+  hsa_status_t copy(const hsa_pitched_ptr_t& dst, const hsa_pitched_ptr_t& src,
+                    const hsa_dim3_t& range, hsa_agent_t agent, hsa_amd_copy_direction_t dir,
+                    hsa_signal_t signal) {
+    const hsa_dim3_t zero{0, 0, 0};
     return hsa_amd_memory_async_copy_rect(&dst, &zero, &src, &zero, &range, agent, dir, 0, nullptr,
                                           signal);
-  };
+  }
+  bool completes() {
+    return hsa_signal_wait_scacquire(done_, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
+                                     HSA_WAIT_STATE_BLOCKED) == 0;
+  }
+  void* host_ = nullptr;
+  void* device_ = nullptr;
+  hsa_signal_t done_{0};
+};
+
+TEST_F(RectCopy, RefusesWhatRocrsDmaPathRefuses) {
+  const hsa_dim3_t box{32, 4, 1};
+  const hsa_pitched_ptr_t h{host_, 64, 0}, d{device_, 64, 0};
+  const uint64_t copiesBefore = port_->copies();
   // Pitches, slices and bases are 4-byte aligned.
-  EXPECT_EQ(copy(d, hsa_pitched_ptr_t{host, 62, 0}, box, gpu_, hsaHostToDevice, done),
+  EXPECT_EQ(copy(d, hsa_pitched_ptr_t{host_, 62, 0}, box, gpu_, hsaHostToDevice, done_),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(copy(d, hsa_pitched_ptr_t{static_cast<char*>(host) + 2, 64, 0}, box, gpu_,
-                 hsaHostToDevice, done),
+  EXPECT_EQ(copy(d, hsa_pitched_ptr_t{static_cast<char*>(host_) + 2, 64, 0}, box, gpu_,
+                 hsaHostToDevice, done_),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(copy(hsa_pitched_ptr_t{device, 64, 258}, h, box, gpu_, hsaHostToDevice, done),
+  EXPECT_EQ(copy(hsa_pitched_ptr_t{device_, 64, 258}, h, box, gpu_, hsaHostToDevice, done_),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
   // A row wider than its pitch; more rows than a slice holds; layers without slices.
-  EXPECT_EQ(copy(d, h, hsa_dim3_t{68, 4, 1}, gpu_, hsaHostToDevice, done),
+  EXPECT_EQ(copy(d, h, hsa_dim3_t{68, 4, 1}, gpu_, hsaHostToDevice, done_),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(copy(hsa_pitched_ptr_t{device, 64, 192}, h, box, gpu_, hsaHostToDevice, done),
+  EXPECT_EQ(copy(hsa_pitched_ptr_t{device_, 64, 192}, h, box, gpu_, hsaHostToDevice, done_),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(copy(d, h, hsa_dim3_t{32, 4, 2}, gpu_, hsaHostToDevice, done),
+  EXPECT_EQ(copy(d, h, hsa_dim3_t{32, 4, 2}, gpu_, hsaHostToDevice, done_),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
   // Host to host, a CPU copying, no completion signal.
-  EXPECT_EQ(copy(h, h, box, gpu_, hsaHostToHost, done), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(copy(d, h, box, cpu_, hsaHostToDevice, done), HSA_STATUS_ERROR_INVALID_AGENT);
+  EXPECT_EQ(copy(h, h, box, gpu_, hsaHostToHost, done_), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(copy(d, h, box, cpu_, hsaHostToDevice, done_), HSA_STATUS_ERROR_INVALID_AGENT);
   EXPECT_EQ(copy(d, h, box, gpu_, hsaHostToDevice, hsa_signal_t{0}),
             HSA_STATUS_ERROR_INVALID_SIGNAL);
   EXPECT_EQ(port_->copies(), copiesBefore);
-  EXPECT_EQ(hsa_signal_load_relaxed(done), 1);
+  EXPECT_EQ(hsa_signal_load_relaxed(done_), 1);
   // The same box within its pitches and slices is copied.
-  EXPECT_EQ(copy(hsa_pitched_ptr_t{device, 64, 256}, h, box, gpu_, hsaHostToDevice, done),
+  EXPECT_EQ(copy(hsa_pitched_ptr_t{device_, 64, 256}, h, box, gpu_, hsaHostToDevice, done_),
             HSA_STATUS_SUCCESS);
-  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
-                                      HSA_WAIT_STATE_BLOCKED),
-            0);
+  EXPECT_TRUE(completes());
   EXPECT_EQ(port_->copies(), copiesBefore + 1);
 }
 
-TEST_F(Memory, AsyncCopyRectOfAnEmptyBoxCompletesAtOnce) {
+TEST_F(RectCopy, AnEmptyBoxCompletesAtOnce) {
   // ROCr returns without touching the signal when a dimension of the box is 0, leaving a
   // waiter waiting for ever; here the empty copy completes.
-  void* host = nullptr;
-  void* device = nullptr;
-  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool(cpu_, kCoarse), 4096, 0, &host), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool(gpu_, kCoarse), 4096, 0, &device),
+  EXPECT_EQ(copy(hsa_pitched_ptr_t{device_, 64, 0}, hsa_pitched_ptr_t{host_, 64, 0},
+                 hsa_dim3_t{32, 0, 1}, gpu_, hsaHostToDevice, done_),
             HSA_STATUS_SUCCESS);
-  hsa_signal_t done;
-  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
-  const hsa_pitched_ptr_t h{host, 64, 0}, d{device, 64, 0};
-  const hsa_dim3_t zero{0, 0, 0}, empty{32, 0, 1};
-  ASSERT_EQ(hsa_amd_memory_async_copy_rect(&d, &zero, &h, &zero, &empty, gpu_, hsaHostToDevice, 0,
-                                           nullptr, done),
-            HSA_STATUS_SUCCESS);
-  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
-                                      HSA_WAIT_STATE_BLOCKED),
-            0);
-  EXPECT_EQ(port_->lastRect().rows * port_->lastRect().width * port_->lastRect().layers, 0u);
+  EXPECT_TRUE(completes());
+  const GpuPort::RectCopy last = port_->lastRect();
+  EXPECT_EQ(last.rows * last.width * last.layers, 0u);
 }
 
 }  // namespace

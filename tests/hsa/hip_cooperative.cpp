@@ -11,16 +11,9 @@
 #include <cstdio>
 #include <vector>
 
-namespace cg = cooperative_groups;
+#include "../hip_apps/HipCheck.h"  // CHECK: a failed HIP call ends the program
 
-#define CHECK(call)                                                         \
-  do {                                                                      \
-    hipError_t e = (call);                                                  \
-    if (e != hipSuccess) {                                                  \
-      std::fprintf(stderr, "%s failed: %s\n", #call, hipGetErrorString(e)); \
-      return 1;                                                             \
-    }                                                                       \
-  } while (0)
+namespace cg = cooperative_groups;
 
 // Step 1: a[i] = 3 i + 1. Step 2 (after a grid barrier): b[i] = a[(i + 100) % n], written by
 // another workgroup. Step 3: every work-item adds b[i] to sum. Step 4 (after another barrier):

@@ -8,14 +8,7 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(call)                                                         \
-  do {                                                                      \
-    hipError_t e = (call);                                                  \
-    if (e != hipSuccess) {                                                  \
-      std::fprintf(stderr, "%s failed: %s\n", #call, hipGetErrorString(e)); \
-      return 1;                                                             \
-    }                                                                       \
-  } while (0)
+#include "../hip_apps/HipCheck.h"  // CHECK: a failed HIP call ends the program
 
 __global__ void twice(const int* in, int* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
