@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/PlatformConfig.h"
@@ -66,23 +67,28 @@ class GpuPort {
   virtual void setQueuePriority(uint32_t queue, uint32_t priority) = 0;
 
   // --- DMA engine ---
-  // Copies `bytes` from `src` to `dst` (each a device or an exposed system address) once every
-  // signal in `dependencies` (amd_signal_t addresses) has the value 0, then writes the copy's
-  // start and end times (timestampNow() units) into `completion` (an amd_signal_t, may be 0)
-  // and decrements its value. Returns at once.
-  virtual void asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes,
-                         std::vector<uint64_t> dependencies, uint64_t completion) = 0;
   // A rectangular copy (hsa_amd_memory_async_copy_rect): `layers` layers of `rows` rows of
   // `width` bytes; row y of layer z goes from src + z * srcSlice + y * srcPitch to
-  // dst + z * dstSlice + y * dstPitch. One copy as the engine sees it: one start, one end, one
-  // completion, and the link's latency once, as an SDMA rectangle packet.
+  // dst + z * dstSlice + y * dstPitch (each a device or an exposed system address). One copy as
+  // the engine sees it: one start, one end, one completion, and the link's latency once, as an
+  // SDMA rectangle packet.
   struct RectCopy {
     uint64_t dst = 0, src = 0;
     uint64_t dstPitch = 0, dstSlice = 0, srcPitch = 0, srcSlice = 0;
     uint64_t width = 0, rows = 0, layers = 0;
   };
+  // Copies once every signal in `dependencies` (amd_signal_t addresses) has the value 0, then
+  // writes the copy's start and end times (timestampNow() units) into `completion` (an
+  // amd_signal_t, may be 0) and decrements its value. Returns at once.
   virtual void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
                              uint64_t completion) = 0;
+  // Copies `bytes` from `src` to `dst`: a rectangle of one row.
+  void asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes, std::vector<uint64_t> dependencies,
+                 uint64_t completion) {
+    RectCopy row;
+    row.dst = dst, row.src = src, row.width = bytes, row.rows = row.layers = 1;
+    asyncCopyRect(row, std::move(dependencies), completion);
+  }
 
   // --- Time ---
   // The GPU's timestamp counter (what it writes into completion signals' start_ts/end_ts):

@@ -230,13 +230,9 @@ class GpuSystem : public sc_module {
     std::vector<uint64_t> outgrownScratch;
   };
   struct DmaJob {
-    uint64_t dst, src, bytes;
+    GpuPort::RectCopy rect;  // a linear copy is one row of one layer
     std::vector<uint64_t> dependencies;
     uint64_t completion;
-    // A rectangle (GpuPort::RectCopy): `layers` x `rows` rows of `bytes`; a linear copy is one
-    // row of one layer.
-    uint64_t dstPitch = 0, dstSlice = 0, srcPitch = 0, srcSlice = 0;
-    uint64_t rows = 1, layers = 1;
   };
   // What the DMA engine did, for the statistics.
   struct CopyRecord {
@@ -450,30 +446,31 @@ class GpuSystem : public sc_module {
         if (ready) break;
         wait(kDependencyPoll);
       }
+      const GpuPort::RectCopy& rect = job.rect;
       const uint64_t start = Gpu::timestampNow();
-      const bool dstDevice = isDevice(job.dst), srcDevice = isDevice(job.src);
+      const bool dstDevice = isDevice(rect.dst), srcDevice = isDevice(rect.src);
       // Row by row (one row for a linear copy); the first row that fails ends the copy.
       std::string problem;
       std::vector<uint8_t> staging;
-      uint64_t failedSrc = job.src, failedDst = job.dst;
-      for (uint64_t z = 0; z < job.layers && problem.empty(); ++z)
-        for (uint64_t y = 0; y < job.rows && problem.empty(); ++y) {
-          const uint64_t src = job.src + z * job.srcSlice + y * job.srcPitch;
-          const uint64_t dst = job.dst + z * job.dstSlice + y * job.dstPitch;
-          problem = copyRow(dst, dstDevice, src, srcDevice, job.bytes, staging);
+      uint64_t failedSrc = rect.src, failedDst = rect.dst;
+      for (uint64_t z = 0; z < rect.layers && problem.empty(); ++z)
+        for (uint64_t y = 0; y < rect.rows && problem.empty(); ++y) {
+          const uint64_t src = rect.src + z * rect.srcSlice + y * rect.srcPitch;
+          const uint64_t dst = rect.dst + z * rect.dstSlice + y * rect.dstPitch;
+          problem = copyRow(dst, dstDevice, src, srcDevice, rect.width, staging);
           failedSrc = src, failedDst = dst;
         }
-      const uint64_t total = job.bytes * job.rows * job.layers;
+      const uint64_t total = rect.width * rect.rows * rect.layers;
       if (!problem.empty()) {
         char row[96] = "";
-        if (job.rows * job.layers > 1)
+        if (rect.rows * rect.layers > 1)
           std::snprintf(row, sizeof row, " (the row from 0x%llx to 0x%llx)",
                         static_cast<unsigned long long>(failedSrc),
                         static_cast<unsigned long long>(failedDst));
         std::fprintf(stderr, "vgpu: DMA copy of %llu bytes from 0x%llx to 0x%llx failed%s: %s\n",
                      static_cast<unsigned long long>(total),
-                     static_cast<unsigned long long>(job.src),
-                     static_cast<unsigned long long>(job.dst), row, problem.c_str());
+                     static_cast<unsigned long long>(rect.src),
+                     static_cast<unsigned long long>(rect.dst), row, problem.c_str());
       }
       // Time: the link's latency and bandwidth when system memory is involved; device to device
       // at DRAM's peak bandwidth, read and written.
@@ -713,20 +710,11 @@ class SimulatedGpu final : public GpuPort {
     return system_->queues[queue].error;
   }
 
-  void asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes, std::vector<uint64_t> dependencies,
-                 uint64_t completion) override {
-    post([this, job = GpuSystem::DmaJob{dst, src, bytes, std::move(dependencies), completion}] {
-      system_->submitDma(job);
-    });
-  }
-
   void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
                      uint64_t completion) override {
-    GpuSystem::DmaJob job{rect.dst, rect.src, rect.width, std::move(dependencies), completion};
-    job.dstPitch = rect.dstPitch, job.dstSlice = rect.dstSlice;
-    job.srcPitch = rect.srcPitch, job.srcSlice = rect.srcSlice;
-    job.rows = rect.rows, job.layers = rect.layers;
-    post([this, job = std::move(job)] { system_->submitDma(job); });
+    post([this, job = GpuSystem::DmaJob{rect, std::move(dependencies), completion}] {
+      system_->submitDma(job);
+    });
   }
 
   uint64_t timestampNow() override {

@@ -175,13 +175,6 @@ void FakeGpuPort::copyBytes(uint64_t dst, uint64_t src, uint64_t bytes) {
   }
 }
 
-void FakeGpuPort::asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes,
-                            std::vector<uint64_t> dependencies, uint64_t completion) {
-  RectCopy linear;  // one row
-  linear.dst = dst, linear.src = src, linear.width = bytes, linear.rows = linear.layers = 1;
-  asyncCopyRect(linear, std::move(dependencies), completion);
-}
-
 void FakeGpuPort::asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
                                 uint64_t completion) {
   std::function<void()> written;

@@ -30,8 +30,6 @@ class FakeGpuPort : public GpuPort {
   uint64_t readIndex(uint32_t queue) override;
   std::string queueError(uint32_t queue) override;
   void setQueuePriority(uint32_t queue, uint32_t priority) override;
-  void asyncCopy(uint64_t dst, uint64_t src, uint64_t bytes, std::vector<uint64_t> dependencies,
-                 uint64_t completion) override;
   void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
                      uint64_t completion) override;
   uint64_t timestampNow() override;
