@@ -38,6 +38,17 @@ struct Wavefront {
   uint32_t size = 64;
 } gWavefront;
 
+// The DMA engine's dependencies: the handles of `count` signals, each one a signal of the runtime
+// (HSA_STATUS_ERROR_INVALID_SIGNAL otherwise).
+hsa_status_t dependencyHandles(Runtime* rt, uint32_t count, const hsa_signal_t* signals,
+                               std::vector<uint64_t>& handles) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!rt->isSignal(signals[i])) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+    handles.push_back(signals[i].handle);
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
 bool supportedExtension(uint16_t extension, uint16_t major) {
   return (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_AMD_PROFILER ||
           extension == HSA_EXTENSION_IMAGES) &&
@@ -768,10 +779,9 @@ hsa_status_t HSA_API hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent,
   if (agentOf(rt, dst_agent) == nullptr || agentOf(rt, src_agent) == nullptr)
     return HSA_STATUS_ERROR_INVALID_AGENT;
   std::vector<uint64_t> deps;
-  for (uint32_t i = 0; i < num_dep_signals; ++i) {
-    if (!rt->isSignal(dep_signals[i])) return HSA_STATUS_ERROR_INVALID_SIGNAL;
-    deps.push_back(dep_signals[i].handle);
-  }
+  if (hsa_status_t s = dependencyHandles(rt, num_dep_signals, dep_signals, deps);
+      s != HSA_STATUS_SUCCESS)
+    return s;
   if (completion_signal.handle != 0 && !rt->isSignal(completion_signal))
     return HSA_STATUS_ERROR_INVALID_SIGNAL;
   // The DMA engine does the copy, waits for the dependencies and signals completion
@@ -797,10 +807,9 @@ hsa_status_t HSA_API hsa_amd_memory_async_copy_rect(
   const Agent* agent = agentOf(rt, copy_agent);
   if (agent == nullptr || !agent->gpu) return HSA_STATUS_ERROR_INVALID_AGENT;
   std::vector<uint64_t> deps;
-  for (uint32_t i = 0; i < num_dep_signals; ++i) {
-    if (!rt->isSignal(dep_signals[i])) return HSA_STATUS_ERROR_INVALID_SIGNAL;
-    deps.push_back(dep_signals[i].handle);
-  }
+  if (hsa_status_t s = dependencyHandles(rt, num_dep_signals, dep_signals, deps);
+      s != HSA_STATUS_SUCCESS)
+    return s;
   if (!rt->isSignal(completion_signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   const auto aligned = [](uint64_t v) { return v % 4 == 0; };
   const auto dstBase = reinterpret_cast<uint64_t>(dst->base);
