@@ -393,8 +393,14 @@ void execDs(ExecArgs& x) {
   w.pc += in.sizeBytes;
 }
 
-// ds_swizzle / ds_permute / ds_bpermute move data between lanes without touching LDS memory;
-// the model completes them at issue (9.3 "LDS Instructions", 12.13).
+// ds_swizzle / ds_permute / ds_bpermute move data between lanes through the LDS's crossbar
+// without touching LDS memory (9.3 "LDS Instructions", 12.13). They are LDS instructions all the
+// same: each counts on LGKM_CNT and returns in order with the wave's other LDS accesses, and
+// compilers count on that (after "ds_read_b32 v19, ...; ds_bpermute_b32 ...", LLVM waits for
+// the read with s_waitcnt lgkmcnt(1)). The lanes' operands are read and the result computed at
+// issue; in functional mode, where every DS instruction completes at issue, the destination is
+// written at once, otherwise the result travels in a MemRequest that the LDS times and the
+// destination is written when the wave sees it complete.
 void execDsCrossLane(ExecArgs& x) {
   const Instruction& in = x.in;
   WaveState& w = x.w;
@@ -437,9 +443,23 @@ void execDsCrossLane(ExecArgs& x) {
       }
     }
   }
-  for (int l = 0; l < kWaveSize; ++l)
-    if ((w.exec >> l) & 1) dst[l] = result[l];
   w.pc += in.sizeBytes;
+  if (x.ctx.dsAtIssue) {
+    for (int l = 0; l < kWaveSize; ++l)
+      if ((w.exec >> l) & 1) dst[l] = result[l];
+    return;
+  }
+  MemRequest& mem = x.mem;
+  beginRequest(mem, MemSpace::Lds, MemOp::Load, WaitCounter::Lgkm);
+  mem.crossLane =
+      x.op.opcode == 0x3d ? MemRequest::CrossLane::Swizzle : MemRequest::CrossLane::Permute;
+  mem.laneMask = w.exec;
+  for (int l = 0; l < kWaveSize; ++l) {
+    mem.address(l, 0) = 4u * static_cast<uint32_t>(l);  // each lane its own crossbar path
+    if ((w.exec >> l) & 1) std::memcpy(mem.element(l, 0), &result[l], 4);
+  }
+  setVgprWriteback(mem, vdst, 1, LoadExt::None, w.exec);
+  x.r.kind = StepKind::Memory;
 }
 
 // src2 forms (Vega ISA guide ch. 9): the data term is read from LDS at issue (ExecContext::ldsData)

@@ -70,6 +70,14 @@ struct MemRequest {
   // (added by isa) An image (MIMG) instruction: the texture path processes its addresses per
   // quad and filters its texels (TexturePath).
   bool image = false;
+  // (added by isa) ds_swizzle_b32, ds_permute_b32, ds_bpermute_b32 (Vega ISA guide, 12.13):
+  // data moved between lanes by the LDS's crossbar, no LDS memory accessed. The ISA computes
+  // the result at issue (into data[], with a VGPR writeback); the LDS only times the trip and
+  // counts it, so it returns in order with the wave's other LDS accesses on LGKM_CNT.
+  // Permute: each lane sends an address and a dword; Swizzle: one dword (the pattern is in the
+  // instruction).
+  enum class CrossLane : uint8_t { None, Swizzle, Permute };
+  CrossLane crossLane = CrossLane::None;
 
   // Vector/LDS: lanes that access memory. Scalar: bit 0.
   uint64_t laneMask = 0;

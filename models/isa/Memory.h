@@ -41,6 +41,7 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.counter = counter;
   mem.glc = mem.slc = false;
   mem.image = false;
+  mem.crossLane = MemRequest::CrossLane::None;
   mem.laneMask = 0;
   mem.elementBytes = 4;
   mem.elementsPerLane = 1;

@@ -29,8 +29,17 @@ namespace {
 uint32_t portTransferCycles(const isa::MemRequest& req, uint32_t portBytes) {
   uint32_t quarters = 0;
   for (int q = 0; q < 4; ++q) quarters += ((req.laneMask >> (16 * q)) & 0xffff) != 0;
+  auto cycles = [&](uint32_t bytesPerLane) {
+    return (16 * quarters * bytesPerLane + portBytes - 1) / portBytes;
+  };
   const uint32_t laneData = ((req.elementBytes + 3u) / 4u) * 4u * req.elementsPerLane;
   uint32_t in = 4, out = 0;  // bytes per lane: the address, then data
+  if (req.crossLane != isa::MemRequest::CrossLane::None) {
+    // A lane permute sends an address and a dword and gets a dword back; a swizzle sends only
+    // its dword.
+    in = req.crossLane == isa::MemRequest::CrossLane::Permute ? 8 : 4;
+    return cycles(in) + cycles(4);
+  }
   if (req.op == isa::MemOp::Load) out = laneData;
   if (req.op == isa::MemOp::Store) in += laneData;
   if (req.op == isa::MemOp::Atomic) {
@@ -39,9 +48,6 @@ uint32_t portTransferCycles(const isa::MemRequest& req, uint32_t portBytes) {
     in += compare ? 2 * laneData : laneData;
     if (req.atomicReturnsData) out = laneData;
   }
-  auto cycles = [&](uint32_t bytesPerLane) {
-    return (16 * quarters * bytesPerLane + portBytes - 1) / portBytes;
-  };
   return cycles(in) + cycles(out);
 }
 
@@ -93,7 +99,11 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const lds::LdsWindow window{
       storage_ + std::min(base, storageBytes),
       base > storageBytes ? 0 : std::min<uint64_t>(ext->ldsSize, storageBytes - base)};
-  outOfRangeLanes += lds::executeRequest(req, window);
+  // A lane permute or swizzle carries its result already and touches no LDS byte; its lanes'
+  // addresses are their own crossbar paths, one dword bank each (a conflict-free pass: model
+  // choice, the ISA guide gives permutes no bank conflicts).
+  if (req.crossLane == isa::MemRequest::CrossLane::None)
+    outOfRangeLanes += lds::executeRequest(req, window);
   // The banks see every active lane's address, in range or not.
   for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
     const int lane = __builtin_ctzll(lanes);

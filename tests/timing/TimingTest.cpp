@@ -147,6 +147,32 @@ TEST(Timing, LdsConflictDegreeFollowsTheStride) {
   EXPECT_NEAR(double(s32.cycles) - double(s1.cycles), 448, kSlot);
 }
 
+// Lane permutes go through the LDS (Vega ISA guide 12.13): 8 ds_bpermute_b32 against the 8
+// conflict-free ds_read_b32 of lds_stride1 above. A permute sends an address and a dword per
+// lane and gets a dword back: 512 bytes in and 256 out at 64 B/clk hold the port for 8 + 4 =
+// 12 cycles (a read: 4 + 4), and its lanes take the banks for 2 cycles as a conflict-free read
+// does. So the port limits: permute k holds it from t+12k, the last one until t+96, and its
+// data is back at t+96+20 = t+116, 32 cycles after the reads' t+84. (When permutes completed at
+// issue, outside the LDS and its counter, this kernel took about 80 cycles less than the reads.)
+TEST(Timing, LanePermutesHoldTheLdsPortLikeAccesses) {
+  auto m = runWarm({{"lds_stride1"}, {"lds_bpermute8"}});
+  EXPECT_NEAR(double(m[1].cycles) - double(m[0].cycles), 32, kSlot);
+  EXPECT_EQ(m[1].counters["lds0.conflict_cycles"], 0u);
+}
+
+// A lane permute counts on LGKM_CNT and returns in order with the wave's LDS accesses, so
+// "ds_read_b32; ds_bpermute_b32; s_waitcnt lgkmcnt(1)" waits for the read: the copy of its
+// destination taken right after the wait holds the LDS data (lane + 100), not the 0xdead it held
+// before. The permute's destination gets lane (l + 1) mod 64's v0.
+TEST(Timing, LgkmcntCountsLanePermutesInOrderWithLdsReads) {
+  auto runs = runWarm({{"lds_read_then_bpermute"}});
+  const auto* words = reinterpret_cast<const uint32_t*>(runs[0].buffer.data());
+  for (uint32_t l = 0; l < 64; ++l) {
+    EXPECT_EQ(words[l], l + 100) << "lane " << l << ": the read's data after lgkmcnt(1)";
+    EXPECT_EQ(words[64 + l], (l + 1) % 64) << "lane " << l << ": the permute's result";
+  }
+}
+
 // A barrier releases every wave when the last one arrives: wave 0 does 16 VALU ops first, the
 // others wait for it; all four then pass the barrier within one round of SIMD slots.
 TEST(Timing, BarrierReleasesWhenTheLastWaveArrives) {

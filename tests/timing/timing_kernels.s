@@ -160,6 +160,48 @@ barrier_stamp:
 .Lbarrier_stamp_end:
 .size barrier_stamp, .Lbarrier_stamp_end-barrier_stamp
 
+.globl lds_bpermute8
+.p2align 8
+.type lds_bpermute8,@function
+lds_bpermute8:
+  v_lshlrev_b32 v1, 2, v0
+  .rept 8
+  ds_bpermute_b32 v2, v1, v0
+  .endr
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+.Llds_bpermute8_end:
+.size lds_bpermute8, .Llds_bpermute8_end-lds_bpermute8
+
+// An LDS read, then a lane permute, then s_waitcnt lgkmcnt(1): the wait is for the read (LDS
+// instructions return in order, and the permute is one), as LLVM emits it in rocPRIM's
+// look-back scan. v7 copies the read's destination right after the wait; v6 gets the permute.
+.globl lds_read_then_bpermute
+.p2align 8
+.type lds_read_then_bpermute,@function
+lds_read_then_bpermute:
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  v_lshlrev_b32 v1, 2, v0            // v1 = 4 x lane
+  v_add_u32 v3, 100, v0
+  ds_write_b32 v1, v3                // LDS dword `lane` = lane + 100
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v4, 0xdead               // the read's destination before the read
+  ds_read_b32 v4, v1
+  v_add_u32 v5, 4, v1
+  v_and_b32 v5, 0xfc, v5             // 4 x ((lane + 1) mod 64)
+  ds_bpermute_b32 v6, v5, v0         // lane + 1 mod 64
+  s_waitcnt lgkmcnt(1)
+  v_mov_b32 v7, v4
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v9, s3
+  v_add_co_u32 v8, vcc, s2, v1
+  v_addc_co_u32 v9, vcc, v9, 0, vcc
+  global_store_dword v[8:9], v7, off
+  global_store_dword v[8:9], v6, off offset:256
+  s_endpgm
+.Llds_read_then_bpermute_end:
+.size lds_read_then_bpermute, .Llds_read_then_bpermute_end-lds_read_then_bpermute
+
 .rodata
 .p2align 6
 .amdhsa_kernel valu16
@@ -237,6 +279,20 @@ barrier_stamp:
   .amdhsa_next_free_sgpr 16
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdhsa_kernel lds_bpermute8
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 16384
+.end_amdhsa_kernel
+
+.amdhsa_kernel lds_read_then_bpermute
+  .amdhsa_next_free_vgpr 10
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 256
 .end_amdhsa_kernel
 
 .amdgpu_metadata
@@ -372,6 +428,30 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 16
     .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: lds_bpermute8
+    .symbol: lds_bpermute8.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 16384
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: lds_read_then_bpermute
+    .symbol: lds_read_then_bpermute.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 256
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 10
     .max_flat_workgroup_size: 1024
     .args:
       - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }

@@ -92,6 +92,8 @@ void WaveRunner::serve(MemRequest& mem) {
           mem.texelElement(i)[b] = memory.read8(mem.texels[i].address + b);
     return;
   }
+  // A lane permute or swizzle carries its result already: no LDS byte to read or write.
+  if (mem.crossLane != MemRequest::CrossLane::None) return;
   const bool toLds = mem.space == MemSpace::Lds;
   for (int l = 0; l < kWaveSize; ++l) {
     if (!((mem.laneMask >> l) & 1)) continue;
