@@ -9,8 +9,11 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,7 +31,9 @@
 #include "isa/Isa.h"
 #include "isa/OpInfo.h"
 #include "loader/CodeObject.h"
+#include "loader/Elf.h"
 #include "loader/KernelListing.h"
+#include "loader/OffloadBundle.h"
 #include "platforms/Platform.h"
 #include "runtime/Runtime.h"
 #include "sc_main/CommandLine.h"
@@ -568,6 +573,53 @@ int platformsCommand() {
   return 0;
 }
 
+// The file execvp runs for `program`: itself when it names a path, else the first executable
+// of that name on PATH; empty when there is none.
+std::string programFile(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+// The GPU processors a program's own device code is built for: the amdgcn entries of the clang
+// offload bundles that hipcc puts in the host executable's .hip_fatbin section (one bundle per
+// translation unit, each starting on its own alignment). Empty when the file is not an ELF
+// executable with such a section (a script, a program whose GPU code is all in libraries), or
+// cannot be read: the check it serves is only a hint.
+std::set<std::string> fatbinProcessors(const std::string& file) {
+  std::set<std::string> processors;
+  const int fd = file.empty() ? -1 : open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return processors;
+  struct stat st {};
+  void* map = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED) return processors;
+  const auto* data = static_cast<const uint8_t*>(map);
+  const size_t size = static_cast<size_t>(st.st_size);
+  try {
+    loader::elf::ElfFile elf(data, size, file);
+    if (const loader::elf::Section* fatbin = elf.findSection(".hip_fatbin")) {
+      const uint8_t* section = data + fatbin->offset;
+      for (uint64_t at = 0; at + loader::bundle::kMagicSize <= fatbin->size; at += 8) {
+        if (!loader::bundle::isBundle(section + at, fatbin->size - at)) continue;
+        for (const auto& entry : loader::bundle::readEntries(section + at, fatbin->size - at, file))
+          if (entry.isAmdhsa) processors.insert(entry.processor);
+      }
+    }
+  } catch (const InputError&) {
+    processors.clear();  // not an ELF file, or a malformed bundle: no hint
+  }
+  munmap(map, size);
+  return processors;
+}
+
 // `vgpu-sim exec [OPTION]... -- PROGRAM [ARGUMENT]...`: runs the program with vgpu's
 // libhsa-runtime64.so.1 ahead of the system's on the library path, so that Debian's HIP runtime
 // (libamdhip64) loads it; the options go to it as VGPU_* variables. Returns the program's exit
@@ -598,6 +650,26 @@ int execCommand(const std::vector<std::string>& args) {
     if (name == "VGPU_QUIET") quiet = value != "0" && value != "false" && value != "off";
   }
   if (!quiet) setenv("VGPU_SUMMARY", "1", 1);
+  // A program built for another GPU: Debian's HIP runtime stops it with "Unable to find code
+  // object for all current devices", which does not say which GPU it wanted or how to build for
+  // the simulated one. The platform is the one vgpu's library will read from the variables.
+  const PlatformConfig platform = cli::platformForOptions(cli::fromEnvironment());
+  const std::set<std::string> built = fatbinProcessors(programFile(program[0]));
+  if (!built.empty() && built.count(platform.processor) == 0) {
+    std::string list, others;
+    for (const std::string& p : built) list += (list.empty() ? "" : ", ") + p;
+    for (const auto& b : builtinPlatforms())
+      if (built.count(loadPlatform(b.name).processor))
+        others += (others.empty() ? "" : ", ") + b.name;
+    std::fprintf(
+        stderr,
+        "vgpu-sim: exec: '%s' holds GPU code for %s only, and the platform %s is a %s: "
+        "the HIP runtime will find no code object for it (build with "
+        "--offload-arch=%s%s)\n",
+        program[0].c_str(), list.c_str(), platform.name.c_str(), platform.processor.c_str(),
+        platform.processor.c_str(),
+        others.empty() ? "" : (", or run it on a " + list + " platform: " + others).c_str());
+  }
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t child = fork();

@@ -86,6 +86,7 @@ TEST(Exec, RunsAnUnmodifiedHipProgramWithSummaryAndStatistics) {
   EXPECT_NE(r.err.find("vadd(float const*, float const*, float*, int)"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("simulated GPU time"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("holds GPU code"), std::string::npos) << r.err;  // built for gfx906
   const nlohmann::json j = nlohmann::json::parse(slurp(stats));
   EXPECT_EQ(j["platform"], "tiny");
   EXPECT_EQ(j["mode"], "functional");
@@ -102,6 +103,23 @@ TEST(Exec, RunsAnUnmodifiedHipProgramWithSummaryAndStatistics) {
     EXPECT_GT(c["end_ns"].get<uint64_t>(), c["start_ns"].get<uint64_t>());
     EXPECT_FALSE(c["failed"].get<bool>());
   }
+}
+
+// hip_vadd holds gfx906 code only, and vega10 is a gfx900: before Debian's HIP runtime stops the
+// program ("Unable to find code object for all current devices", then abort), one line says what
+// the program holds, what the platform is, and the two ways out. The built-in gfx906 platforms
+// are those of platforms/*.json whose "processor" is gfx906.
+TEST(Exec, AProgramBuiltForAnotherProcessorIsNamed) {
+  ScratchDir dir;
+  const SimResult r =
+      runVgpuSim("exec --platform vega10 --mode functional -- " + shellQuote(VGPU_HIP_VADD), dir);
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("holds GPU code for gfx906 only, and the platform vega10 is a gfx900: the "
+                       "HIP runtime will find no code object for it (build with "
+                       "--offload-arch=gfx900, or run it on a gfx906 platform: mi60, radeon_vii, "
+                       "tiny, vega20)"),
+            std::string::npos)
+      << r.err;
 }
 
 // --report and --timeline cover the whole program: the HTML report of its kernels, the
