@@ -127,6 +127,22 @@ struct PlatformConfig {
   trace::TraceOptions trace;
 
   double clockPeriodNs() const { return 1000.0 / clockMHz; }
+
+  // Where compute unit `cu` (0 .. computeUnits - 1, the dispatcher's numbering) sits: its shader
+  // engine and its number inside it. The CUs are spread over the fewest shader engines of at
+  // most 16 CUs (HW_ID's CU_ID is 4 bits), in order, as evenly as they go: 64 CUs are 4 engines
+  // of 16 (Vega 10 and Vega 20: four shader engines of 16 CUs, AMD "Vega" architecture
+  // whitepaper), 60 CUs 4 of 15 (MI50 enables 60 of Vega 20's 64), 1 CU one engine. One shader
+  // array per engine (gfx9). CUs numbered next to each other share an engine, as the CUs
+  // that share a scalar and instruction cache (cusPerSqc) do on the chip.
+  struct CuLocation {
+    uint32_t shaderEngine = 0, cuInEngine = 0;
+  };
+  uint32_t shaderEngines() const { return (computeUnits + 15) / 16; }
+  CuLocation cuLocation(uint32_t cu) const {
+    const uint32_t perEngine = (computeUnits + shaderEngines() - 1) / shaderEngines();
+    return {cu / perEngine, cu % perEngine};
+  }
 };
 
 }  // namespace vgpu

@@ -666,6 +666,7 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
   queue.record.startCycle = static_cast<uint64_t>(sc_time_stamp() / period_);
   static_assert(KernelDispatch::kHighestPriority == mmio::kPriorityHigh);
   d->priority = priorityOf(q);
+  d->queue = q;
   queue.running = dispatcher_.submit(std::move(d));
   queue.state = Queue::State::Running;
   if (traceProbe) traceProbe->kernelStarted(q, queue.record.startCycle);

@@ -73,6 +73,7 @@ bool Dispatcher::placeNext(Active& a) {
     where.waveInGroup = w;
     // Scratch is laid out per wave slot of the GPU (cu * slots per CU + slot).
     where.scratchSlot = cu->id() * cu->waveSlots() + slots[w];
+    where.hwId = hwIdOf(config_, cu->id(), slots[w], d.queue);
     launch.waves[w] = {makeInitialWaveState(d, where, extent, cu->recycledWaveState()), slots[w]};
   }
   ++a.next;

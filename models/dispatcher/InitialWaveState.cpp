@@ -66,6 +66,7 @@ std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
   }
   w->resizeVgprs(std::max<uint32_t>(d.vgprsPerWave, 3));  // zeroes them
   w->pc = d.entryPc;
+  w->hwId = where.hwId;
 
   // MODE from COMPUTE_PGM_RSRC1: FLOAT_MODE [19:12] -> MODE[7:0] (round and denorm modes),
   // DX10_CLAMP [21] -> MODE[8], IEEE_MODE [23] -> MODE[9].
@@ -138,6 +139,14 @@ std::unique_ptr<isa::WaveState> makeInitialWaveState(const KernelDispatch& d,
     }
   }
   return w;
+}
+
+uint32_t hwIdOf(const PlatformConfig& config, uint32_t cu, uint32_t waveSlot, uint32_t queue) {
+  const uint32_t perSimd = std::max<uint32_t>(1, config.cu.waveSlotsPerSimd);
+  const PlatformConfig::CuLocation where = config.cuLocation(cu);
+  return ((waveSlot % perSimd) & 0xf) | ((waveSlot / perSimd) & 3) << 4 |
+         (where.cuInEngine & 0xf) << 8 | (where.shaderEngine & 3) << 13 | (queue & 7) << 24 |
+         1u << 30;
 }
 
 }  // namespace vgpu

@@ -7,6 +7,7 @@
 #include <array>
 #include <memory>
 
+#include "common/PlatformConfig.h"
 #include "dispatcher/KernelDispatch.h"
 #include "isa/WaveState.h"
 
@@ -16,7 +17,17 @@ struct WavePlacement {
   std::array<uint32_t, 3> groupId{};
   uint32_t waveInGroup = 0;
   uint32_t scratchSlot = 0;
+  uint32_t hwId = 0;  // the wave's HW_ID register (hwIdOf)
 };
+
+// The HW_ID register of a wave (s_getreg HW_REG_HW_ID; Vega ISA guide, "Hardware Registers",
+// HW_ID; the same table is in HIP's amd_device_functions.h, whose __smid() reads CU_ID and
+// SE_ID): WAVE_ID [3:0] the wave's slot on its SIMD, SIMD_ID [5:4], PIPE_ID [7:6] 0, CU_ID
+// [11:8] and SE_ID [14:13] where its CU sits (PlatformConfig::cuLocation), SH_ID [12] 0 (one
+// shader array per engine), TG_ID [19:16] 0, VM_ID [23:20] 0 (one address space), QUEUE_ID
+// [26:24] the command processor's queue, STATE_ID [29:27] 0 (graphics only), ME_ID [31:30] 1
+// (the compute micro engine). Fields wider than their bits keep their low bits.
+uint32_t hwIdOf(const PlatformConfig& config, uint32_t cu, uint32_t waveSlot, uint32_t queue);
 
 // `reuse`, if given, is a finished wave's state (ComputeUnit::recycledWaveState): it is reset
 // to exactly what a new one would hold, keeping its VGPR storage.

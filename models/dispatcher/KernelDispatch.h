@@ -33,6 +33,7 @@ struct KernelDispatch {
   // dispatcher places the workgroups of higher-priority dispatches first.
   static constexpr uint32_t kHighestPriority = 2;
   uint32_t priority = 1;
+  uint32_t queue = 0;  // the command processor's queue it came from (HW_ID's QUEUE_ID)
 
   // From the kernel descriptor (raw fields) and the packet's segment sizes.
   uint32_t computePgmRsrc1 = 0, computePgmRsrc2 = 0;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -146,13 +147,17 @@ class StandInCu : public sc_core::sc_module, public ComputeUnitPort {
 };
 
 struct DispatcherBench {
-  PlatformConfig config = loadPlatform("tiny");
+  PlatformConfig config;
   Dispatcher dispatcher{"dispatcher", config};
   std::vector<Launch> log;
   std::vector<std::unique_ptr<StandInCu>> cus;
   test::TestThread host{"host"};  // plays the command processor
 
-  DispatcherBench(uint32_t count, uint32_t slots, uint32_t ldsBytes, uint32_t runCycles) {
+  DispatcherBench(uint32_t count, uint32_t slots, uint32_t ldsBytes, uint32_t runCycles)
+      : DispatcherBench(loadPlatform("tiny"), count, slots, ldsBytes, runCycles) {}
+  DispatcherBench(const PlatformConfig& platform, uint32_t count, uint32_t slots, uint32_t ldsBytes,
+                  uint32_t runCycles)
+      : config(platform) {
     std::vector<ComputeUnitPort*> ports;
     for (uint32_t i = 0; i < count; ++i) {
       cus.push_back(std::make_unique<StandInCu>(("cu" + std::to_string(i)).c_str(), i, slots,
@@ -383,6 +388,42 @@ TEST(DispatcherBlock, ALowerPriorityTakesOnlyWhatNoHigherWorkgroupFits) {
   EXPECT_EQ(bigs, (std::vector<uint64_t>{0, 100, 200}));
   EXPECT_EQ(smalls, (std::vector<uint64_t>{0, 0, 100, 100}));
   EXPECT_EQ(b.log.front().dispatch, big.get());  // placed before the small ones
+}
+
+// HW_ID (Vega ISA guide, "Hardware Registers"; HIP's amd_device_functions.h lists the same
+// fields, and its __smid() is SE_ID << 4 | CU_ID): 20 CUs make 2 shader engines of 10, so CU 13
+// is CU 3 of engine 1. Workgroups of 2 waves from queue 5 on CUs with 10 slots a SIMD take
+// slots 0 and 1 (SIMD 0, waves 0 and 1). By the table: WAVE_ID [3:0], SIMD_ID [5:4], CU_ID
+// [11:8], SE_ID [14:13], QUEUE_ID [26:24], ME_ID [31:30] = 1 (compute):
+//   CU 0, slot 0:  0x45000000 (QUEUE_ID 5: 0x05000000, ME_ID 1: 0x40000000)
+//   CU 13, slot 1: 0x45002301 (+ SE_ID 1: 0x2000, CU_ID 3: 0x300, WAVE_ID 1)
+//   CU 19, slot 1: 0x45002901 (SE_ID 1, CU_ID 9)
+TEST(DispatcherBlock, WavesStartWithTheirPlaceInHwId) {
+  PlatformConfig platform = loadPlatform("tiny");
+  platform.computeUnits = 20;
+  DispatcherBench b(platform, 20, 40, 65536, 100);
+  auto d = dispatchOf({128 * 20, 1, 1}, {128, 1, 1});
+  d->queue = 5;
+  b.host.body([&] {
+    b.dispatcher.submit(d);
+    sc_core::wait(b.dispatcher.finishedEvent());
+  });
+  test::simulate();
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> hwId;  // (CU, slot) -> HW_ID
+  ASSERT_EQ(b.log.size(), 20u);
+  for (const Launch& l : b.log) {
+    ASSERT_EQ(l.slots, (std::vector<uint32_t>{0, 1}));
+    for (size_t w = 0; w < l.waves.size(); ++w) hwId[{l.cu, l.slots[w]}] = l.waves[w]->hwId;
+  }
+  EXPECT_EQ(hwId.at({0, 0}), 0x45000000u);
+  EXPECT_EQ(hwId.at({13, 1}), 0x45002301u);
+  EXPECT_EQ(hwId.at({19, 1}), 0x45002901u);
+  // HIP's __smid() of every CU: engine 0 gives 0..9, engine 1 16..25, all different.
+  std::set<uint32_t> smid;
+  for (const auto& [where, id] : hwId) smid.insert(((id >> 13) & 3) << 4 | ((id >> 8) & 0xf));
+  std::set<uint32_t> want;
+  for (uint32_t cu = 0; cu < 10; ++cu) want.insert({cu, 16 + cu});
+  EXPECT_EQ(smid, want);
 }
 
 TEST(DispatcherBlock, AFaultEndsItsDispatchAndEveryDispatchWithWorkgroupsOnThatCu) {
