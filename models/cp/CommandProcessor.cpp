@@ -138,9 +138,14 @@ uint32_t CommandProcessor::readRegister(uint32_t offset) const {
     case mmio::kCapabilities:
       return mmio::kCapKernelDispatch | mmio::kCapBarrierAnd | mmio::kCapBarrierOr |
              mmio::kCapFences | mmio::kCapConcurrentDispatch | mmio::kCapSystemMemory |
-             mmio::kCapHostMemoryMap | mmio::kCapFaultAddress | mmio::kCapQueuePriorities;
+             mmio::kCapHostMemoryMap | mmio::kCapFaultAddress | mmio::kCapQueuePriorities |
+             mmio::kCapQueueCuMasks;
     case mmio::kQueuePriorities:
       return queuePriorities_;
+    case mmio::kQueueCuMaskIndex:
+      return cuMaskIndex_;
+    case mmio::kQueueCuMaskData:
+      return cuMasks_[(cuMaskIndex_ >> 8) & 7][cuMaskIndex_ & 31];
     case mmio::kMemMapBaseLo:
       return static_cast<uint32_t>(memMapBase_);
     case mmio::kMemMapBaseHi:
@@ -255,6 +260,12 @@ void CommandProcessor::writeRegister(uint32_t offset, uint32_t value) {
       break;
     case mmio::kQueuePriorities:
       queuePriorities_ = value & 0xffff;
+      break;
+    case mmio::kQueueCuMaskIndex:
+      cuMaskIndex_ = value & mmio::cuMaskIndex(7, 31);
+      break;
+    case mmio::kQueueCuMaskData:
+      selectedCuMaskWord() = value;
       break;
     case mmio::kMemMapBaseLo:
       memMapBase_ = (memMapBase_ & ~0xffffffffull) | value;
@@ -632,6 +643,19 @@ void CommandProcessor::startKernelDispatch(uint32_t q, const aql::KernelDispatch
                   entry +
                       " is not a kernel's first instruction (not 256-byte aligned, or inside "
                       "the descriptor): kernel_object does not point at a kernel descriptor");
+  // The queue's CU mask, as far as the GPU has CUs; none enabled, and no workgroup could start.
+  const auto& mask = cuMasks_[q];
+  bool anyCu = false, allCus = true;
+  for (uint32_t cu = 0; cu < config_.computeUnits; ++cu) {
+    const bool on = (mask[cu / 32] >> (cu % 32)) & 1;
+    anyCu |= on, allCus &= on;
+  }
+  if (!anyCu)
+    return reject(mmio::kErrorResources,
+                  "kernel '" + name + "': queue " + std::to_string(q) +
+                      "'s CU mask (QUEUE_CU_MASK_DATA) enables none of the GPU's " +
+                      std::to_string(config_.computeUnits) + " compute units");
+  if (!allCus) d->cuMask.assign(mask.begin(), mask.begin() + (config_.computeUnits + 31) / 32);
   if (d->groupSegmentBytes > config_.lds.sizeBytes ||
       d->vgprsPerWave > config_.cu.vgprsPerSimdLane) {
     return reject(mmio::kErrorResources,

@@ -142,6 +142,14 @@ class CommandProcessor : public sc_core::sc_module {
   std::array<Queue, mmio::kQueues> queues_;
   uint32_t nextQueue_ = 0;                                  // round-robin position
   uint32_t queuePriorities_ = mmio::kQueuePrioritiesReset;  // QUEUE_PRIORITIES
+  // QUEUE_CU_MASK_DATA of every queue and word, and QUEUE_CU_MASK_INDEX.
+  std::array<std::array<uint32_t, mmio::kCuMaskWords>, mmio::kQueues> cuMasks_ = [] {
+    std::array<std::array<uint32_t, mmio::kCuMaskWords>, mmio::kQueues> all{};
+    for (auto& words : all) words.fill(~0u);
+    return all;
+  }();
+  uint32_t cuMaskIndex_ = 0;
+  uint32_t& selectedCuMaskWord() { return cuMasks_[(cuMaskIndex_ >> 8) & 7][cuMaskIndex_ & 31]; }
   uint32_t priorityOf(uint32_t q) const {
     const uint32_t p = (queuePriorities_ >> (2 * q)) & 3;
     return p > mmio::kPriorityHigh ? uint32_t{mmio::kPriorityHigh} : p;

@@ -12,7 +12,8 @@ constexpr uint32_t kIdValue = 0x55504756;  // "VGPU"
 // software (QUEUE_SCRATCH), system memory reachable by the GPU, TIMESTAMP.
 // 3.1: FAULT_ADDRESS and FAULT_STATUS (where a memory violation was refused).
 // 3.2: QUEUE_PRIORITIES.
-constexpr uint32_t kVersionValue = 0x00030002;
+// 3.3: QUEUE_CU_MASK_INDEX and QUEUE_CU_MASK_DATA (which CUs a queue's workgroups may use).
+constexpr uint32_t kVersionValue = 0x00030003;
 
 // AQL queues served by the command processor, and their register blocks.
 constexpr uint32_t kQueues = 8;
@@ -52,6 +53,11 @@ enum Register : uint32_t {
   kFaultStatus = 0x068,  // RO  bit0 valid, bits 15:8 the queue whose kernel made the access
   // Bits 2q+1:2q: queue q's priority (QueuePriority); reset: every queue normal (0x5555).
   kQueuePriorities = 0x06C,  // RW
+  // Queue q's CU mask, 32 CUs a word: QUEUE_CU_MASK_INDEX selects queue (bits 10:8) and word w
+  // (bits 4:0), QUEUE_CU_MASK_DATA reads and writes that word, bit i enabling CU 32w + i for
+  // the queue's workgroups (from the next dispatch the queue starts). Reset: every CU enabled.
+  kQueueCuMaskIndex = 0x070,  // RW
+  kQueueCuMaskData = 0x074,   // RW
   // Queue q's block starts at kQueueBlockBase + q * kQueueStride; offsets below are queue 0's.
   kQueueBaseLo = 0x100,  // RW  ring buffer of 64-byte AQL packets
   kQueueBaseHi = 0x104,
@@ -95,6 +101,12 @@ enum MemMapCommand : uint32_t { kMemMapMap = 1, kMemMapUnmap = 2 };
 // higher-priority dispatches first; equal priorities take turns. 3 is taken as high.
 enum QueuePriority : uint32_t { kPriorityLow = 0, kPriorityNormal = 1, kPriorityHigh = 2 };
 constexpr uint32_t kQueuePrioritiesReset = 0x5555;
+// QUEUE_CU_MASK_INDEX's fields, and the words of a queue's mask (1,024 CUs, the most a platform
+// may have).
+constexpr uint32_t kCuMaskWords = 32;
+constexpr uint32_t cuMaskIndex(uint32_t queue, uint32_t word) {
+  return (queue & 7) << 8 | (word & 31);
+}
 constexpr uint32_t queueRegister(uint32_t queue, QueueRegister r) {
   return kQueueBlockBase + queue * kQueueStride + r;
 }
@@ -118,6 +130,7 @@ enum CapabilityBit : uint32_t {
   kCapHostMemoryMap = 1u << 6,    // MEM_MAP, QUEUE_SCRATCH and TIMESTAMP (version 3.0)
   kCapFaultAddress = 1u << 7,     // FAULT_ADDRESS and FAULT_STATUS (version 3.1)
   kCapQueuePriorities = 1u << 8,  // QUEUE_PRIORITIES (version 3.2)
+  kCapQueueCuMasks = 1u << 9,     // QUEUE_CU_MASK_INDEX/DATA (version 3.3)
 };
 enum FaultStatusBit : uint32_t { kFaultValid = 1u << 0 };
 constexpr uint32_t kFaultQueueShift = 8;

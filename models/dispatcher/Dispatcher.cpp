@@ -55,7 +55,7 @@ bool Dispatcher::placeNext(Active& a) {
   std::vector<uint32_t>& slots = slots_;
   for (size_t i = 0; i < cus_.size(); ++i) {
     ComputeUnitPort* c = cus_[(nextCu_ + i) % cus_.size()];
-    if (c->findSlots(res, slots)) {
+    if (d.mayUse(c->id()) && c->findSlots(res, slots)) {
       cu = c;
       nextCu_ = static_cast<uint32_t>((nextCu_ + i + 1) % cus_.size());
       break;

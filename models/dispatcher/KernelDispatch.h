@@ -34,6 +34,12 @@ struct KernelDispatch {
   static constexpr uint32_t kHighestPriority = 2;
   uint32_t priority = 1;
   uint32_t queue = 0;  // the command processor's queue it came from (HW_ID's QUEUE_ID)
+  // The CUs its workgroups may use, 32 a word (bit i of word w: CU 32w + i), from its queue's
+  // CU mask (QUEUE_CU_MASK_DATA); empty: every CU.
+  std::vector<uint32_t> cuMask;
+  bool mayUse(uint32_t cu) const {
+    return cuMask.empty() || (cu / 32 < cuMask.size() && ((cuMask[cu / 32] >> (cu % 32)) & 1));
+  }
 
   // From the kernel descriptor (raw fields) and the packet's segment sizes.
   uint32_t computePgmRsrc1 = 0, computePgmRsrc2 = 0;

@@ -303,6 +303,48 @@ hsa_status_t HSA_API hsa_amd_queue_set_priority(hsa_queue_t* queue,
   return HSA_STATUS_SUCCESS;
 }
 
+// Which CUs a queue's workgroups may use (hipExtStreamCreateWithCUMask: ROCclr gives the stream
+// a queue of its own and sets its mask). Bit i of the mask is CU i in the model's numbering, the
+// dispatcher's and the statistics' cuN (on hardware the driver spreads the bits over the
+// shader engines). Bits past num_cu_mask_count and past the GPU's CUs are CUs not enabled;
+// num_cu_mask_count 0 enables every CU (hsa_ext_amd.h). A mask that enables none of the GPU's
+// CUs is refused with HSA_STATUS_ERROR_INVALID_ARGUMENT: the queue's kernels could never run.
+// There is no process-wide HSA_CU_MASK here, so HSA_STATUS_CU_MASK_REDUCED is never returned.
+hsa_status_t HSA_API hsa_amd_queue_cu_set_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_count,
+                                               const uint32_t* cu_mask) {
+  VGPU_RUNTIME(rt);
+  vgpu::hsa::Queue* q = rt->findQueue(queue);
+  if (q == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;
+  if (num_cu_mask_count % 32 != 0 || (num_cu_mask_count != 0 && cu_mask == nullptr))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const uint32_t cus = rt->platform().computeUnits;
+  std::vector<uint32_t> words((cus + 31) / 32, 0);
+  bool any = false;
+  for (uint32_t cu = 0; cu < cus; ++cu) {
+    const bool on =
+        num_cu_mask_count == 0 || (cu < num_cu_mask_count && ((cu_mask[cu / 32] >> (cu % 32)) & 1));
+    if (on) words[cu / 32] |= 1u << (cu % 32), any = true;
+  }
+  if (!any) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  rt->port().setQueueCuMask(q->portQueue, words);
+  q->cuMask = std::move(words);
+  return HSA_STATUS_SUCCESS;
+}
+
+// The first num_cu_mask_count bits of the queue's CU mask (hsa_ext_amd.h): bits past the GPU's
+// CUs read 0.
+hsa_status_t HSA_API hsa_amd_queue_cu_get_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_count,
+                                               uint32_t* cu_mask) {
+  VGPU_RUNTIME(rt);
+  vgpu::hsa::Queue* q = rt->findQueue(queue);
+  if (q == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;
+  if (num_cu_mask_count == 0 || num_cu_mask_count % 32 != 0 || cu_mask == nullptr)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  for (uint32_t w = 0; w < num_cu_mask_count / 32; ++w)
+    cu_mask[w] = w < q->cuMask.size() ? q->cuMask[w] : 0;
+  return HSA_STATUS_SUCCESS;
+}
+
 hsa_status_t HSA_API hsa_queue_destroy(hsa_queue_t* queue) {
   VGPU_RUNTIME(rt);
   if (queue == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;

@@ -65,6 +65,9 @@ class GpuPort {
   // The queue's priority, as hsa_amd_queue_priority_t numbers it: 0 low, 1 normal, 2 high (the
   // GPU's QUEUE_PRIORITIES register). A queue starts normal.
   virtual void setQueuePriority(uint32_t queue, uint32_t priority) = 0;
+  // The CUs the queue's workgroups may use, 32 a word (bit i of word w: CU 32w + i; the GPU's
+  // QUEUE_CU_MASK registers), one word per 32 CUs of the platform. A queue starts with every CU.
+  virtual void setQueueCuMask(uint32_t queue, const std::vector<uint32_t>& words) = 0;
 
   // --- DMA engine ---
   // A rectangular copy (hsa_amd_memory_async_copy_rect): `layers` layers of `rows` rows of

@@ -761,6 +761,10 @@ hsa_status_t Runtime::createQueue(uint32_t size, hsa_queue_type32_t type,
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   q->portQueue = *index;
+  // Every CU, as the GPU's queue starts (createQueue resets its CU mask).
+  q->cuMask.assign((platform().computeUnits + 31) / 32, ~0u);
+  if (platform().computeUnits % 32 != 0)
+    q->cuMask.back() = (1u << platform().computeUnits % 32) - 1;
   q->amd = static_cast<amd_queue_t*>(header);
   q->doorbell = createSignal(-1, AMD_SIGNAL_KIND_DOORBELL);
   q->callback = callback;

@@ -88,6 +88,9 @@ struct Queue {
   bool errorReported = false;
   std::atomic<uint64_t> rung{0};  // the largest packet count given to ringDoorbell()
   bool profiling = false;
+  // hsa_amd_queue_cu_set_mask's mask as the GPU holds it: bit i of word w enables CU 32w + i,
+  // bits past the GPU's CUs clear (hsa_amd_queue_cu_get_mask reads it back).
+  std::vector<uint32_t> cuMask;
 };
 
 struct AsyncHandler {

@@ -331,6 +331,13 @@ class GpuSystem : public sc_module {
     const uint32_t others = read32(mmio::kQueuePriorities) & ~(3u << (2 * q));
     write32(mmio::kQueuePriorities, others | (priority & 3) << (2 * q));
   }
+  // Queue q's CU mask, a word per 32 CUs (QUEUE_CU_MASK_INDEX selects, _DATA holds it).
+  void writeCuMask(uint32_t q, const std::vector<uint32_t>& words) {
+    for (uint32_t w = 0; w < words.size() && w < mmio::kCuMaskWords; ++w) {
+      write32(mmio::kQueueCuMaskIndex, mmio::cuMaskIndex(q, w));
+      write32(mmio::kQueueCuMaskData, words[w]);
+    }
+  }
   void ringDoorbell(uint32_t q, uint64_t writeIndex) {
     ensureScratch(q, writeIndex);
     write64(mmio::queueRegister(q, mmio::kQDoorbellLo), writeIndex);
@@ -676,6 +683,7 @@ class SimulatedGpu final : public GpuPort {
         system_->write32(mmio::queueRegister(q, mmio::kQSize), packets);
         system_->write32(mmio::queueRegister(q, mmio::kQStatus), mmio::kQueueError);
         system_->writePriority(q, mmio::kPriorityNormal);
+        system_->writeCuMask(q, std::vector<uint32_t>((config_.computeUnits + 31) / 32, ~0u));
         system_->write32(mmio::queueRegister(q, mmio::kQEnable), 1);
         index = q;
       }
@@ -704,6 +712,9 @@ class SimulatedGpu final : public GpuPort {
   }
   void setQueuePriority(uint32_t queue, uint32_t priority) override {
     call([&] { system_->writePriority(queue, priority); });
+  }
+  void setQueueCuMask(uint32_t queue, const std::vector<uint32_t>& words) override {
+    call([&] { system_->writeCuMask(queue, words); });
   }
   std::string queueError(uint32_t queue) override {
     std::lock_guard<std::mutex> lock(system_->hostMutex);

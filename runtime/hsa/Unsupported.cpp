@@ -1,6 +1,6 @@
 // The HSA functions the simulated GPU does not offer: image copies and clears on the GPU,
 // images with AMD-specific layouts (hsa_amd_image_create), the finalizer (HSAIL), IPC, graphics
-// interop, SVM, CU masking, deprecated code-object serialisation, soft queues,
+// interop, SVM, deprecated code-object serialisation, soft queues,
 // and executable-level variable definitions. Each prints one line on stderr the
 // first time it is called and returns an error status (hsa.h: HSA_STATUS_ERROR, or a more specific
 // one).
@@ -80,16 +80,6 @@ hsa_status_t HSA_API hsa_amd_ipc_signal_create(hsa_signal_t signal, hsa_amd_ipc_
 hsa_status_t HSA_API hsa_amd_memory_migrate(const void* ptr, hsa_amd_memory_pool_t memory_pool,
                                             uint32_t flags) {
   VGPU_UNSUPPORTED(hsa_amd_memory_migrate);
-}
-
-hsa_status_t HSA_API hsa_amd_queue_cu_get_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_count,
-                                               uint32_t* cu_mask) {
-  VGPU_UNSUPPORTED(hsa_amd_queue_cu_get_mask);
-}
-
-hsa_status_t HSA_API hsa_amd_queue_cu_set_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_count,
-                                               const uint32_t* cu_mask) {
-  VGPU_UNSUPPORTED(hsa_amd_queue_cu_set_mask);
 }
 
 hsa_status_t HSA_API hsa_amd_register_deallocation_callback(

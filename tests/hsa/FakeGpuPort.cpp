@@ -141,6 +141,11 @@ void FakeGpuPort::setQueuePriority(uint32_t queue, uint32_t priority) {
   queues_.at(queue).priority = priority;
 }
 
+void FakeGpuPort::setQueueCuMask(uint32_t queue, const std::vector<uint32_t>& words) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  queues_.at(queue).cuMask = words;
+}
+
 void FakeGpuPort::setReadIndex(uint32_t queue, uint64_t index) {
   std::lock_guard<std::mutex> lock(mutex_);
   queues_.at(queue).readIndex = index;

@@ -30,6 +30,7 @@ class FakeGpuPort : public GpuPort {
   uint64_t readIndex(uint32_t queue) override;
   std::string queueError(uint32_t queue) override;
   void setQueuePriority(uint32_t queue, uint32_t priority) override;
+  void setQueueCuMask(uint32_t queue, const std::vector<uint32_t>& words) override;
   void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
                      uint64_t completion) override;
   uint64_t timestampNow() override;
@@ -55,6 +56,7 @@ class FakeGpuPort : public GpuPort {
     std::string error;
     std::vector<uint64_t> doorbells;  // every ringDoorbell() value
     uint32_t priority = 1;            // setQueuePriority(): 0 low, 1 normal, 2 high
+    std::vector<uint32_t> cuMask;     // the last setQueueCuMask() (empty: never called)
   };
   QueueRecord queue(uint32_t index) const;
   uint32_t queueCount() const;

@@ -90,6 +90,42 @@ TEST_F(Queues, SetPriorityReachesTheGpusQueueAndRefusesWhatIsNotAPriority) {
   ASSERT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
 }
 
+// mi60 has 64 CUs: two words of mask. Bit i is CU i; bits past num_cu_mask_count and past the
+// GPU's CUs enable nothing; 0 bits means every CU (hsa_ext_amd.h).
+TEST_F(Queues, CuMaskReachesTheGpuAndReadsBack) {
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, UINT32_MAX,
+                             UINT32_MAX, &q),
+            HSA_STATUS_SUCCESS);
+  uint32_t got[3] = {1, 2, 3};
+  ASSERT_EQ(hsa_amd_queue_cu_get_mask(q, 96, got), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(std::vector<uint32_t>(got, got + 3), (std::vector<uint32_t>{~0u, ~0u, 0}));
+  const uint32_t cus1and3[1] = {0xa};
+  ASSERT_EQ(hsa_amd_queue_cu_set_mask(q, 32, cus1and3), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(port_->queue(0).cuMask, (std::vector<uint32_t>{0xa, 0}));
+  ASSERT_EQ(hsa_amd_queue_cu_get_mask(q, 64, got), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(got[0], 0xau);
+  EXPECT_EQ(got[1], 0u);
+  // CU 63 and CUs 64..95, which mi60 does not have.
+  const uint32_t high[3] = {0, 0x80000000u, ~0u};
+  ASSERT_EQ(hsa_amd_queue_cu_set_mask(q, 96, high), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(port_->queue(0).cuMask, (std::vector<uint32_t>{0, 0x80000000u}));
+  ASSERT_EQ(hsa_amd_queue_cu_set_mask(q, 0, nullptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(port_->queue(0).cuMask, (std::vector<uint32_t>{~0u, ~0u}));
+  // Refused, the mask unchanged: no CU of the GPU, a size that is not whole words, no array.
+  const uint32_t none[3] = {0, 0, ~0u};
+  EXPECT_EQ(hsa_amd_queue_cu_set_mask(q, 96, none), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_queue_cu_set_mask(q, 33, none), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_queue_cu_set_mask(q, 32, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(port_->queue(0).cuMask, (std::vector<uint32_t>{~0u, ~0u}));
+  EXPECT_EQ(hsa_amd_queue_cu_get_mask(q, 0, got), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_queue_cu_get_mask(q, 32, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_queue_t notAQueue{};
+  EXPECT_EQ(hsa_amd_queue_cu_set_mask(&notAQueue, 32, cus1and3), HSA_STATUS_ERROR_INVALID_QUEUE);
+  EXPECT_EQ(hsa_amd_queue_cu_get_mask(&notAQueue, 32, got), HSA_STATUS_ERROR_INVALID_QUEUE);
+  ASSERT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+}
+
 TEST_F(Queues, RejectsSizesThatAreNotPowersOfTwoOrTooLarge) {
   hsa_queue_t* q = nullptr;
   EXPECT_NE(hsa_queue_create(gpu_, 1000, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),

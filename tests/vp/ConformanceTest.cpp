@@ -177,7 +177,7 @@ TEST(Conformance, MmioErrorsAndIdentification) {
     EXPECT_EQ(access(mmio, tlm::TLM_READ_COMMAND, mmio::kId, buf, 4), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(u32(), mmio::kIdValue);
     access(mmio, tlm::TLM_READ_COMMAND, mmio::kVersion, buf, 4);
-    EXPECT_EQ(u32(), 0x00030002u);
+    EXPECT_EQ(u32(), 0x00030003u);
     // The device aperture: 4 GiB up, the platform's DRAM size (tiny: platforms/tiny.json).
     uint64_t u64 = 0;
     access(mmio, tlm::TLM_READ_COMMAND, mmio::kDeviceMemoryBaseLo, buf, 8);

@@ -40,7 +40,8 @@ constexpr uint64_t kId = 0x000, kVersion = 0x004, kStatus = 0x008, kErrorCode = 
                    kCapabilities = 0x02C, kMemMapBase = 0x030, kMemMapSize = 0x038,
                    kMemMapCommand = 0x040, kMemMapStatus = 0x044, kDeviceMemoryBase = 0x048,
                    kDeviceMemorySize = 0x050, kTimestamp = 0x058, kFaultAddress = 0x060,
-                   kFaultStatus = 0x068, kQueuePriorities = 0x06C;
+                   kFaultStatus = 0x068, kQueuePriorities = 0x06C, kQueueCuMaskIndex = 0x070,
+                   kQueueCuMaskData = 0x074;
 // Queue q's block is at 0x100 + q * 0x40; offsets in the block.
 constexpr uint64_t kQBase = 0x00, kQSize = 0x08, kQEnable = 0x0C, kQDoorbell = 0x10,
                    kQReadIndex = 0x18, kQStatus = 0x20, kQErrorCode = 0x24, kQDispatches = 0x28,
@@ -252,15 +253,30 @@ TEST(CommandProcessorBlock, RegistersReadAsTheRegisterMapSays) {
   CpBench b;
   b.host.body([&](TesterInitiator& h) {
     EXPECT_EQ(b.reg(kId), 0x55504756u);  // "VGPU"
-    EXPECT_EQ(b.reg(kVersion), 0x00030002u);
+    EXPECT_EQ(b.reg(kVersion), 0x00030003u);
     EXPECT_EQ(b.reg(kComputeUnits), 1u);  // tiny.json: compute_units 1
     EXPECT_EQ(b.reg(kQueues), 8u);
     EXPECT_EQ(b.reg(kQueueStride), 0x40u);
-    EXPECT_EQ(b.reg(kCapabilities), 0x1ffu);      // bits 0..8
+    EXPECT_EQ(b.reg(kCapabilities), 0x3ffu);      // bits 0..9
     EXPECT_EQ(b.reg(kQueuePriorities), 0x5555u);  // every queue normal (1)
     b.setReg(kQueuePriorities, 0xfffe1234u);      // 16 bits: 2 per queue
     EXPECT_EQ(b.reg(kQueuePriorities), 0x1234u);
     b.setReg(kQueuePriorities, 0x5555u);
+    // QUEUE_CU_MASK: INDEX keeps queue (10:8) and word (4:0); every word starts all ones, and a
+    // write reaches only the selected word of the selected queue.
+    EXPECT_EQ(b.reg(kQueueCuMaskIndex), 0u);
+    EXPECT_EQ(b.reg(kQueueCuMaskData), 0xffffffffu);
+    b.setReg(kQueueCuMaskIndex, 0xffffffffu);
+    EXPECT_EQ(b.reg(kQueueCuMaskIndex), 0x71fu);
+    b.setReg(kQueueCuMaskIndex, 3u << 8 | 1);
+    b.setReg(kQueueCuMaskData, 0xa5u);
+    EXPECT_EQ(b.reg(kQueueCuMaskData), 0xa5u);
+    b.setReg(kQueueCuMaskIndex, 3u << 8 | 0);
+    EXPECT_EQ(b.reg(kQueueCuMaskData), 0xffffffffu);
+    b.setReg(kQueueCuMaskIndex, 2u << 8 | 1);
+    EXPECT_EQ(b.reg(kQueueCuMaskData), 0xffffffffu);
+    b.setReg(kQueueCuMaskIndex, 3u << 8 | 1);
+    b.setReg(kQueueCuMaskData, 0xffffffffu);
     EXPECT_EQ(b.reg64(kDeviceMemoryBase), 0x100000000ull);
     EXPECT_EQ(b.reg64(kDeviceMemorySize), kDramBytes);
     EXPECT_EQ(b.reg(kStatus), 0u);
@@ -656,6 +672,41 @@ TEST(CommandProcessorBlock, MalformedPacketsAreRefusedWithTheirErrorCodes) {
     ASSERT_TRUE(b.waitUntil([&] { return !b.dispatcher.submitted.empty(); }, 1000));
     EXPECT_EQ(b.dispatcher.submitted[0]->dispatch->vgprsPerWave, 256u);
     EXPECT_EQ(b.reg(queueRegister(0, kQErrorCode)), 0u);
+  });
+  test::simulate();
+}
+
+// tiny has one CU. A queue whose CU mask leaves it out can never start a workgroup: its
+// dispatch is refused with code 7 (docs/register-map.md); a mask that keeps CU 0 (whatever it
+// says of CUs the GPU does not have) lets the dispatch use every CU there is.
+TEST(CommandProcessorBlock, ADispatchGoesWhereItsQueuesCuMaskAllows) {
+  CpBench b;
+  b.host.body([&](TesterInitiator&) {
+    b.enableQueue(1);
+    b.enableQueue(2);
+    b.setReg(kQueueCuMaskIndex, 1u << 8);
+    b.setReg(kQueueCuMaskData, 0xfffffffeu);  // every CU but CU 0
+    b.setReg(kQueueCuMaskIndex, 2u << 8);
+    b.setReg(kQueueCuMaskData, 0x3u);  // CU 0 and a CU 1 tiny does not have
+    b.setSignal(b.signal(0), 1);
+    b.writePacket(1, 0, b.dispatchOf(0, b.signal(0)).bytes());
+    b.ring(1, 1);
+    ASSERT_TRUE(b.waitUntil([&] { return b.readIndex(1) == 1; }, 1000));
+    EXPECT_EQ(b.reg(queueRegister(1, kQErrorCode)), 7u);
+    EXPECT_EQ(b.signalValue(b.signal(0)), 0);
+    EXPECT_TRUE(b.dispatcher.submitted.empty());
+    EXPECT_NE(b.cp.lastFault().find("CU mask (QUEUE_CU_MASK_DATA) enables none of the GPU's 1 "
+                                    "compute units"),
+              std::string::npos)
+        << b.cp.lastFault();
+    b.writePacket(2, 0, b.dispatchOf(0, 0).bytes());
+    b.ring(2, 1);
+    ASSERT_TRUE(b.waitUntil([&] { return !b.dispatcher.submitted.empty(); }, 1000));
+    EXPECT_EQ(b.reg(queueRegister(2, kQErrorCode)), 0u);
+    const KernelDispatch& d = *b.dispatcher.submitted[0]->dispatch;
+    EXPECT_TRUE(d.cuMask.empty());  // every CU
+    EXPECT_TRUE(d.mayUse(0));
+    EXPECT_EQ(d.queue, 2u);
   });
   test::simulate();
 }

@@ -426,6 +426,27 @@ TEST(DispatcherBlock, WavesStartWithTheirPlaceInHwId) {
   EXPECT_EQ(smid, want);
 }
 
+// A dispatch whose queue's CU mask enables CUs 1 and 3 of 4: its 8 workgroups go only there,
+// taking turns (round robin over the CUs it may use), while an unmasked one uses all four.
+TEST(DispatcherBlock, ACuMaskKeepsADispatchOnItsCus) {
+  DispatcherBench b(4, 40, 65536, 100);
+  auto masked = dispatchOf({64 * 8, 1, 1}, {64, 1, 1}, "masked");
+  masked->cuMask = {0b1010};
+  auto open = dispatchOf({64 * 8, 1, 1}, {64, 1, 1}, "open");
+  b.host.body([&] {
+    b.dispatcher.submit(masked);
+    sc_core::wait(b.dispatcher.finishedEvent());
+    b.dispatcher.submit(open);
+    sc_core::wait(b.dispatcher.finishedEvent());
+  });
+  test::simulate();
+  std::vector<uint32_t> maskedCus, openCus;
+  for (const Launch* l : b.launchesOf(masked.get())) maskedCus.push_back(l->cu);
+  for (const Launch* l : b.launchesOf(open.get())) openCus.push_back(l->cu);
+  EXPECT_EQ(maskedCus, (std::vector<uint32_t>{1, 3, 1, 3, 1, 3, 1, 3}));
+  EXPECT_EQ(std::set<uint32_t>(openCus.begin(), openCus.end()), (std::set<uint32_t>{0, 1, 2, 3}));
+}
+
 TEST(DispatcherBlock, AFaultEndsItsDispatchAndEveryDispatchWithWorkgroupsOnThatCu) {
   DispatcherBench b(2, 40, 65536, 1000);
   auto a = dispatchOf({64, 1, 1}, {64, 1, 1}, "a");      // 1 workgroup
