@@ -1,8 +1,8 @@
 // __smid() through Debian's HIP runtime on vgpu's vega20 (60 CUs): HIP computes it from the
 // wave's HW_ID register as SE_ID << 4 | CU_ID (amd_device_functions.h). One workgroup of one
-// wave for each CU (60 fit at once, and the dispatcher gives each CU one before any CU a second
-// only when every CU has room, which an empty GPU has), so every CU answers once: 60 different
-// values, each a CU 0..14 of a shader engine 0..3 (Vega 20 has 4 engines of 16 CUs, AMD "Vega"
+// wave for each CU: the dispatcher places workgroups round robin over the CUs with room, so on
+// an idle GPU the 60 land on 60 different CUs and every CU answers once: 60 different values,
+// each a CU 0..14 of a shader engine 0..3 (Vega 20 has 4 engines of 16 CUs, AMD "Vega"
 // whitepaper; the MI50 enables 15 of each). Exits non-zero otherwise.
 #include <hip/hip_runtime.h>
 
