@@ -2,6 +2,7 @@
 // Manual 1.2, chapter 2; hsa.h). A signal handle is the address of its amd_signal_t
 // (amd_hsa_signal.h); the value is changed with atomics in the memory order the function's name
 // gives, and host-side changes wake the runtime's waiters.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -317,15 +318,10 @@ hsa_status_t HSA_API hsa_amd_queue_cu_set_mask(const hsa_queue_t* queue, uint32_
   if (q == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;
   if (num_cu_mask_count % 32 != 0 || (num_cu_mask_count != 0 && cu_mask == nullptr))
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  const uint32_t cus = rt->platform().computeUnits;
-  std::vector<uint32_t> words((cus + 31) / 32, 0);
-  bool any = false;
-  for (uint32_t cu = 0; cu < cus; ++cu) {
-    const bool on =
-        num_cu_mask_count == 0 || (cu < num_cu_mask_count && ((cu_mask[cu / 32] >> (cu % 32)) & 1));
-    if (on) words[cu / 32] |= 1u << (cu % 32), any = true;
-  }
-  if (!any) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  std::vector<uint32_t> words =
+      vgpu::hsa::cuMaskWords(rt->platform().computeUnits, num_cu_mask_count, cu_mask);
+  if (std::all_of(words.begin(), words.end(), [](uint32_t w) { return w == 0; }))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   rt->port().setQueueCuMask(q->portQueue, words);
   q->cuMask = std::move(words);
   return HSA_STATUS_SUCCESS;

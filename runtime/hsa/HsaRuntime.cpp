@@ -676,6 +676,14 @@ void Runtime::addAsyncHandler(const AsyncHandler& h) {
   changed_.notify_all();
 }
 
+std::vector<uint32_t> cuMaskWords(uint32_t cus, uint32_t bits, const uint32_t* mask) {
+  std::vector<uint32_t> words((cus + 31) / 32, 0);
+  for (uint32_t cu = 0; cu < cus; ++cu)
+    if (bits == 0 || (cu < bits && ((mask[cu / 32] >> (cu % 32)) & 1)))
+      words[cu / 32] |= 1u << (cu % 32);
+  return words;
+}
+
 bool satisfied(hsa_signal_value_t v, hsa_signal_condition_t c, hsa_signal_value_t x) {
   switch (c) {
     case HSA_SIGNAL_CONDITION_EQ:
@@ -762,9 +770,7 @@ hsa_status_t Runtime::createQueue(uint32_t size, hsa_queue_type32_t type,
   }
   q->portQueue = *index;
   // Every CU, as the GPU's queue starts (createQueue resets its CU mask).
-  q->cuMask.assign((platform().computeUnits + 31) / 32, ~0u);
-  if (platform().computeUnits % 32 != 0)
-    q->cuMask.back() = (1u << platform().computeUnits % 32) - 1;
+  q->cuMask = cuMaskWords(platform().computeUnits, 0, nullptr);
   q->amd = static_cast<amd_queue_t*>(header);
   q->doorbell = createSignal(-1, AMD_SIGNAL_KIND_DOORBELL);
   q->callback = callback;

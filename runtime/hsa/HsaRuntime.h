@@ -35,6 +35,11 @@ void setGpuPortFactory(GpuPortFactory factory);
 // libhsa-runtime64, so that vgpu_hsa_core does not depend on the model).
 std::unique_ptr<GpuPort> defaultGpuPort();
 
+// The words of a CU mask as the GPU holds it (Queue::cuMask) for a GPU of `cus` CUs, from the
+// first `bits` bits of `mask` as hsa_amd_queue_cu_set_mask takes them: bit i enables CU i, bits
+// past `bits` and past the GPU's CUs enable nothing, and `bits` 0 enables every CU.
+std::vector<uint32_t> cuMaskWords(uint32_t cus, uint32_t bits, const uint32_t* mask);
+
 // Whether a signal's value `v` meets `c` against `x` (hsa_signal_condition_t, hsa.h).
 bool satisfied(hsa_signal_value_t v, hsa_signal_condition_t c, hsa_signal_value_t x);
 
