@@ -145,7 +145,7 @@ uint32_t CommandProcessor::readRegister(uint32_t offset) const {
     case mmio::kQueueCuMaskIndex:
       return cuMaskIndex_;
     case mmio::kQueueCuMaskData:
-      return cuMasks_[(cuMaskIndex_ >> 8) & 7][cuMaskIndex_ & 31];
+      return selectedCuMaskWord();
     case mmio::kMemMapBaseLo:
       return static_cast<uint32_t>(memMapBase_);
     case mmio::kMemMapBaseHi:

@@ -149,7 +149,11 @@ class CommandProcessor : public sc_core::sc_module {
     return all;
   }();
   uint32_t cuMaskIndex_ = 0;
+  // The word QUEUE_CU_MASK_INDEX selects (QUEUE_CU_MASK_DATA).
   uint32_t& selectedCuMaskWord() { return cuMasks_[(cuMaskIndex_ >> 8) & 7][cuMaskIndex_ & 31]; }
+  uint32_t selectedCuMaskWord() const {
+    return const_cast<CommandProcessor*>(this)->selectedCuMaskWord();
+  }
   uint32_t priorityOf(uint32_t q) const {
     const uint32_t p = (queuePriorities_ >> (2 * q)) & 3;
     return p > mmio::kPriorityHigh ? uint32_t{mmio::kPriorityHigh} : p;
