@@ -32,8 +32,15 @@ bool subOverflow(int32_t a, int32_t b) {
   return __builtin_sub_overflow(a, b, &r);
 }
 
+// (Signed fields reaching the top bit end there and take it as their sign, as bfeI in
+// ValuMath.h: an arithmetic shift.)
 uint64_t bfe(uint64_t v, uint32_t off, uint32_t width, int bits, bool sign) {
   if (width == 0) return 0;
+  if (sign && off + width >= static_cast<uint32_t>(bits)) {
+    const int64_t s = bits == 32 ? int64_t{static_cast<int32_t>(v)} : static_cast<int64_t>(v);
+    const uint64_t r = static_cast<uint64_t>(s >> off);
+    return bits == 32 ? (r & 0xffffffffull) : r;
+  }
   uint64_t r = (off >= 64) ? 0 : (v >> off);
   if (width < 64) r &= (1ull << width) - 1;
   if (sign && width < 64) r = sext(r, static_cast<int>(width));

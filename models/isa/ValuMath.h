@@ -70,10 +70,14 @@ inline uint32_t bfeU(uint32_t v, uint32_t off, uint32_t width) {
   if (width == 0) return 0;
   return (v >> off) & ((1u << width) - 1);
 }
+// Signed: a field reaching bit 31 or past it ends at bit 31 and takes bit 31 as its sign, so
+// the result is v shifted arithmetically (the D3D SM5 ibfe definition, which LLVM's AMDGPU
+// constant folding of llvm.amdgcn.sbfe follows: offset + width >= 32 folds to an ashr).
 inline uint32_t bfeI(uint32_t v, uint32_t off, uint32_t width) {
   off &= 31;
   width &= 31;
   if (width == 0) return 0;
+  if (off + width >= 32) return static_cast<uint32_t>(static_cast<int32_t>(v) >> off);
   const uint32_t x = (v >> off) & ((1u << width) - 1);
   return static_cast<uint32_t>(sext(x, static_cast<int>(width)));
 }

@@ -124,6 +124,14 @@ TEST(VectorValues, IntegerVop3MatchesDefinitions) {
       tri("v_bfe_u32", 0xabcd1234, 4, 0, 0),
       tri("v_bfe_i32", 0xabcd1284, 4, 4, 0xfffffff8),
       tri("v_bfe_i32", 0xabcd1274, 4, 4, 7),
+      // A signed field reaching bit 31 ends there and takes bit 31 as its sign: an arithmetic
+      // shift (D3D SM5 ibfe; LLVM folds llvm.amdgcn.sbfe with offset + width >= 32 to ashr).
+      // 0xd4ca690a >> 25 = 0x6a, bit 31 set: 0xffffffea; 0x82dfcb75 >> 7: 0xff05bf96.
+      tri("v_bfe_i32", 0xd4ca690a, 25, 31, 0xffffffea),
+      tri("v_bfe_i32", 0x82dfcb75, 7, 29, 0xff05bf96),
+      tri("v_bfe_i32", 0x42dfcb75, 7, 29, 0x0085bf96),
+      tri("v_bfe_i32", 0x80000000, 4, 28, 0xf8000000),
+      tri("v_bfe_u32", 0xd4ca690a, 25, 31, 0x6a),
       tri("v_bfi_b32", 0xff00ff00, 0x12345678, 0x9abcdef0, 0x12bc56f0),
       tri("v_mad_u32_u24", 0xff000003, 0x00000005, 7, 22),
       tri("v_mad_i32_i24", 0x00ffffff, 0x00000005, 7, 2),
