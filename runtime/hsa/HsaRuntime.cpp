@@ -9,6 +9,8 @@
 #include <cstring>
 #include <exception>
 
+#include "common/Apertures.h"
+
 namespace vgpu::hsa {
 
 uint64_t Runtime::kPageBytes = 4096;
@@ -789,6 +791,10 @@ hsa_status_t Runtime::createQueue(uint32_t size, hsa_queue_type32_t type,
   q->amd->queue_properties = AMD_QUEUE_PROPERTIES_IS_PTR64;
   q->amd->max_cu_id = p.computeUnits - 1;
   q->amd->max_wave_id = p.cu.simdsPerCu * p.cu.waveSlotsPerSimd - 1;
+  // The flat apertures' high halves, for code that finds them through the queue (code objects
+  // for targets without aperture registers; gfx9 code reads SH_MEM_BASES instead).
+  q->amd->group_segment_aperture_base_hi = static_cast<uint32_t>(kSharedApertureBase >> 32);
+  q->amd->private_segment_aperture_base_hi = static_cast<uint32_t>(kPrivateApertureBase >> 32);
   Queue* raw = q.get();
   {
     std::lock_guard<std::mutex> lock(signalMutex_);
