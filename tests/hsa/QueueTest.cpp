@@ -45,6 +45,9 @@ TEST_F(Queues, CreateGivesTheGpuARingInExposedMemory) {
   EXPECT_EQ(header[4095 * 32] & 0xff, HSA_PACKET_TYPE_INVALID);
   const auto* amd = reinterpret_cast<const amd_queue_t*>(q);
   EXPECT_EQ(amd->max_cu_id, 63u);  // mi60: 64 CUs
+  // The flat apertures' high halves: amdkfd's gfx9 LDS aperture 1 << 48, scratch 2 << 48.
+  EXPECT_EQ(amd->group_segment_aperture_base_hi, 0x10000u);
+  EXPECT_EQ(amd->private_segment_aperture_base_hi, 0x20000u);
   EXPECT_FALSE(amd->queue_properties & AMD_QUEUE_PROPERTIES_ENABLE_PROFILING);
   ASSERT_EQ(hsa_amd_profiling_set_profiler_enabled(q, 1), HSA_STATUS_SUCCESS);
   EXPECT_TRUE(amd->queue_properties & AMD_QUEUE_PROPERTIES_ENABLE_PROFILING);
