@@ -242,6 +242,7 @@ bool ComputeUnit::waitSatisfied(const Wave& w) const {
   w.next = &inst + inst.sizeBytes / 4;  // (InstructionDecodeCache: always a valid entry)
   if (!nextRequest_) nextRequest_ = newRequest();
   isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
+  noteMemoryWrite();
   ++waveInstructions;
   ++instructionsByType[static_cast<size_t>(inst.issue)];
   w.readyCycle = now_ + 1;
@@ -377,6 +378,7 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   prepareIssue(w, inst);
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
+  noteMemoryWrite();
   const isa::StepResult& r = step_;
   ++waveInstructions;
   ++instructionsByType[static_cast<size_t>(inst.issue)];

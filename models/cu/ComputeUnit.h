@@ -125,6 +125,11 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
     gwsChanged_ = changed;
     cycleCtx_.gws = gws;
   }
+  // When a wave of the device last issued a store or an atomic, in cycles: one record shared by
+  // the GPU's CUs (a CU alone keeps its own). The watchdog does not call a wait at a barrier a
+  // deadlock while waves are still writing memory somewhere: the rest of the workgroup may be
+  // in an atomic retry loop, or a workgroup in a long phase that a grid-wide sync waits for.
+  void attachDeviceWrites(uint64_t* lastWriteCycle) { lastDeviceWrite_ = lastWriteCycle; }
   // Co-verification (--check-hazards): every instruction a wave issues goes to `checker`, in
   // the wave's program order; nullptr (the default) checks nothing and costs nothing.
   void setHazardChecker(isa::HazardChecker* checker) { hazardChecker_ = checker; }
@@ -208,6 +213,15 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
            w.state == Wave::State::Gws;
   }
   const Wave* longestWaiting() const;
+  // The cycle from which the watchdog counts a wave's wait (see attachDeviceWrites).
+  uint64_t stuckSince(const Wave& w) const;
+  // After an instruction executed into nextRequest_: a store or an atomic moves the device's
+  // last-write cycle (what the watchdog counts progress by).
+  void noteMemoryWrite() {
+    if ((step_.kind == isa::StepKind::Memory || step_.kind == isa::StepKind::MemoryDone) &&
+        nextRequest_->op != isa::MemOp::Load && *lastDeviceWrite_ < now_)
+      *lastDeviceWrite_ = now_;
+  }
   uint64_t nextEventCycle() const;
   void advance(uint64_t cycles);
   void fetch(Wave& w);
@@ -255,6 +269,8 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   uint64_t issueSequence_ = 0;
   LatencyPerturbation perturbation_;  // used when config_.perturbLatencySeed != 0
   uint64_t nextWatchdogCheck_ = 0;    // cycle at which the oldest wait could pass the watchdog
+  uint64_t ownLastWrite_ = 0;         // the record of attachDeviceWrites while none is attached
+  uint64_t* lastDeviceWrite_ = &ownLastWrite_;
 
   // An access in flight as the heap orders it: the keys are in the entry, so that ordering the
   // heap reads no access (a CU of a streaming kernel has hundreds in flight, 60 CUs tens of

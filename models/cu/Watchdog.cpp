@@ -2,6 +2,7 @@
 // limit, and the fault report with wave, PC, encoding and disassembly.
 #include "cu/ComputeUnit.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -74,10 +75,20 @@ std::string ComputeUnit::describeEveryWave() const {
   return os.str();
 }
 
+uint64_t ComputeUnit::stuckSince(const Wave& w) const {
+  // A wave at a workgroup barrier or a GWS barrier or semaphore waits for other waves. Those
+  // that still store or run atomics are working (a compare-and-swap retry loop under
+  // contention, a long phase that a grid-wide sync waits for), and only the cycle limit can
+  // tell a retry loop that never ends; a wave that spins on loads alone writes nothing. A
+  // counter that does not come down (s_waitcnt) is stuck whatever others do.
+  if (w.state == Wave::State::Waitcnt) return w.waitStart;
+  return std::max(w.waitStart, *lastDeviceWrite_);
+}
+
 const ResidentWave* ComputeUnit::longestWaiting() const {
   const Wave* oldest = nullptr;
   for (const auto& w : slots_.all())
-    if (w && waiting(*w) && (!oldest || w->waitStart < oldest->waitStart)) oldest = w.get();
+    if (w && waiting(*w) && (!oldest || stuckSince(*w) < stuckSince(*oldest))) oldest = w.get();
   return oldest;
 }
 
@@ -93,14 +104,17 @@ void ComputeUnit::faultDeadlock(const std::string& reason) {
 
 void ComputeUnit::checkWatchdog() {
   // Only waits count: a wave that keeps issuing (a spin loop) is the cycle limit's business,
-  // but the barrier its workgroup's other waves wait at shows up here.
+  // but the barrier its workgroup's other waves wait at shows up here, once no wave of the
+  // device has written memory for as long (stuckSince).
   const Wave* oldest = longestWaiting();
   if (oldest == nullptr) {
     nextWatchdogCheck_ = now_ + config_.watchdogCycles;
     return;
   }
-  if (now_ - oldest->waitStart <= config_.watchdogCycles) {
-    nextWatchdogCheck_ = oldest->waitStart + config_.watchdogCycles + 1;
+  // (The last write may be another CU's, at its local time: ahead of this one's.)
+  const uint64_t since = stuckSince(*oldest);
+  if (since >= now_ || now_ - since <= config_.watchdogCycles) {
+    nextWatchdogCheck_ = since + config_.watchdogCycles + 1;
     return;
   }
   faultDeadlock("deadlock: no forward progress for " + std::to_string(config_.watchdogCycles) +
@@ -111,7 +125,11 @@ void ComputeUnit::checkWatchdog() {
                      ? std::string("for a global wave sync resource (ds_gws_sema_p or "
                                    "ds_gws_barrier) that no wave releases")
                      : std::string("for memory counters that have not come down")) +
-                " since cycle " + std::to_string(oldest->waitStart));
+                " since cycle " + std::to_string(oldest->waitStart) +
+                (since > oldest->waitStart
+                     ? ", and no wave has stored to memory or run an atomic since cycle " +
+                           std::to_string(since)
+                     : std::string()));
 }
 
 void ComputeUnit::fault(const Wave& w, const isa::Instruction* inst, const std::string& reason,

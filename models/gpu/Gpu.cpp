@@ -136,6 +136,7 @@ Gpu::Gpu(sc_module_name name, const PlatformConfig& config, SocketBinder binder)
     cu.attachDecodeCache(decoded_.get());
     cu.attachGds(gds_.data(), static_cast<uint32_t>(gds_.size()));
     cu.attachGws(&gws_, &gwsChanged_);
+    cu.attachDeviceWrites(&lastMemoryWriteCycle_);
     bind(cu.vectorMemorySocket, tcs_.back()->socket, "cu" + n + "->tc");
     bind(tcs_.back()->vectorL1.memory, l2_->socket, "tc" + n + ".vector_l1->l2");
     Sqc& sqc = *sqcs_[i / config.cusPerSqc];

@@ -182,6 +182,16 @@ INSTANTIATE_TEST_SUITE_P(
                   "",
                   {"deadlock: no forward progress for 10000000 cycles (--watchdog-cycles)",
                    "(1 of 2 waves arrived, 0 ended)"}},
+        // Wave 0 stores for about 16,000 cycles before it spins: the wait at the barrier,
+        // longer than 2,000 cycles from its start, counts only from the last store.
+        FaultCase{"barrier_after_stores_then_spin",
+                  kFaults,
+                  "barrier_after_stores_then_spin",
+                  "--watchdog-cycles 2000",
+                  {"deadlock: no forward progress for 2000 cycles (--watchdog-cycles): a wave has "
+                   "waited at a barrier that the rest of its workgroup does not reach since cycle ",
+                   ", and no wave has stored to memory or run an atomic since cycle ",
+                   "(1 of 2 waves arrived, 0 ended)"}},
         FaultCase{"waitcnt_longer_than_watchdog",
                   kFaults,
                   "waitcnt_on_load",

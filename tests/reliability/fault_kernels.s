@@ -138,6 +138,42 @@ barrier_never_reached:
 .Lbarrier_never_reached_end:
 .size barrier_never_reached, .Lbarrier_never_reached_end-barrier_never_reached
 
+.globl barrier_after_stores_then_spin
+.p2align 8
+.type barrier_after_stores_then_spin,@function
+barrier_after_stores_then_spin:
+  // barrier_never_reached, but wave 0 first stores to LDS 400 times (a few tens of thousands
+  // of cycles) before it spins: while it stores it is working, and the watchdog counts wave
+  // 1's wait at the barrier only from the last store.
+  v_readfirstlane_b32 s8, v0
+  s_lshr_b32 s8, s8, 6
+  v_mov_b32 v1, 0
+  s_cmp_eq_u32 s8, 0
+  s_cbranch_scc1 .Lstores
+  s_barrier
+  v_mov_b32 v2, 1
+  ds_write_b32 v1, v2
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+.Lstores:
+  s_movk_i32 s9, 400
+  v_mov_b32 v3, 4
+.Lstore:
+  ds_write_b32 v3, v1
+  s_waitcnt lgkmcnt(0)
+  s_sub_u32 s9, s9, 1
+  s_cmp_lg_u32 s9, 0
+  s_cbranch_scc1 .Lstore
+.Lspin_after_stores:
+  ds_read_b32 v2, v1
+  s_waitcnt lgkmcnt(0)
+  v_cmp_eq_u32 vcc, 0, v2
+  s_cbranch_vccnz .Lspin_after_stores
+  s_barrier
+  s_endpgm
+.Lbarrier_after_stores_then_spin_end:
+.size barrier_after_stores_then_spin, .Lbarrier_after_stores_then_spin_end-barrier_after_stores_then_spin
+
 .globl waitcnt_on_load
 .p2align 8
 .type waitcnt_on_load,@function
@@ -217,6 +253,13 @@ runaway_loop:
   .amdhsa_group_segment_fixed_size 0
 .end_amdhsa_kernel
 .amdhsa_kernel barrier_never_reached
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 256
+.end_amdhsa_kernel
+
+.amdhsa_kernel barrier_after_stores_then_spin
   .amdhsa_next_free_vgpr 8
   .amdhsa_next_free_sgpr 16
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
@@ -327,6 +370,18 @@ amdhsa.kernels:
       - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
   - .name: barrier_never_reached
     .symbol: barrier_never_reached.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 256
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: barrier_after_stores_then_spin
+    .symbol: barrier_after_stores_then_spin.kd
     .kernarg_segment_size: 8
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 256
