@@ -1,5 +1,6 @@
 // The CPU side of the sparse tests in tests/rocm: random CSR matrices with empty rows and a
-// long row, y = alpha op(A) x + beta y in double with an error bound, and the comparison.
+// long row, y = alpha op(A) x + beta y in double with an error bound, and the comparison; and
+// a matrix's copy in device memory (DeviceCsr).
 //
 // Two kinds of values: small integers (entries in -4..4, vectors in -3..3), for which every
 // product and partial sum is an integer below 2^24 and so exact in float whatever the
@@ -54,6 +55,19 @@ inline Csr randomCsr(const std::string& name, int m, int n, double density, std:
   }
   return a;
 }
+
+// A matrix's arrays in device memory, freed with it.
+struct DeviceCsr {
+  float* val;
+  int *rowPtr, *col;
+  explicit DeviceCsr(const Csr& a)
+      : val(toDevice(a.val)), rowPtr(toDevice(a.rowPtr)), col(toDevice(a.col)) {}
+  ~DeviceCsr() {
+    HIP_OK(hipFree(val));
+    HIP_OK(hipFree(rowPtr));
+    HIP_OK(hipFree(col));
+  }
+};
 
 inline std::vector<float> randomVector(size_t n, bool integers, unsigned seed) {
   std::mt19937 rng(seed);

@@ -18,18 +18,6 @@ namespace {
 rocsparse_handle gHandle;
 rocsparse_mat_descr gDescr;
 
-struct DeviceCsr {
-  float* val;
-  int *rowPtr, *col;
-  explicit DeviceCsr(const Csr& a)
-      : val(toDevice(a.val)), rowPtr(toDevice(a.rowPtr)), col(toDevice(a.col)) {}
-  ~DeviceCsr() {
-    HIP_OK(hipFree(val));
-    HIP_OK(hipFree(rowPtr));
-    HIP_OK(hipFree(col));
-  }
-};
-
 void spmv(const Csr& a, bool integers, unsigned seed) {
   const DeviceCsr d(a);
   const float alpha = 2.0f, beta = -1.0f;

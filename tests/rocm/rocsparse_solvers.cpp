@@ -66,29 +66,10 @@ std::vector<float> multiply(const Csr& t, bool transpose, const std::vector<floa
   return b;
 }
 
-struct DeviceCsr {
-  float* val;
-  int *rowPtr, *col;
-  explicit DeviceCsr(const Csr& a)
-      : val(toDevice(a.val)), rowPtr(toDevice(a.rowPtr)), col(toDevice(a.col)) {}
-  ~DeviceCsr() {
-    HIP_OK(hipFree(val));
-    HIP_OK(hipFree(rowPtr));
-    HIP_OK(hipFree(col));
-  }
-};
-
+// compare() (SparseCpu.h) with exact values: every element equal.
 void exactlyEqual(const std::vector<float>& got, const std::vector<float>& want,
                   const std::string& what) {
-  size_t bad = 0, first = 0;
-  for (size_t i = 0; i < want.size(); ++i)
-    if (got[i] != want[i] && bad++ == 0) first = i;
-  char detail[120] = "";
-  if (bad)
-    std::snprintf(detail, sizeof detail, " (first at %zu: got %.9g, expected %.9g)", first,
-                  got[first], want[first]);
-  check(bad == 0, what + ": " + std::to_string(bad) + " of " + std::to_string(want.size()) +
-                      " differ" + detail);
+  compare(got, std::vector<double>(want.begin(), want.end()), {}, true, what);
 }
 
 // Solves op(T) y = alpha b for y, b made from a chosen integer solution.
