@@ -708,18 +708,24 @@ void CommandProcessor::finishDispatch(uint32_t q) {
                             p.workgroups, p.waves, p.faulted);
   ++dispatches_;
   ++queue.dispatches;
-  if (p.faulted) {
+  queue.record.packetStartNs = toTimestamp(queue.packetStart);
+  const bool faulted = p.faulted;  // (p goes with queue.running below)
+  if (faulted) {
+    // The record goes out before the error: host software that sees the fault may end the
+    // simulation (Runtime throws KernelFault) while the packet's retirement below waits for
+    // its memory writes, and the statistics still show how far the kernel got.
+    queue.record.packetEndNs = timestampNow();
+    if (onDispatchDone) onDispatchDone(queue.record);
     raiseError(q, mmio::kErrorKernelFault, p.fault, p.faultAddress);
     queue.halted = true;  // the packets behind it wait until host software saw the fault
   }
-  queue.record.packetStartNs = toTimestamp(queue.packetStart);
   // Release fence: nothing to write back in this model (docs/register-map.md, "Fences").
   queue.running.reset();
   queue.state = Queue::State::Idle;
   // The record is complete when the packet is: the end is what its signal's end_ts says.
-  queue.record.packetEndNs = timestampNow();
+  if (!faulted) queue.record.packetEndNs = timestampNow();
   retirePacket(q, queue.completionSignal);
-  if (onDispatchDone) onDispatchDone(queue.record);
+  if (!faulted && onDispatchDone) onDispatchDone(queue.record);
 }
 
 }  // namespace vgpu

@@ -32,6 +32,20 @@ void expectOneFaultMessage(const std::string& err, const std::string& kernel) {
   EXPECT_EQ(err.find("vgpu-sim: ", at + 1), std::string::npos) << "more than one message: " << err;
 }
 
+// The faulted dispatch is in the statistics (it once was not: the runtime ended the simulation
+// before the command processor recorded it, and `cycles` read 0), ending at the cycle the
+// report names, and `cycles` counts from its start to there.
+void expectFaultedDispatchRecorded(const std::string& err, const std::string& stats) {
+  std::smatch at, end, start, cycles;
+  ASSERT_TRUE(std::regex_search(err, at, std::regex(", cycle ([0-9]+)\n  PC "))) << err;
+  ASSERT_TRUE(std::regex_search(stats, end, std::regex("\"end_cycle\": ([0-9]+)"))) << stats;
+  ASSERT_TRUE(std::regex_search(stats, start, std::regex("\"start_cycle\": ([0-9]+)")));
+  ASSERT_TRUE(std::regex_search(stats, cycles, std::regex("\"cycles\": ([0-9]+)")));
+  EXPECT_EQ(end[1], at[1]) << stats;
+  EXPECT_EQ(std::stoull(cycles[1]), std::stoull(end[1]) - std::stoull(start[1])) << stats;
+  EXPECT_GT(std::stoull(cycles[1]), 0u) << stats;
+}
+
 std::string run(const FaultCase& c, const ScratchDir& dir, const std::string& launch) {
   return "run " + shellQuote(c.codeObject) + " " + c.kernel + " " + launch +
          " --arg zeros:4096 --stats " + shellQuote(dir.file("stats.json")) + " " + c.options;
@@ -60,6 +74,7 @@ TEST_P(KernelFaults, StopCleanlyWithTheFullReport) {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(stats, m, std::regex("\"wave_instructions\": ([0-9]+)")));
   EXPECT_GE(std::stoull(m[1]), 1u) << stats;
+  expectFaultedDispatchRecorded(r.err, stats);
 }
 
 const std::string kFaults = VGPU_FAULT_KERNELS;
@@ -161,6 +176,7 @@ TEST_P(KernelHangs, ReportedWithEveryWave) {
   EXPECT_NE(r.err.find(", encoding "), std::string::npos) << r.err;
   const std::string stats = slurp(dir.file("stats.json"));
   EXPECT_NE(stats.find("\"faulted\": true"), std::string::npos) << stats;
+  expectFaultedDispatchRecorded(r.err, stats);
   // The default watchdog must fire in reasonable time, not leave the user waiting.
   EXPECT_LT(seconds, 60.0);
 }
