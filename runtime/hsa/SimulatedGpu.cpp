@@ -268,6 +268,9 @@ class GpuSystem : public sc_module {
 
   std::mutex hostMutex;  // allocator_, queue errors
   std::function<void()> systemMemoryWritten;
+  // Called on the simulation thread when a queue has failed, before host software can see it:
+  // ROCclr aborts the program on a queue error, so no exit handler would run after it.
+  std::function<void()> queueFailed;
   QueueState queues[mmio::kQueues];
   DeviceMemoryAllocator& allocator() { return allocator_; }
 
@@ -429,6 +432,7 @@ class GpuSystem : public sc_module {
         s.readIndex.store(read64(mmio::queueRegister(q, mmio::kQReadIndexLo)),
                           std::memory_order_release);
         if (failed & (1u << q)) {
+          if (queueFailed) queueFailed();
           std::lock_guard<std::mutex> lock(hostMutex);
           if (s.error.empty()) s.error = gpu.debugQueueFault(q);
         }
@@ -557,6 +561,7 @@ class SimulatedGpu final : public GpuPort {
         if (options_.profileInstructions)
           system_->gpu.enableInstructionProfile(options_.profileInstructions);
         if (!options_.reportPath.empty()) system_->gpu.enableActivitySampling();
+        system_->queueFailed = [this] { writeStatistics(); };
         if (!system_->requests.suspending())
           throw std::runtime_error("this SystemC cannot suspend for asynchronous requests");
         built.set_value();
@@ -810,6 +815,7 @@ class SimulatedGpu final : public GpuPort {
   // At the end (simulation thread, after sc_start returned): the statistics file and the
   // summary that vgpu-sim exec shows (VGPU_SUMMARY=1; vgpu-sim exec sets it unless --quiet).
   void report() {
+    writeStatistics();
     const Gpu& gpu = system_->gpu;
     const double hostSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - hostStart_).count();
@@ -821,6 +827,31 @@ class SimulatedGpu final : public GpuPort {
     }
     uint64_t copyNs = 0, copyBytes = 0;
     for (const auto& c : system_->copies) copyNs += c.endNs - c.startNs, copyBytes += c.bytes;
+    const double simulatedSeconds = sc_time_stamp().to_seconds();
+    const char* summary = std::getenv("VGPU_SUMMARY");
+    if (summary == nullptr || std::string(summary) != "1") return;
+    std::string names;
+    for (const auto& [name, count] : launches)
+      names += (names.empty() ? "" : ", ") + demangled(name) +
+               (count > 1 ? " x" + std::to_string(count) : "");
+    std::fprintf(
+        stderr,
+        "vgpu: %zu kernel launch%s on %s (%s mode)%s%s\n"
+        "vgpu: %llu DMA cop%s, %llu bytes; simulated GPU time %.3f us (kernels %.3f us, "
+        "copies %.3f us); host time %.3f s\n",
+        gpu.dispatches().size(), gpu.dispatches().size() == 1 ? "" : "es", config_.name.c_str(),
+        config_.functionalMode ? "functional" : "timing", names.empty() ? "" : ": ", names.c_str(),
+        static_cast<unsigned long long>(system_->copies.size()),
+        system_->copies.size() == 1 ? "y" : "ies", static_cast<unsigned long long>(copyBytes),
+        simulatedSeconds * 1e6, kernelCycles / config_.clockMHz, copyNs / 1e3, hostSeconds);
+  }
+
+  // VGPU_STATS and VGPU_REPORT with what the simulation did so far (simulation thread): at the
+  // end, and when a queue fails (the program may then end in abort(), as ROCclr does).
+  void writeStatistics() {
+    const Gpu& gpu = system_->gpu;
+    const double hostSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - hostStart_).count();
     const double simulatedSeconds = sc_time_stamp().to_seconds();
     if (!options_.statsPath.empty() || !options_.reportPath.empty()) {
       // vgpu-sim run's schema (README, "Statistics"), for the whole program, so that the HTML
@@ -847,22 +878,6 @@ class SimulatedGpu final : public GpuPort {
       if (!options_.reportPath.empty())
         writeText(options_.reportPath, renderHtmlReport(j), "report");
     }
-    const char* summary = std::getenv("VGPU_SUMMARY");
-    if (summary == nullptr || std::string(summary) != "1") return;
-    std::string names;
-    for (const auto& [name, count] : launches)
-      names += (names.empty() ? "" : ", ") + demangled(name) +
-               (count > 1 ? " x" + std::to_string(count) : "");
-    std::fprintf(
-        stderr,
-        "vgpu: %zu kernel launch%s on %s (%s mode)%s%s\n"
-        "vgpu: %llu DMA cop%s, %llu bytes; simulated GPU time %.3f us (kernels %.3f us, "
-        "copies %.3f us); host time %.3f s\n",
-        gpu.dispatches().size(), gpu.dispatches().size() == 1 ? "" : "es", config_.name.c_str(),
-        config_.functionalMode ? "functional" : "timing", names.empty() ? "" : ": ", names.c_str(),
-        static_cast<unsigned long long>(system_->copies.size()),
-        system_->copies.size() == 1 ? "y" : "ies", static_cast<unsigned long long>(copyBytes),
-        simulatedSeconds * 1e6, kernelCycles / config_.clockMHz, copyNs / 1e3, hostSeconds);
   }
 
   cli::Options options_;

@@ -105,6 +105,30 @@ TEST(Exec, RunsAnUnmodifiedHipProgramWithSummaryAndStatistics) {
   }
 }
 
+// A kernel fault ends the program in ROCclr's abort(), where no exit handler runs: the statistics
+// are written when the queue fails, before ROCclr hears of it, with the faulted dispatch (its
+// cycles up to the fault) and the copies before it.
+TEST(Exec, AFaultingProgramStillLeavesItsStatistics) {
+  ScratchDir dir;
+  const std::string stats = dir.file("stats.json");
+  const SimResult r = runVgpuSim("exec --platform tiny --mode functional --stats " +
+                                     shellQuote(stats) + " -- " + shellQuote(VGPU_HIP_FAULT),
+                                 dir);
+  EXPECT_NE(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("kernel '_Z3badPi' faulted: memory violation"), std::string::npos) << r.err;
+  const std::string text = slurp(stats);
+  ASSERT_FALSE(text.empty()) << "no statistics after the fault: " << r.err;
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_TRUE(j["faulted"].get<bool>());
+  bool faulted = false;
+  for (const auto& d : j["dispatches"])
+    if (d["kernel"] == "_Z3badPi") {
+      faulted = d["faulted"].get<bool>();
+      EXPECT_GT(d["end_cycle"].get<uint64_t>(), d["start_cycle"].get<uint64_t>());
+    }
+  EXPECT_TRUE(faulted) << j["dispatches"].dump();
+}
+
 // hip_vadd holds gfx906 code only, and vega10 is a gfx900: before Debian's HIP runtime stops the
 // program ("Unable to find code object for all current devices", then abort), one line says what
 // the program holds, what the platform is, and the two ways out. The built-in gfx906 platforms
