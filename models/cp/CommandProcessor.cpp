@@ -708,24 +708,21 @@ void CommandProcessor::finishDispatch(uint32_t q) {
                             p.workgroups, p.waves, p.faulted);
   ++dispatches_;
   ++queue.dispatches;
+  // The record is complete when the packet is: the end is what its signal's end_ts says. It goes
+  // out before the packet's retirement, whose memory writes wait, and before a fault's error:
+  // host software that sees the fault may end the simulation then (Runtime throws KernelFault),
+  // and the statistics still show how far the kernel got.
   queue.record.packetStartNs = toTimestamp(queue.packetStart);
-  const bool faulted = p.faulted;  // (p goes with queue.running below)
-  if (faulted) {
-    // The record goes out before the error: host software that sees the fault may end the
-    // simulation (Runtime throws KernelFault) while the packet's retirement below waits for
-    // its memory writes, and the statistics still show how far the kernel got.
-    queue.record.packetEndNs = timestampNow();
-    if (onDispatchDone) onDispatchDone(queue.record);
+  queue.record.packetEndNs = timestampNow();
+  if (onDispatchDone) onDispatchDone(queue.record);
+  if (p.faulted) {
     raiseError(q, mmio::kErrorKernelFault, p.fault, p.faultAddress);
     queue.halted = true;  // the packets behind it wait until host software saw the fault
   }
   // Release fence: nothing to write back in this model (docs/register-map.md, "Fences").
   queue.running.reset();
   queue.state = Queue::State::Idle;
-  // The record is complete when the packet is: the end is what its signal's end_ts says.
-  if (!faulted) queue.record.packetEndNs = timestampNow();
   retirePacket(q, queue.completionSignal);
-  if (!faulted && onDispatchDone) onDispatchDone(queue.record);
 }
 
 }  // namespace vgpu

@@ -816,6 +816,8 @@ class SimulatedGpu final : public GpuPort {
   // summary that vgpu-sim exec shows (VGPU_SUMMARY=1; vgpu-sim exec sets it unless --quiet).
   void report() {
     writeStatistics();
+    const char* summary = std::getenv("VGPU_SUMMARY");
+    if (summary == nullptr || std::string(summary) != "1") return;
     const Gpu& gpu = system_->gpu;
     const double hostSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - hostStart_).count();
@@ -828,8 +830,6 @@ class SimulatedGpu final : public GpuPort {
     uint64_t copyNs = 0, copyBytes = 0;
     for (const auto& c : system_->copies) copyNs += c.endNs - c.startNs, copyBytes += c.bytes;
     const double simulatedSeconds = sc_time_stamp().to_seconds();
-    const char* summary = std::getenv("VGPU_SUMMARY");
-    if (summary == nullptr || std::string(summary) != "1") return;
     std::string names;
     for (const auto& [name, count] : launches)
       names += (names.empty() ? "" : ", ") + demangled(name) +
