@@ -35,6 +35,9 @@ struct AtomicExtension : tlm::tlm_extension<AtomicExtension> {
   isa::AtomicOp op = isa::AtomicOp::None;
   const uint8_t* compare = nullptr;  // CmpSwap compare value (same length as the data)
   bool returnsData = true;
+  // The target's answer: set when the operation left a different value in memory (a failing
+  // compare-and-swap does not); the initiator clears it before sending.
+  bool changedMemory = false;
 
   tlm::tlm_extension_base* clone() const override { return new AtomicExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -242,7 +242,7 @@ bool ComputeUnit::waitSatisfied(const Wave& w) const {
   w.next = &inst + inst.sizeBytes / 4;  // (InstructionDecodeCache: always a valid entry)
   if (!nextRequest_) nextRequest_ = newRequest();
   isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
-  noteMemoryWrite();
+  noteMemoryWrite(inst);
   ++waveInstructions;
   ++instructionsByType[static_cast<size_t>(inst.issue)];
   w.readyCycle = now_ + 1;
@@ -378,7 +378,7 @@ void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   prepareIssue(w, inst);
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
   isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
-  noteMemoryWrite();
+  noteMemoryWrite(inst);
   const isa::StepResult& r = step_;
   ++waveInstructions;
   ++instructionsByType[static_cast<size_t>(inst.issue)];
@@ -529,6 +529,9 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
           req->faultAddress);
     return;
   }
+  // The memory side has performed the access (loosely timed): an atomic that changed memory is
+  // progress for the watchdog (a store was counted at issue).
+  if (req->atomicChangedMemory) noteDeviceWrite();
 
   if (config_.functionalMode) {
     // Functional mode completes every access at issue: the data is in the registers before the

@@ -33,6 +33,7 @@
 #include "dispatcher/KernelDispatch.h"
 #include "isa/HazardChecker.h"
 #include "isa/Isa.h"
+#include "isa/OpInfo.h"
 
 namespace vgpu {
 
@@ -125,10 +126,11 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
     gwsChanged_ = changed;
     cycleCtx_.gws = gws;
   }
-  // When a wave of the device last issued a store or an atomic, in cycles: one record shared by
-  // the GPU's CUs (a CU alone keeps its own). The watchdog does not call a wait at a barrier a
-  // deadlock while waves are still writing memory somewhere: the rest of the workgroup may be
-  // in an atomic retry loop, or a workgroup in a long phase that a grid-wide sync waits for.
+  // When a wave of the device last changed memory (a store, or an atomic that left a different
+  // value), in cycles: one record shared by the GPU's CUs (a CU alone keeps its own). The
+  // watchdog does not call a wait at a barrier a deadlock while waves are still writing memory
+  // somewhere: the rest of the workgroup may be in an atomic retry loop, or a workgroup in a long
+  // phase that a grid-wide sync waits for.
   void attachDeviceWrites(uint64_t* lastWriteCycle) { lastDeviceWrite_ = lastWriteCycle; }
   // Co-verification (--check-hazards): every instruction a wave issues goes to `checker`, in
   // the wave's program order; nullptr (the default) checks nothing and costs nothing.
@@ -215,12 +217,18 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   const Wave* longestWaiting() const;
   // The cycle from which the watchdog counts a wave's wait (see attachDeviceWrites).
   uint64_t stuckSince(const Wave& w) const;
-  // After an instruction executed into nextRequest_: a store or an atomic moves the device's
-  // last-write cycle (what the watchdog counts progress by).
-  void noteMemoryWrite() {
-    if ((step_.kind == isa::StepKind::Memory || step_.kind == isa::StepKind::MemoryDone) &&
-        nextRequest_->op != isa::MemOp::Load && *lastDeviceWrite_ < now_)
-      *lastDeviceWrite_ = now_;
+  // After `inst` executed: a store, or an atomic performed at issue that changed memory, moves the
+  // device's last-write cycle (what the watchdog counts progress by). An atomic sent as a request
+  // is performed by the memory side when the request is sent: sendMemory looks then.
+  void noteMemoryWrite(const isa::Instruction& inst) {
+    const bool memory =
+        step_.kind == isa::StepKind::Memory || step_.kind == isa::StepKind::MemoryDone;
+    if ((memory && inst.execOp->mem.op == isa::MemOp::Store) || step_.atomicChangedMemory)
+      noteDeviceWrite();
+    step_.atomicChangedMemory = false;  // (the executors only set it)
+  }
+  void noteDeviceWrite() {
+    if (*lastDeviceWrite_ < now_) *lastDeviceWrite_ = now_;
   }
   uint64_t nextEventCycle() const;
   void advance(uint64_t cycles);

@@ -40,7 +40,10 @@ sc_time MemoryPort::transport(isa::MemRequest& req, const WaveAccessExtension& s
       } else {
         p.set_response_status(tlm::TLM_OK_RESPONSE);
       }
-      if (p.get_extension<AtomicExtension>()) p.clear_extension(&atomic);
+      if (p.get_extension<AtomicExtension>()) {
+        p.clear_extension(&atomic);
+        if (atomic.changedMemory) req.atomicChangedMemory = true;
+      }
       if (p.is_response_error()) {
         // The first byte memory refused: the block may start inside a mapped range.
         req.faulted = true;

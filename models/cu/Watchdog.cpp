@@ -77,10 +77,12 @@ std::string ComputeUnit::describeEveryWave() const {
 
 uint64_t ComputeUnit::stuckSince(const Wave& w) const {
   // A wave at a workgroup barrier or a GWS barrier or semaphore waits for other waves. Those
-  // that still store or run atomics are working (a compare-and-swap retry loop under
-  // contention, a long phase that a grid-wide sync waits for), and only the cycle limit can
-  // tell a retry loop that never ends; a wave that spins on loads alone writes nothing. A
-  // counter that does not come down (s_waitcnt) is stuck whatever others do.
+  // that still change memory are working (a compare-and-swap retry loop under contention, where
+  // one lane wins each round; a long phase that a grid-wide sync waits for), and only the cycle
+  // limit can tell a loop of stores that never ends. A wave that spins on loads, or on
+  // atomics that change nothing (a spin lock's failing compare-and-swaps while its holder waits
+  // at the barrier), writes nothing. A counter that does not come down (s_waitcnt) is stuck
+  // whatever others do.
   if (w.state == Wave::State::Waitcnt) return w.waitStart;
   return std::max(w.waitStart, *lastDeviceWrite_);
 }
@@ -127,7 +129,8 @@ void ComputeUnit::checkWatchdog() {
                      : std::string("for memory counters that have not come down")) +
                 " since cycle " + std::to_string(oldest->waitStart) +
                 (since > oldest->waitStart
-                     ? ", and no wave has stored to memory or run an atomic since cycle " +
+                     ? ", and no wave has changed memory (a store, or an atomic that "
+                       "left a different value) since cycle " +
                            std::to_string(since)
                      : std::string()));
 }

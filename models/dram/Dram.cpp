@@ -66,7 +66,7 @@ void Dram::reportWatchedWrite(uint64_t address, uint64_t bytes) {
   }
 }
 
-bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtension* atomic) {
+bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, AtomicExtension* atomic) {
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
   uint8_t* data = trans.get_data_ptr();
@@ -127,7 +127,8 @@ bool Dram::access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtens
     }
     uint8_t memory[8], old[8];
     store_.read(addr, memory, len);
-    isa::applyAtomic(atomic->op, len, memory, data, atomic->compare, old);
+    if (isa::applyAtomic(atomic->op, len, memory, data, atomic->compare, old))
+      atomic->changedMemory = true;
     store_.write(addr, memory, len);
     noteWrite(addr, len);
     if (atomic->returnsData) std::copy(old, old + len, data);
@@ -238,7 +239,7 @@ void Dram::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   }
   const bool served = role != nullptr && role->role == Role::ServedAbove;
   if (role == nullptr || served) {
-    const auto* atomic = trans.get_extension<AtomicExtension>();
+    auto* atomic = trans.get_extension<AtomicExtension>();
     if (access(trans, served ? Mode::ServedAbove : Mode::Normal, atomic))
       trans.set_dmi_allowed(atomic == nullptr);
   }

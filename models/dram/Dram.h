@@ -61,7 +61,7 @@ class Dram : public sc_core::sc_module, public PageWatcher {
   // unallocated memory and is not counted; an access already served by a cache is not counted.
   // `atomic`: the transaction's AtomicExtension (null: none, or a debug access).
   enum class Mode { Normal, ServedAbove, Debug };
-  bool access(tlm::tlm_generic_payload& trans, Mode mode, const AtomicExtension* atomic);
+  bool access(tlm::tlm_generic_payload& trans, Mode mode, AtomicExtension* atomic);
 
   // When an access of `bytes` at `address` arriving at `at` completes (HBM2 timing: bank
   // activate/precharge by row-buffer state, then the channel's data bus); `now` is the current

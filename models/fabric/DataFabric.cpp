@@ -47,7 +47,7 @@ void DataFabric::toSystemMemory(tlm::tlm_generic_payload& trans, sc_time& delay)
   const auto* role = trans.get_extension<MemoryRoleExtension>();
   const bool servedAbove = role != nullptr && role->role == Role::ServedAbove;
   const bool noData = role != nullptr && role->role != Role::ServedAbove;
-  const auto* atomic = trans.get_extension<AtomicExtension>();
+  auto* atomic = trans.get_extension<AtomicExtension>();
   const uint64_t bytes = trans.get_data_length();
   const bool read = trans.get_command() == tlm::TLM_READ_COMMAND;
   if (systemMemory.size() == 0) {
@@ -81,7 +81,7 @@ void DataFabric::toSystemMemory(tlm::tlm_generic_payload& trans, sc_time& delay)
   if (trans.is_response_error()) ++systemErrors;
 }
 
-bool DataFabric::systemAtomic(tlm::tlm_generic_payload& trans, const AtomicExtension& atomic) {
+bool DataFabric::systemAtomic(tlm::tlm_generic_payload& trans, AtomicExtension& atomic) {
   const uint64_t address = trans.get_address();
   const unsigned bytes = trans.get_data_length();
   uint8_t* const data = trans.get_data_ptr();
@@ -106,8 +106,10 @@ bool DataFabric::systemAtomic(tlm::tlm_generic_payload& trans, const AtomicExten
         T desired;
         std::memcpy(&desired, value, bytes);
         if (__atomic_compare_exchange_n(word, &expected, desired, false, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE))
+                                        __ATOMIC_ACQUIRE)) {
+          if (desired != expected) atomic.changedMemory = true;
           break;
+        }
       }
     };
     if (bytes == 4)
@@ -136,7 +138,8 @@ bool DataFabric::systemAtomic(tlm::tlm_generic_payload& trans, const AtomicExten
       return false;
     }
     std::memcpy(value, old, bytes);
-    isa::applyAtomic(atomic.op, bytes, value, data, atomic.compare, ignored);
+    if (isa::applyAtomic(atomic.op, bytes, value, data, atomic.compare, ignored))
+      atomic.changedMemory = true;
     if (tlm::tlm_response_status s = access(tlm::TLM_WRITE_COMMAND, value);
         s != tlm::TLM_OK_RESPONSE) {
       trans.set_response_status(s);

@@ -64,7 +64,7 @@ class DataFabric : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
 
   void toSystemMemory(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   // Performs trans (an atomic) on system memory; false if the memory refused an access.
-  bool systemAtomic(tlm::tlm_generic_payload& trans, const AtomicExtension& atomic);
+  bool systemAtomic(tlm::tlm_generic_payload& trans, AtomicExtension& atomic);
   // When a transaction of `bytes` in direction `toGpu` arriving at `at` is complete (a posted
   // write: when the link has taken its data).
   sc_core::sc_time linkDone(const sc_core::sc_time& at, uint64_t bytes, bool toGpu, bool posted);

@@ -158,7 +158,7 @@ class Gpu : public sc_core::sc_module {
   // notifies when one of its waves changed one.
   isa::GwsState gws_;
   sc_core::sc_event gwsChanged_;
-  // When a wave last issued a store or an atomic, on any CU (ComputeUnit::attachDeviceWrites).
+  // When a wave last changed memory, on any CU (ComputeUnit::attachDeviceWrites).
   uint64_t lastMemoryWriteCycle_ = 0;
   std::vector<std::unique_ptr<TexturePath>> tcs_;
 };

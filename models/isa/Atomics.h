@@ -75,7 +75,9 @@ template <class U, class S, class Fp>
 // (and `cmp` for CmpSwap/FCmpSwap, the second data operand for Wrap/MskOr); writes the
 // value memory held before the operation to `oldValue`. Integer ops wrap; Inc/Dec follow the
 // ISA: inc: mem = (old >= src) ? 0 : old + 1; dec: mem = (old == 0 || old > src) ? src : old - 1.
-void applyAtomic(AtomicOp op, unsigned bytes, uint8_t* memory, const uint8_t* src,
+// Returns whether memory holds a different value afterwards (a compare-and-swap whose compare
+// failed, or an add of 0, changed nothing: the watchdog does not count it as progress).
+bool applyAtomic(AtomicOp op, unsigned bytes, uint8_t* memory, const uint8_t* src,
                  const uint8_t* cmp, uint8_t* oldValue);
 
 }  // namespace vgpu::isa

@@ -351,7 +351,7 @@ void execDs(ExecArgs& x) {
     // (lds/LdsAtIssue.cpp), from this description; no MemRequest.
     const DsAtIssueAccess access{m,     w,     {off[0], off[1]}, addrReg,          vdst,
                                  data0, data1, twoData,          x.ctx.ldsAtIssue, x.ctx.ldsSize};
-    x.ctx.dsAtIssue(access);
+    if (x.ctx.dsAtIssue(access)) x.r.atomicChangedMemory = true;
     x.r.kind = StepKind::MemoryDone;
     w.pc += in.sizeBytes;
     return;

@@ -22,7 +22,8 @@ struct DsAtIssueAccess {
   uint64_t ldsSize;  // and how many
 };
 
-// Executes `access` on its LDS bytes, writing returned data to its VGPRs (ExecContext).
-using DsAtIssueFn = void (*)(const DsAtIssueAccess& access);
+// Executes `access` on its LDS bytes, writing returned data to its VGPRs (ExecContext); returns
+// whether an atomic changed the LDS.
+using DsAtIssueFn = bool (*)(const DsAtIssueAccess& access);
 
 }  // namespace vgpu::isa

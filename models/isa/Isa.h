@@ -125,6 +125,10 @@ struct StepResult {
   uint32_t gwsResource = 0;
   bool gwsBarrier = false;
   uint64_t gwsGeneration = 0;
+  // MemoryDone: an atomic performed at issue changed memory (MemRequest::atomicChangedMemory
+  // says it for one sent as a request). Only set, never cleared, by the executors: the compute
+  // unit clears it when it has read it.
+  bool atomicChangedMemory = false;
 };
 
 // Functional mode: device memory the ISA may read and write directly at issue, without a
@@ -187,7 +191,7 @@ struct ExecContext {
   // LDS's executor of DS instructions at issue on them (isa/DsAtIssue.h, lds/LdsAtIssue.cpp);
   // without both, DS instructions become MemRequests.
   uint8_t* ldsAtIssue = nullptr;
-  void (*dsAtIssue)(const DsAtIssueAccess& access) = nullptr;
+  bool (*dsAtIssue)(const DsAtIssueAccess& access) = nullptr;
 };
 
 // Everything an executor gets.

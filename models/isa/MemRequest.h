@@ -65,6 +65,10 @@ struct MemRequest {
   MemOp op = MemOp::Load;
   AtomicOp atomic = AtomicOp::None;
   bool atomicReturnsData = false;  // glc=1 atomics return the pre-op value
+  // Set by the memory side that performed the atomic: some lane's read-modify-write left a value
+  // different from the one before (what the watchdog counts as progress; a spinning
+  // compare-and-swap that keeps failing does not).
+  bool atomicChangedMemory = false;
   WaitCounter counter = WaitCounter::None;
   bool glc = false, slc = false;
   // (added by isa) An image (MIMG) instruction: the texture path processes its addresses per

@@ -38,6 +38,7 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   mem.op = op;
   mem.atomic = AtomicOp::None;
   mem.atomicReturnsData = false;
+  mem.atomicChangedMemory = false;
   mem.counter = counter;
   mem.glc = mem.slc = false;
   mem.image = false;

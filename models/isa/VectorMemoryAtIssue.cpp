@@ -44,6 +44,7 @@ void atomicLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, Elem
     const uint64_t lo = w.v(static_cast<uint32_t>(r))[l];
     return wide ? lo | (uint64_t{w.v(static_cast<uint32_t>(r + 1))[l]} << 32) : lo;
   };
+  bool changed = false;
   for (uint64_t b = d.lanes; b != 0; b &= b - 1) {
     const int l = __builtin_ctzll(b);
     uint8_t* p = element(l);
@@ -54,18 +55,21 @@ void atomicLanes(ExecArgs& x, const DirectLanes& d, int reg, int returnReg, Elem
       std::memcpy(&old, p, 8);
       const uint64_t updated = atomicResult<uint64_t, int64_t, double>(m.atomic, old, src, cmp);
       std::memcpy(p, &updated, 8);
+      changed |= updated != old;
     } else {
       uint32_t old32;
       std::memcpy(&old32, p, 4);
       const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
           m.atomic, old32, static_cast<uint32_t>(src), static_cast<uint32_t>(cmp));
       std::memcpy(p, &updated, 4);
+      changed |= updated != old32;
       old = old32;
     }
     if (returnReg < 0) continue;
     w.v(static_cast<uint32_t>(returnReg))[l] = static_cast<uint32_t>(old);
     if (wide) w.v(static_cast<uint32_t>(returnReg + 1))[l] = static_cast<uint32_t>(old >> 32);
   }
+  if (changed) x.r.atomicChangedMemory = true;
 }
 
 // `run` consecutive bytes or shorts at `p` (LoadExt U8, I8, U16 or I16), each extended into

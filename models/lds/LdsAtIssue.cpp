@@ -298,7 +298,8 @@ bool everyLaneAtIssue(const DsAtIssueAccess& a) {
 // 0 and drop their writes; returned data goes straight to the VGPRs as completeMemory() writes
 // it. The loops below are that rule specialised by shape (a dword per lane, consecutive
 // dwords), for speed.
-void generalAtIssue(const DsAtIssueAccess& a) {
+// Returns whether an atomic changed the LDS.
+bool generalAtIssue(const DsAtIssueAccess& a) {
   const MemDesc& m = a.m;
   WaveState& w = a.w;
   const uint64_t* offset = a.offset;
@@ -322,6 +323,7 @@ void generalAtIssue(const DsAtIssueAccess& a) {
   const bool wholeDwords = m.ext == LoadExt::None && !m.d16Hi && bytes % 4 == 0;
   const int elementDwords = static_cast<int>(bytes / 4);
   const int dwords = loadDwords(m.bytes, m.ext) * m.elements;
+  bool changed = false;  // (atomics)
   if (m.op == MemOp::Load) {
     // Element by element, unless the data overwrites the address VGPR before the last
     // element's address is read.
@@ -454,6 +456,7 @@ void generalAtIssue(const DsAtIssueAccess& a) {
             const uint32_t updated = atomicResult<uint32_t, int32_t, float>(
                 static_cast<AtomicOp>(op), old, src[l], cmp ? cmp[l] : 0);
             std::memcpy(p, &updated, 4);
+            changed |= updated != old;
           }
           if (r) r[l] = old;
         };
@@ -465,6 +468,7 @@ void generalAtIssue(const DsAtIssueAccess& a) {
             const uint32_t updated =
                 atomicResult<uint32_t, int32_t, float>(static_cast<AtomicOp>(op), old, src[l], 0);
             std::memcpy(p, &updated, 4);
+            changed |= updated != old;
           }
         } else if (inRange) {
           for (int l = 0; l < kWaveSize; ++l) update(l, lds + addr[l] + o);
@@ -494,19 +498,20 @@ void generalAtIssue(const DsAtIssueAccess& a) {
         for (int e = 0; e < m.elements; ++e)
           if (uint8_t* p = at(l, e)) {
             std::memcpy(old + e * bytes, source[e], bytes);
-            accessElement(MemOp::Atomic, m.atomic, m.bytes, p, old + e * bytes, cmp[e]);
+            changed |= accessElement(MemOp::Atomic, m.atomic, m.bytes, p, old + e * bytes, cmp[e]);
           }
         if (m.returns) scatterLaneLoad(w, vdst, dwords, LoadExt::None, l, old);
       });
     }
   }
+  return changed;
 }
 
 }  // namespace
 
-void executeAtIssue(const DsAtIssueAccess& access) {
-  if (access.w.exec == ~0ull && everyLaneAtIssue(access)) return;
-  generalAtIssue(access);
+bool executeAtIssue(const DsAtIssueAccess& access) {
+  if (access.w.exec == ~0ull && everyLaneAtIssue(access)) return false;  // (no atomics)
+  return generalAtIssue(access);
 }
 
 }  // namespace vgpu::lds

@@ -6,7 +6,8 @@
 
 namespace vgpu::lds {
 
-// Executes `access` on its LDS bytes by the LDS's element rules (LdsElementRules.h).
-void executeAtIssue(const isa::DsAtIssueAccess& access);
+// Executes `access` on its LDS bytes by the LDS's element rules (LdsElementRules.h); returns
+// whether an atomic changed them.
+bool executeAtIssue(const isa::DsAtIssueAccess& access);
 
 }  // namespace vgpu::lds

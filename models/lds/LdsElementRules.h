@@ -49,8 +49,9 @@ struct LdsWindow {
 
 // One element of `bytes` bytes in range at `mem`: a load copies it to `data`, a store copies
 // `data` to it, an atomic applies `atomic` with operand `data` (and compare value `cmp`) and
-// leaves the value before the operation in `data`.
-inline void accessElement(isa::MemOp op, isa::AtomicOp atomic, uint32_t bytes, uint8_t* mem,
+// leaves the value before the operation in `data`. Returns whether an atomic left a different
+// value in memory (isa::applyAtomic).
+inline bool accessElement(isa::MemOp op, isa::AtomicOp atomic, uint32_t bytes, uint8_t* mem,
                           uint8_t* data, const uint8_t* cmp) {
   if (op == isa::MemOp::Load) {
     copySmall(data, mem, bytes);
@@ -65,11 +66,14 @@ inline void accessElement(isa::MemOp op, isa::AtomicOp atomic, uint32_t bytes, u
     const uint32_t result = isa::atomicResult<uint32_t, int32_t, float>(atomic, old, src, compare);
     std::memcpy(mem, &result, 4);
     std::memcpy(data, &old, 4);
+    return result != old;
   } else {
     uint8_t old[isa::MemRequest::kMaxElementBytes];
-    isa::applyAtomic(atomic, bytes, mem, data, cmp, old);
+    const bool changed = isa::applyAtomic(atomic, bytes, mem, data, cmp, old);
     std::memcpy(data, old, bytes);
+    return changed;
   }
+  return false;
 }
 
 // An element out of range: a load or atomic returns 0, a store writes nothing.
@@ -105,8 +109,9 @@ inline uint64_t executeRequest(isa::MemRequest& req, const LdsWindow& window) {
       }
       // (The const view: compare values of a request that has none read as 0, and are not
       // allocated for the loads and stores that never read them.)
-      accessElement(req.op, req.atomic, bytes, window.bytes + offset, data,
-                    static_cast<const isa::MemRequest&>(req).cmpElement(lane, e));
+      if (accessElement(req.op, req.atomic, bytes, window.bytes + offset, data,
+                        static_cast<const isa::MemRequest&>(req).cmpElement(lane, e)))
+        req.atomicChangedMemory = true;
     }
   }
   return outOfRange;

@@ -315,12 +315,14 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         atomic_.op = req.atomic;
         atomic_.compare = req.cmpElement(lane, e);
         atomic_.returnsData = req.atomicReturnsData;
+        atomic_.changedMemory = false;
         prepare(tlm::TLM_WRITE_COMMAND, req.address(lane, e), req.element(lane, e),
                 req.elementBytes);
         p.set_extension(&atomic_);
         afterQuadOf(static_cast<uint32_t>(lane));
         send();
         p.clear_extension(&atomic_);
+        if (atomic_.changedMemory) req.atomicChangedMemory = true;
         ++laneAccesses;
         if (p.is_response_error()) {
           fail(req.address(lane, e));

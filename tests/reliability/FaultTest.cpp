@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
+#include <cstring>
 #include <regex>
 
 #include "CliRunner.h"
@@ -206,7 +208,41 @@ INSTANTIATE_TEST_SUITE_P(
                   "--watchdog-cycles 2000",
                   {"deadlock: no forward progress for 2000 cycles (--watchdog-cycles): a wave has "
                    "waited at a barrier that the rest of its workgroup does not reach since cycle ",
-                   ", and no wave has stored to memory or run an atomic since cycle ",
+                   ", and no wave has changed memory (a store, or an atomic that left a "
+                   "different value) since cycle ",
+                   "(1 of 2 waves arrived, 0 ended)"}},
+        // A spin lock whose holder waits at a barrier: the other wave's compare-and-swaps keep
+        // failing and change no memory, so its workgroup's barrier is reported. (Counting every
+        // atomic as progress left both modes' timing runs to the cycle limit, and functional
+        // mode judged at-issue accesses by the previous request's kind.) The cycle limit is a
+        // safety net: reaching it fails the case with another message.
+        FaultCase{"spin_lock_holder_at_barrier",
+                  kFaults,
+                  "spin_lock_holder_at_barrier",
+                  "--watchdog-cycles 20000 --max-cycles 3000000",
+                  {"deadlock: no forward progress for 20000 cycles (--watchdog-cycles): a wave has "
+                   "waited at a barrier that the rest of its workgroup does not reach",
+                   "(1 of 2 waves arrived, 0 ended)"}},
+        FaultCase{"spin_lock_holder_at_barrier_functional",
+                  kFaults,
+                  "spin_lock_holder_at_barrier",
+                  "--mode functional --watchdog-cycles 20000 --max-cycles 3000000",
+                  {"deadlock: no forward progress for 20000 cycles (--watchdog-cycles): a wave has "
+                   "waited at a barrier that the rest of its workgroup does not reach",
+                   "(1 of 2 waves arrived, 0 ended)"}},
+        FaultCase{"lds_spin_lock_holder_at_barrier",
+                  kFaults,
+                  "lds_spin_lock_holder_at_barrier",
+                  "--watchdog-cycles 20000 --max-cycles 3000000",
+                  {"deadlock: no forward progress for 20000 cycles (--watchdog-cycles): a wave has "
+                   "waited at a barrier that the rest of its workgroup does not reach",
+                   "(1 of 2 waves arrived, 0 ended)"}},
+        FaultCase{"lds_spin_lock_holder_at_barrier_functional",
+                  kFaults,
+                  "lds_spin_lock_holder_at_barrier",
+                  "--mode functional --watchdog-cycles 20000 --max-cycles 3000000",
+                  {"deadlock: no forward progress for 20000 cycles (--watchdog-cycles): a wave has "
+                   "waited at a barrier that the rest of its workgroup does not reach",
                    "(1 of 2 waves arrived, 0 ended)"}},
         FaultCase{"waitcnt_longer_than_watchdog",
                   kFaults,
@@ -225,6 +261,32 @@ INSTANTIATE_TEST_SUITE_P(
                    "loop?",
                    "ready to issue"}}),
     [](const ::testing::TestParamInfo<FaultCase>& info) { return info.param.name; });
+
+// Not a hang: wave 1's 64 lanes each add 1 to one dword by compare-and-swap retry loops (64
+// rounds, about 42,000 cycles in timing mode and 460 in functional mode), while wave 0 waits at
+// the barrier all along. Each round one compare-and-swap succeeds and changes memory, which is
+// progress: with a watchdog far shorter than the loop (but longer than a round) the kernel
+// completes, and the dword is 64 as 64 increments make it. Counting the wait from its start,
+// or counting no atomic as progress, stops it as a deadlock.
+TEST(Watchdog, CompareAndSwapRetryLoopsThatSucceedAreProgress) {
+  for (const char* mode : {"timing", "functional"}) {
+    SCOPED_TRACE(mode);
+    const bool functional = std::string(mode) == "functional";
+    ScratchDir dir;
+    const SimResult r = runVgpuSim(
+        "run " + shellQuote(kFaults) +
+            " cas_retry_then_barrier --grid 128 --block 128 --platform tiny --quiet --mode " +
+            mode + (functional ? " --watchdog-cycles 100" : " --watchdog-cycles 2000") + " --arg " +
+            shellQuote("zeros:4096,out=" + dir.file("out.bin")),
+        dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string out = slurp(dir.file("out.bin"));
+    ASSERT_EQ(out.size(), 4096u);
+    uint32_t sum = 0;
+    std::memcpy(&sum, out.data(), 4);
+    EXPECT_EQ(sum, 64u);
+  }
+}
 
 // The LDS range check of the hardware: a DS access outside the workgroup's allocation is
 // discarded (writes dropped, reads return 0), never reaching another workgroup's LDS or the

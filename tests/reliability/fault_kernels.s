@@ -174,6 +174,90 @@ barrier_after_stores_then_spin:
 .Lbarrier_after_stores_then_spin_end:
 .size barrier_after_stores_then_spin, .Lbarrier_after_stores_then_spin_end-barrier_after_stores_then_spin
 
+.globl spin_lock_holder_at_barrier
+.p2align 8
+.type spin_lock_holder_at_barrier,@function
+spin_lock_holder_at_barrier:
+  // A spin lock in global memory (the buffer's first dword, 0: free) whose holder waits at a
+  // barrier: one lane of each wave tries to take it with a compare-and-swap of 0 to 1. The
+  // wave that takes it waits at the barrier; the other's compare-and-swaps keep failing (the
+  // lock stays 1), so it never reaches the barrier. A failing compare-and-swap changes no
+  // memory: the watchdog counts the wait at the barrier from its start.
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v4, s2
+  v_mov_b32 v5, s3
+  v_mov_b32 v2, 1  // the value written (DATA[0])
+  v_mov_b32 v3, 0  // the value compared (DATA[1])
+  s_mov_b64 exec, 1
+.Lacquire:
+  global_atomic_cmpswap v1, v[4:5], v[2:3], off glc
+  s_waitcnt vmcnt(0)
+  v_cmp_ne_u32 vcc, 0, v1
+  s_cbranch_vccnz .Lacquire
+  s_barrier
+  global_store_dword v[4:5], v3, off  // release
+  s_endpgm
+.Lspin_lock_holder_at_barrier_end:
+.size spin_lock_holder_at_barrier, .Lspin_lock_holder_at_barrier_end-spin_lock_holder_at_barrier
+
+.globl lds_spin_lock_holder_at_barrier
+.p2align 8
+.type lds_spin_lock_holder_at_barrier,@function
+lds_spin_lock_holder_at_barrier:
+  // spin_lock_holder_at_barrier with the lock in LDS (ds_cmpst_rtn_b32: DATA0 is the value
+  // compared, DATA1 the value written).
+  v_mov_b32 v1, 0
+  ds_write_b32 v1, v1
+  s_waitcnt lgkmcnt(0)
+  s_barrier  // the lock is initialised before either wave tries it
+  v_mov_b32 v2, 0
+  v_mov_b32 v3, 1
+  s_mov_b64 exec, 1
+.Lacquire_lds:
+  ds_cmpst_rtn_b32 v4, v1, v2, v3
+  s_waitcnt lgkmcnt(0)
+  v_cmp_ne_u32 vcc, 0, v4
+  s_cbranch_vccnz .Lacquire_lds
+  s_barrier
+  ds_write_b32 v1, v2  // release
+  s_endpgm
+.Llds_spin_lock_holder_at_barrier_end:
+.size lds_spin_lock_holder_at_barrier, .Llds_spin_lock_holder_at_barrier_end-lds_spin_lock_holder_at_barrier
+
+.globl cas_retry_then_barrier
+.p2align 8
+.type cas_retry_then_barrier,@function
+cas_retry_then_barrier:
+  // Not a hang: wave 1's 64 lanes each add 1 to the buffer's first dword by a compare-and-swap
+  // retry loop (all on one address: the lowest lane still trying wins each round, so 64
+  // rounds), then wait at the barrier, where wave 0 has waited all along. Every round changes
+  // memory: progress, however long the loop runs.
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  v_readfirstlane_b32 s8, v0
+  s_lshr_b32 s8, s8, 6
+  s_waitcnt lgkmcnt(0)
+  s_cmp_eq_u32 s8, 0
+  s_cbranch_scc1 .Lcas_wait
+  v_mov_b32 v4, s2
+  v_mov_b32 v5, s3
+  global_load_dword v3, v[4:5], off  // the value expected
+  s_waitcnt vmcnt(0)
+.Lcas_round:
+  v_add_u32 v2, 1, v3  // the value written: expected + 1
+  global_atomic_cmpswap v1, v[4:5], v[2:3], off glc
+  s_waitcnt vmcnt(0)
+  v_cmp_ne_u32 vcc, v1, v3  // lanes whose compare failed try again
+  v_mov_b32 v3, v1          // with the value they saw
+  s_and_b64 exec, exec, vcc
+  s_cbranch_execnz .Lcas_round
+  s_mov_b64 exec, -1
+.Lcas_wait:
+  s_barrier
+  s_endpgm
+.Lcas_retry_then_barrier_end:
+.size cas_retry_then_barrier, .Lcas_retry_then_barrier_end-cas_retry_then_barrier
+
 .globl waitcnt_on_load
 .p2align 8
 .type waitcnt_on_load,@function
@@ -264,6 +348,27 @@ runaway_loop:
   .amdhsa_next_free_sgpr 16
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_group_segment_fixed_size 256
+.end_amdhsa_kernel
+
+.amdhsa_kernel spin_lock_holder_at_barrier
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdhsa_kernel lds_spin_lock_holder_at_barrier
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 256
+.end_amdhsa_kernel
+
+.amdhsa_kernel cas_retry_then_barrier
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
 .end_amdhsa_kernel
 
 .amdhsa_kernel waitcnt_on_load
@@ -385,6 +490,42 @@ amdhsa.kernels:
     .kernarg_segment_size: 8
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 256
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: spin_lock_holder_at_barrier
+    .symbol: spin_lock_holder_at_barrier.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: lds_spin_lock_holder_at_barrier
+    .symbol: lds_spin_lock_holder_at_barrier.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 256
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: cas_retry_then_barrier
+    .symbol: cas_retry_then_barrier.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
     .private_segment_fixed_size: 0
     .wavefront_size: 64
     .sgpr_count: 16
