@@ -207,6 +207,29 @@ TEST(Dram, Atomic64CompareAndSwap) {
   test::simulate();
 }
 
+// What the watchdog counts as progress: the DRAM says whether the atomic left another value.
+TEST(Dram, AtomicSaysWhetherItChangedMemory) {
+  DramBench b;
+  b.init.body([&](TesterInitiator& i) {
+    i.write32(b.base, 7);
+    bool changed = true;
+    uint32_t value = 1, compare = 0;  // a spin lock's failing compare-and-swap
+    EXPECT_TRUE(i.atomic(b.base, isa::AtomicOp::CmpSwap, &value, 4, &compare, true, &changed).ok());
+    EXPECT_FALSE(changed);
+    value = 0;  // an add of 0: a read
+    EXPECT_TRUE(i.atomic(b.base, isa::AtomicOp::Add, &value, 4, nullptr, true, &changed).ok());
+    EXPECT_FALSE(changed);
+    value = 9, compare = 7;  // a compare-and-swap that swaps
+    EXPECT_TRUE(i.atomic(b.base, isa::AtomicOp::CmpSwap, &value, 4, &compare, true, &changed).ok());
+    EXPECT_TRUE(changed);
+    EXPECT_EQ(i.read32(b.base), 9u);
+    uint64_t wide = 1;  // 64-bit, no data back
+    EXPECT_TRUE(i.atomic(b.base + 8, isa::AtomicOp::Add, &wide, 8, nullptr, false, &changed).ok());
+    EXPECT_TRUE(changed);
+  });
+  test::simulate();
+}
+
 TEST(Dram, AtomicWithoutReturnLeavesTheOperand) {
   DramBench b;
   b.init.body([&](TesterInitiator& i) {

@@ -96,9 +96,11 @@ class TesterInitiator : public sc_core::sc_module {
   }
   void write32(uint64_t addr, uint32_t v) { write(addr, &v, 4); }
 
-  // An atomic on `data` (4 or 8 bytes): on return `data` holds the old value when returnsData.
+  // An atomic on `data` (4 or 8 bytes): on return `data` holds the old value when returnsData,
+  // and `changedMemory` (if given) the target's answer whether memory now holds another value.
   Result atomic(uint64_t addr, isa::AtomicOp op, void* data, unsigned len,
-                const void* compare = nullptr, bool returnsData = true) {
+                const void* compare = nullptr, bool returnsData = true,
+                bool* changedMemory = nullptr) {
     tlm::tlm_generic_payload p;
     fill(p, tlm::TLM_WRITE_COMMAND, addr, static_cast<uint8_t*>(data), len, nullptr, 0);
     AtomicExtension ext;
@@ -108,6 +110,7 @@ class TesterInitiator : public sc_core::sc_module {
     p.set_extension(&ext);
     const Result r = transport(p);
     p.clear_extension(&ext);
+    if (changedMemory) *changedMemory = ext.changedMemory;
     return r;
   }
 

@@ -281,5 +281,27 @@ TEST(Atomics, IntegerFloatAndWrapSemantics) {
   EXPECT_EQ(r8, big);
 }
 
+// applyAtomic's answer, what the watchdog counts as progress: whether memory holds another value.
+TEST(Atomics, SayWhetherMemoryChanged) {
+  auto changes = [](AtomicOp op, unsigned bytes, uint64_t mem, uint64_t src, uint64_t cmp = 0) {
+    uint8_t m[8], s[8], c[8], old[8];
+    std::memcpy(m, &mem, 8);
+    std::memcpy(s, &src, 8);
+    std::memcpy(c, &cmp, 8);
+    return applyAtomic(op, bytes, m, s, c, old);
+  };
+  EXPECT_TRUE(changes(AtomicOp::CmpSwap, 4, 0, 1, 0));   // swaps
+  EXPECT_FALSE(changes(AtomicOp::CmpSwap, 4, 1, 1, 0));  // compare fails
+  EXPECT_FALSE(changes(AtomicOp::CmpSwap, 4, 5, 5, 5));  // swaps in the same value
+  EXPECT_FALSE(changes(AtomicOp::Add, 4, 5, 0));
+  EXPECT_TRUE(changes(AtomicOp::Add, 8, 5, 1ull << 32));  // only the high dword moves
+  EXPECT_FALSE(changes(AtomicOp::Swap, 4, 3, 3));
+  EXPECT_FALSE(changes(AtomicOp::UMax, 4, 9, 3));
+  EXPECT_TRUE(changes(AtomicOp::UMax, 4, 3, 9));
+  // ds_condxchg32_rtn_b64: each dword written only when its bit 31 is set.
+  EXPECT_FALSE(changes(AtomicOp::CondXchg32, 8, 0x0000000500000005ull, 0x0000000680000005ull));
+  EXPECT_TRUE(changes(AtomicOp::CondXchg32, 8, 0x0000000500000005ull, 0x8000000600000005ull));
+}
+
 }  // namespace
 }  // namespace vgpu::isa::test
