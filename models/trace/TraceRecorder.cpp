@@ -85,7 +85,7 @@ uint32_t TraceRecorder::track(const std::string& blockPath, const std::string& p
 }
 
 void TraceRecorder::beginFlow() {
-  if (timeline_ == nullptr) return;
+  if (timeline_ == nullptr || finished_) return;
   endFlow();
   if (!hasOrigin_ || flowsPaused_ > 0) return;
   flowOpen_ = true;
@@ -94,7 +94,7 @@ void TraceRecorder::beginFlow() {
 }
 
 void TraceRecorder::flowStep(uint32_t t, uint64_t cycle) {
-  if (timeline_ == nullptr || flowsPaused_ > 0) return;
+  if (timeline_ == nullptr || flowsPaused_ > 0 || finished_) return;
   if (!flowOpen_) {
     if (!hasOrigin_) return;
     beginFlow();
@@ -144,7 +144,7 @@ void TraceRecorder::validateScopes() const {
 }
 
 void TraceRecorder::kernelStarted(uint64_t cycle) {
-  if (kernels_++ > 0) return;
+  if (finished_ || kernels_++ > 0) return;
   firstKernelStart_ = cycle;
   if (vcd_) vcd_->anchor(cycle);
   if (timeline_) timeline_->anchor(cycle);
@@ -184,8 +184,8 @@ std::vector<std::string> TraceRecorder::emptyWindowWarnings() const {
 
 void TraceRecorder::finish() {
   if (finished_) return;
-  finished_ = true;
   clearFlowOrigin();
+  finished_ = true;
   if (vcd_) vcd_->finish();
   if (timeline_) timeline_->finish();
 }

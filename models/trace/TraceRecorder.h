@@ -57,18 +57,19 @@ class TraceRecorder {
   // A signal at dotted `path` ("gpu.cu0.active_waves"), or kOff (no VCD, or outside its scope).
   uint32_t signal(const std::string& path, uint32_t width, SignalKind kind = SignalKind::Count);
   // Count/Mask signals: `delta` intervals open at `cycle` (on the bits of `mask`).
+  // (After finish(), every recording call does nothing: see finish().)
   void change(uint32_t s, uint64_t cycle, int32_t delta, uint64_t mask = 0) {
-    if (s != kOff) vcd_->change(s, cycle, delta, mask);
+    if (s != kOff && !finished_) vcd_->change(s, cycle, delta, mask);
   }
   // One interval [from, to) on a Count or Mask signal.
   void interval(uint32_t s, uint64_t from, uint64_t to, uint64_t mask = 0) {
-    if (s == kOff || to <= from) return;
+    if (s == kOff || to <= from || finished_) return;
     vcd_->change(s, from, 1, mask);
     vcd_->change(s, to, -1, mask);
   }
   // Level signals: `value` from `cycle` on.
   void set(uint32_t s, uint64_t cycle, uint64_t value) {
-    if (s != kOff) vcd_->change(s, cycle, 0, value);
+    if (s != kOff && !finished_) vcd_->change(s, cycle, 0, value);
   }
 
   // ---- Timeline -----------------------------------------------------------------------------
@@ -78,7 +79,7 @@ class TraceRecorder {
                  const std::string& thread, uint32_t sortIndex);
   void slice(uint32_t t, uint64_t from, uint64_t to, std::string_view name,
              std::string_view category, std::string_view args = {}) {
-    if (t != kOff) timeline_->slice(t, from, to, name, category, args);
+    if (t != kOff && !finished_) timeline_->slice(t, from, to, name, category, args);
   }
 
   // Memory transactions as flows. A compute unit sets the origin (its instruction's slice)
@@ -86,13 +87,13 @@ class TraceRecorder {
   // slices. The texture-address unit begins one flow per line transaction; elsewhere the first
   // step begins the flow. Calls nest inside one b_transport chain, so one open flow at a time.
   void setFlowOrigin(uint32_t t, uint64_t cycle) {
-    if (timeline_ == nullptr) return;
+    if (timeline_ == nullptr || finished_) return;
     endFlow();
     origin_ = {t, cycle};
     hasOrigin_ = true;
   }
   void clearFlowOrigin() {
-    if (timeline_ == nullptr) return;
+    if (timeline_ == nullptr || finished_) return;
     endFlow();
     hasOrigin_ = false;
   }
@@ -113,7 +114,10 @@ class TraceRecorder {
 
   // Throws InputError naming a --vcd-scope / --timeline-scope entry that matches no block.
   void validateScopes() const;
-  // Writes out and closes both files (atomically). Call once, after the simulation.
+  // Writes out and closes both files (atomically): after the simulation, or earlier when a
+  // program may end without returning (a queue's fault, which ROCclr answers with abort()). The
+  // simulation may go on after it: what it records from then on is dropped, and a second call
+  // does nothing.
   void finish();
 
  private:

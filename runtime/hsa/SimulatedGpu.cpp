@@ -561,7 +561,17 @@ class SimulatedGpu final : public GpuPort {
         if (options_.profileInstructions)
           system_->gpu.enableInstructionProfile(options_.profileInstructions);
         if (!options_.reportPath.empty()) system_->gpu.enableActivitySampling();
-        system_->queueFailed = [this] { writeStatistics(); };
+        // ROCclr answers a queue's fault with abort(): what the run leaves behind is written
+        // now (the statistics again at the end, should the program go on; the VCD and the
+        // timeline end at the fault).
+        system_->queueFailed = [this] {
+          writeStatistics();
+          try {
+            system_->gpu.finishTraces();
+          } catch (const std::exception& e) {
+            std::fprintf(stderr, "vgpu: %s\n", e.what());
+          }
+        };
         if (!system_->requests.suspending())
           throw std::runtime_error("this SystemC cannot suspend for asynchronous requests");
         built.set_value();

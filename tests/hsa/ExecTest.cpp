@@ -129,6 +129,36 @@ TEST(Exec, AFaultingProgramStillLeavesItsStatistics) {
   EXPECT_TRUE(faulted) << j["dispatches"].dump();
 }
 
+// The same for the timeline and the VCD, which a performance engineer wants most when a kernel
+// faults: they are completed when the queue fails (they were left as temporary files, which
+// the abort kept from being renamed) and hold the run up to the fault.
+TEST(Exec, AFaultingProgramStillLeavesItsTimelineAndVcd) {
+  ScratchDir dir;
+  const std::string timeline = dir.file("t.json"), vcd = dir.file("t.vcd");
+  const SimResult r =
+      runVgpuSim("exec --platform tiny --quiet --timeline " + shellQuote(timeline) + " --vcd " +
+                     shellQuote(vcd) + " -- " + shellQuote(VGPU_HIP_FAULT),
+                 dir);
+  EXPECT_NE(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("kernel '_Z3badPi' faulted: memory violation"), std::string::npos) << r.err;
+  const std::string text = slurp(timeline);
+  ASSERT_FALSE(text.empty()) << "no timeline after the fault: " << r.err;
+  const nlohmann::json t = nlohmann::json::parse(text);
+  size_t kernelSlices = 0;
+  for (const nlohmann::json& e : t["traceEvents"])
+    if (e["ph"] == "X" && e["name"].get<std::string>().find("_Z3badPi") != std::string::npos)
+      ++kernelSlices;
+  EXPECT_EQ(kernelSlices, 1u) << "the faulted kernel is on its queue's track";
+  const std::string waves = slurp(vcd);
+  ASSERT_FALSE(waves.empty()) << "no VCD after the fault: " << r.err;
+  EXPECT_NE(waves.find("$enddefinitions $end"), std::string::npos);
+  EXPECT_NE(waves.find("cu0"), std::string::npos);
+  EXPECT_EQ(waves.rfind('#'), waves.rfind("\n#") + 1) << "ends with a timestamp line";
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos)
+        << "left behind: " << e.path();
+}
+
 // hip_vadd holds gfx906 code only, and vega10 is a gfx900: before Debian's HIP runtime stops the
 // program ("Unable to find code object for all current devices", then abort), one line says what
 // the program holds, what the platform is, and the two ways out. The built-in gfx906 platforms
