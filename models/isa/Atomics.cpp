@@ -17,6 +17,17 @@ void store(uint8_t* p, T v) {
   std::memcpy(p, &v, sizeof(T));
 }
 
+// applyAtomic for one width (U, S, Fp as atomicResult takes them).
+template <class U, class S, class Fp>
+bool applyOfWidth(AtomicOp op, uint8_t* memory, const uint8_t* src, const uint8_t* cmp,
+                  uint8_t* oldValue) {
+  const U old = load<U>(memory);
+  store(oldValue, old);
+  const U updated = atomicResult<U, S, Fp>(op, old, load<U>(src), load<U>(cmp));
+  store(memory, updated);
+  return updated != old;
+}
+
 }  // namespace
 
 bool applyAtomic(AtomicOp op, unsigned bytes, uint8_t* memory, const uint8_t* src,
@@ -34,20 +45,8 @@ bool applyAtomic(AtomicOp op, unsigned bytes, uint8_t* memory, const uint8_t* sr
     }
     return changed;
   }
-  if (bytes == 8) {
-    const uint64_t old = load<uint64_t>(memory);
-    store(oldValue, old);
-    const uint64_t updated =
-        atomicResult<uint64_t, int64_t, double>(op, old, load<uint64_t>(src), load<uint64_t>(cmp));
-    store(memory, updated);
-    return updated != old;
-  }
-  const uint32_t old = load<uint32_t>(memory);
-  store(oldValue, old);
-  const uint32_t updated =
-      atomicResult<uint32_t, int32_t, float>(op, old, load<uint32_t>(src), load<uint32_t>(cmp));
-  store(memory, updated);
-  return updated != old;
+  return bytes == 8 ? applyOfWidth<uint64_t, int64_t, double>(op, memory, src, cmp, oldValue)
+                    : applyOfWidth<uint32_t, int32_t, float>(op, memory, src, cmp, oldValue);
 }
 
 }  // namespace vgpu::isa
