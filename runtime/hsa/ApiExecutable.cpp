@@ -323,6 +323,42 @@ hsa_status_t HSA_API hsa_code_object_reader_destroy(hsa_code_object_reader_t cod
   return HSA_STATUS_SUCCESS;
 }
 
+// HSA 1.0's code objects, which LLVM's OpenMP offload plugin (libomptarget.rtl.amdgpu, LLVM 15)
+// still loads its images with: a deserialized code object is a copy of the ELF, as a code object
+// reader is (HSA Runtime Programmer's Reference Manual 1.2, 2.8.1: hsa_code_object_deserialize
+// and hsa_executable_load_code_object are deprecated in favour of readers).
+hsa_status_t HSA_API hsa_code_object_deserialize(void* serialized_code_object,
+                                                 size_t serialized_code_object_size,
+                                                 const char* options,
+                                                 hsa_code_object_t* code_object) {
+  VGPU_RUNTIME(rt);
+  if (serialized_code_object == nullptr || serialized_code_object_size == 0 ||
+      code_object == nullptr)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const auto* bytes = static_cast<const uint8_t*>(serialized_code_object);
+  hsa_code_object_reader_t reader;
+  const hsa_status_t s =
+      newReader(rt, std::vector<uint8_t>(bytes, bytes + serialized_code_object_size),
+                "deserialized code object", &reader);
+  if (s == HSA_STATUS_SUCCESS) code_object->handle = reader.handle;
+  return s;
+}
+
+hsa_status_t HSA_API hsa_code_object_destroy(hsa_code_object_t code_object) {
+  const hsa_status_t s = hsa_code_object_reader_destroy({code_object.handle});
+  return s == HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER ? HSA_STATUS_ERROR_INVALID_CODE_OBJECT
+                                                          : s;
+}
+
+hsa_status_t HSA_API hsa_executable_load_code_object(hsa_executable_t executable, hsa_agent_t agent,
+                                                     hsa_code_object_t code_object,
+                                                     const char* options) {
+  const hsa_status_t s = hsa_executable_load_agent_code_object(
+      executable, agent, {code_object.handle}, options, nullptr);
+  return s == HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER ? HSA_STATUS_ERROR_INVALID_CODE_OBJECT
+                                                          : s;
+}
+
 hsa_status_t HSA_API hsa_executable_create_alt(hsa_profile_t profile,
                                                hsa_default_float_rounding_mode_t rounding_mode,
                                                const char* options, hsa_executable_t* executable) {

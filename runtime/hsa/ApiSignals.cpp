@@ -289,6 +289,16 @@ hsa_status_t HSA_API hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
   return rt->createQueue(size, type, callback, data, queue);
 }
 
+// Handlers of system events: the simulated GPU raises HSA_AMD_GPU_MEMORY_FAULT_EVENT when a
+// kernel's access is refused (Runtime::checkQueueErrors), before the queue's callback hears of it.
+hsa_status_t HSA_API hsa_amd_register_system_event_handler(hsa_amd_system_event_callback_t callback,
+                                                           void* data) {
+  VGPU_RUNTIME(rt);
+  if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  rt->addSystemEventHandler(callback, data);
+  return HSA_STATUS_SUCCESS;
+}
+
 // A queue's dispatch priority: the GPU serves queues and places workgroups of dispatches in
 // order of priority (hsa_ext_amd.h: "dispatch and wavefront scheduling priority"; the model's
 // wave scheduling inside a CU does not look at it).

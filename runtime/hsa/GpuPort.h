@@ -62,6 +62,12 @@ class GpuPort {
   virtual uint64_t readIndex(uint32_t queue) = 0;
   // The queue's first error since it was created (the GPU's fault report), or "" if none.
   virtual std::string queueError(uint32_t queue) = 0;
+  // When that error was a memory violation: the first byte the memory refused (the GPU's
+  // FAULT_ADDRESS register), for HSA_AMD_GPU_MEMORY_FAULT_EVENT.
+  virtual std::optional<uint64_t> queueFaultAddress(uint32_t queue) {
+    (void)queue;
+    return std::nullopt;
+  }
   // The queue's priority, as hsa_amd_queue_priority_t numbers it: 0 low, 1 normal, 2 high (the
   // GPU's QUEUE_PRIORITIES register). A queue starts normal.
   virtual void setQueuePriority(uint32_t queue, uint32_t priority) = 0;

@@ -845,6 +845,11 @@ uint64_t Runtime::readIndex(const hsa_queue_t* hq) {
   return index;
 }
 
+void Runtime::addSystemEventHandler(hsa_amd_system_event_callback_t callback, void* data) {
+  std::lock_guard<std::mutex> lock(systemEventMutex_);
+  systemEventHandlers_.emplace_back(callback, data);
+}
+
 void Runtime::checkQueueErrors() {
   std::vector<std::pair<Queue*, std::string>> failed;
   {
@@ -860,6 +865,21 @@ void Runtime::checkQueueErrors() {
   for (auto& [q, error] : failed) {
     std::fprintf(stderr, "vgpu: queue %llu: %s\n",
                  static_cast<unsigned long long>(q->amd->hsa_queue.id), error.c_str());
+    if (const std::optional<uint64_t> address = port_->queueFaultAddress(q->portQueue)) {
+      // The model refuses accesses outside every mapped range: a page not present
+      // (hsa_amd_memory_fault_reason_t).
+      hsa_amd_event_t event{};
+      event.event_type = HSA_AMD_GPU_MEMORY_FAULT_EVENT;
+      event.memory_fault.agent = {reinterpret_cast<uint64_t>(&gpu_)};
+      event.memory_fault.virtual_address = *address;
+      event.memory_fault.fault_reason_mask = HSA_AMD_MEMORY_FAULT_PAGE_NOT_PRESENT;
+      std::vector<std::pair<hsa_amd_system_event_callback_t, void*>> handlers;
+      {
+        std::lock_guard<std::mutex> lock(systemEventMutex_);
+        handlers = systemEventHandlers_;
+      }
+      for (const auto& [callback, data] : handlers) callback(&event, data);
+    }
     // As ROCr does for a queue whose packet faulted (hsa.h, hsa_queue_create: the callback is
     // invoked when an asynchronous error is detected in the queue).
     if (q->callback != nullptr)

@@ -199,8 +199,12 @@ class Runtime {
   hsa_status_t destroyQueue(hsa_queue_t* q);
   Queue* findQueue(const hsa_queue_t* q);
   uint64_t readIndex(const hsa_queue_t* q);
-  // Reports queue errors the GPU has flagged (once per queue). Never called with mutex_ held.
+  // Reports queue errors the GPU has flagged (once per queue): a memory violation first to the
+  // system event handlers (HSA_AMD_GPU_MEMORY_FAULT_EVENT), then every error to its queue's
+  // callback. Never called with mutex_ held.
   void checkQueueErrors();
+  // hsa_amd_register_system_event_handler: kept in order, as ROCr keeps them (several may be).
+  void addSystemEventHandler(hsa_amd_system_event_callback_t callback, void* data);
 
   // --- code objects ---
   std::mutex& objectsMutex() { return objectsMutex_; }
@@ -238,6 +242,9 @@ class Runtime {
   uint64_t nextQueueId_ = 0;
 
   std::mutex objectsMutex_;
+
+  std::mutex systemEventMutex_;
+  std::vector<std::pair<hsa_amd_system_event_callback_t, void*>> systemEventHandlers_;
 
   // Waiting: every change a waiter may care about bumps generation_ under mutex_ and notifies.
   std::mutex mutex_;

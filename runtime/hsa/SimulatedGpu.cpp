@@ -226,6 +226,7 @@ class GpuSystem : public sc_module {
     uint64_t scanned = 0;  // packets looked at for their scratch needs
     std::atomic<uint64_t> readIndex{0};
     std::string error;  // the fault report, once the GPU reported one (guarded by hostMutex)
+    std::optional<uint64_t> faultAddress;  // its memory violation's address (hostMutex too)
     uint64_t scratchBase = 0, scratchBytes = 0;
     std::vector<uint64_t> outgrownScratch;
   };
@@ -424,6 +425,9 @@ class GpuSystem : public sc_module {
   void handleInterrupts() {
     while (true) {
       if (!irq.read()) wait(irq.posedge_event());
+      // The memory violation's address stays until IRQ_STATUS is cleared: read it first.
+      const uint32_t faultStatus = read32(mmio::kFaultStatus);
+      const uint64_t faultAddress = read64(mmio::kFaultAddressLo);
       write32(mmio::kIrqStatus, read32(mmio::kIrqStatus));  // acknowledge what is pending
       const uint32_t failed = read32(mmio::kQueueErrors);
       for (uint32_t q = 0; q < mmio::kQueues; ++q) {
@@ -434,7 +438,12 @@ class GpuSystem : public sc_module {
         if (failed & (1u << q)) {
           if (queueFailed) queueFailed();
           std::lock_guard<std::mutex> lock(hostMutex);
-          if (s.error.empty()) s.error = gpu.debugQueueFault(q);
+          if (s.error.empty()) {
+            s.error = gpu.debugQueueFault(q);
+            if ((faultStatus & mmio::kFaultValid) &&
+                ((faultStatus >> mmio::kFaultQueueShift) & 0xff) == q)
+              s.faultAddress = faultAddress;
+          }
         }
       }
       if (systemMemoryWritten) systemMemoryWritten();
@@ -692,6 +701,7 @@ class SimulatedGpu final : public GpuPort {
         {
           std::lock_guard<std::mutex> lock(system_->hostMutex);
           s.error.clear();
+          s.faultAddress.reset();
         }
         system_->write32(mmio::queueRegister(q, mmio::kQEnable), 0);
         system_->write64(mmio::queueRegister(q, mmio::kQBaseLo), s.ring);
@@ -734,6 +744,10 @@ class SimulatedGpu final : public GpuPort {
   std::string queueError(uint32_t queue) override {
     std::lock_guard<std::mutex> lock(system_->hostMutex);
     return system_->queues[queue].error;
+  }
+  std::optional<uint64_t> queueFaultAddress(uint32_t queue) override {
+    std::lock_guard<std::mutex> lock(system_->hostMutex);
+    return system_->queues[queue].faultAddress;
   }
 
   void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,

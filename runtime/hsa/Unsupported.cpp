@@ -1,6 +1,6 @@
 // The HSA functions the simulated GPU does not offer: image copies and clears on the GPU,
 // images with AMD-specific layouts (hsa_amd_image_create), the finalizer (HSAIL), IPC, graphics
-// interop, SVM, deprecated code-object serialisation, soft queues,
+// interop, SVM, HSA 1.0 code-object serialisation and symbols, soft queues,
 // and executable-level variable definitions. Each prints one line on stderr the
 // first time it is called and returns an error status (hsa.h: HSA_STATUS_ERROR, or a more specific
 // one).
@@ -87,11 +87,6 @@ hsa_status_t HSA_API hsa_amd_register_deallocation_callback(
   VGPU_UNSUPPORTED(hsa_amd_register_deallocation_callback);
 }
 
-hsa_status_t HSA_API hsa_amd_register_system_event_handler(hsa_amd_system_event_callback_t callback,
-                                                           void* data) {
-  VGPU_UNSUPPORTED(hsa_amd_register_system_event_handler);
-}
-
 hsa_status_t HSA_API hsa_amd_svm_attributes_get(void* ptr, size_t size,
                                                 hsa_amd_svm_attribute_pair_t* attribute_list,
                                                 size_t attribute_count) {
@@ -109,17 +104,6 @@ hsa_status_t HSA_API hsa_amd_svm_prefetch_async(void* ptr, size_t size, hsa_agen
                                                 const hsa_signal_t* dep_signals,
                                                 hsa_signal_t completion_signal) {
   VGPU_UNSUPPORTED(hsa_amd_svm_prefetch_async);
-}
-
-hsa_status_t HSA_API hsa_code_object_deserialize(void* serialized_code_object,
-                                                 size_t serialized_code_object_size,
-                                                 const char* options,
-                                                 hsa_code_object_t* code_object) {
-  VGPU_UNSUPPORTED(hsa_code_object_deserialize);
-}
-
-hsa_status_t HSA_API hsa_code_object_destroy(hsa_code_object_t code_object) {
-  VGPU_UNSUPPORTED(hsa_code_object_destroy);
 }
 
 hsa_status_t HSA_API hsa_code_object_get_info(hsa_code_object_t code_object,
@@ -171,12 +155,6 @@ hsa_status_t HSA_API hsa_executable_global_variable_define(hsa_executable_t exec
                                                            const char* variable_name,
                                                            void* address) {
   VGPU_UNSUPPORTED(hsa_executable_global_variable_define);
-}
-
-hsa_status_t HSA_API hsa_executable_load_code_object(hsa_executable_t executable, hsa_agent_t agent,
-                                                     hsa_code_object_t code_object,
-                                                     const char* options) {
-  VGPU_UNSUPPORTED(hsa_executable_load_code_object);
 }
 
 hsa_status_t HSA_API hsa_executable_load_program_code_object(

@@ -189,6 +189,40 @@ TEST_F(Executables, ReaderFromFile) {
   hsa_executable_destroy(exec);
 }
 
+// HSA 1.0's code objects (LLVM 15's OpenMP offload plugin loads its images this way): a
+// deserialized copy of the ELF, loaded into an executable whose symbols then resolve as a
+// reader's do; the copy outlives the caller's bytes, and a destroyed one is no code object.
+TEST_F(Executables, DeserializedCodeObjectLoadsLikeAReader) {
+  std::vector<uint8_t> bytes = readFile(kDir + "/globals.co");
+  hsa_code_object_t object{0};
+  EXPECT_EQ(hsa_code_object_deserialize(nullptr, bytes.size(), nullptr, &object),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_code_object_deserialize(bytes.data(), bytes.size(), nullptr, &object),
+            HSA_STATUS_SUCCESS);
+  std::fill(bytes.begin(), bytes.end(), 0);  // the runtime holds its own copy
+  hsa_executable_t exec, byReader;
+  ASSERT_EQ(hsa_executable_create(HSA_PROFILE_FULL, HSA_EXECUTABLE_STATE_UNFROZEN, nullptr, &exec),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_load_code_object(exec, gpu_, object, nullptr), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_freeze(exec, nullptr), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(load("globals.co", &byReader), HSA_STATUS_SUCCESS);
+  const hsa_executable_symbol_t kernel = symbol(exec, "scale.kd");
+  const hsa_executable_symbol_t same = symbol(byReader, "scale.kd");
+  EXPECT_EQ(symbolInfo<uint32_t>(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE),
+            symbolInfo<uint32_t>(same, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE));
+  EXPECT_NE(symbolInfo<uint64_t>(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT), 0u);
+  EXPECT_EQ(hsa_code_object_destroy(object), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_code_object_destroy(object), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  hsa_executable_t late;
+  ASSERT_EQ(hsa_executable_create(HSA_PROFILE_FULL, HSA_EXECUTABLE_STATE_UNFROZEN, nullptr, &late),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_executable_load_code_object(late, gpu_, object, nullptr),
+            HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  hsa_executable_destroy(late);
+  hsa_executable_destroy(exec);
+  hsa_executable_destroy(byReader);
+}
+
 TEST_F(Executables, Gfx906AgentAcceptsItsFeatureVariantsAndGfx900CodeRefusesOthers) {
   hsa_executable_t exec;
   for (const char* file : {"globals_gfx900.co", "globals_xnack_off.co", "globals_mi50.co"}) {

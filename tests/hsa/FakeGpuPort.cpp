@@ -151,9 +151,16 @@ void FakeGpuPort::setReadIndex(uint32_t queue, uint64_t index) {
   queues_.at(queue).readIndex = index;
 }
 
-void FakeGpuPort::setQueueError(uint32_t queue, const std::string& error) {
+void FakeGpuPort::setQueueError(uint32_t queue, const std::string& error,
+                                std::optional<uint64_t> faultAddress) {
   std::lock_guard<std::mutex> lock(mutex_);
+  queues_.at(queue).faultAddress = faultAddress;
   queues_.at(queue).error = error;
+}
+
+std::optional<uint64_t> FakeGpuPort::queueFaultAddress(uint32_t queue) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return queues_.at(queue).faultAddress;
 }
 
 FakeGpuPort::QueueRecord FakeGpuPort::queue(uint32_t index) const {

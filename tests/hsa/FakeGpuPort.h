@@ -5,6 +5,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ class FakeGpuPort : public GpuPort {
   void ringDoorbell(uint32_t queue, uint64_t writeIndex) override;
   uint64_t readIndex(uint32_t queue) override;
   std::string queueError(uint32_t queue) override;
+  std::optional<uint64_t> queueFaultAddress(uint32_t queue) override;
   void setQueuePriority(uint32_t queue, uint32_t priority) override;
   void setQueueCuMask(uint32_t queue, const std::vector<uint32_t>& words) override;
   void asyncCopyRect(const RectCopy& rect, std::vector<uint64_t> dependencies,
@@ -47,13 +49,16 @@ class FakeGpuPort : public GpuPort {
   bool isExposed(const void* address, uint64_t bytes) const;
   bool isDeviceAllocation(uint64_t address) const;
   void setReadIndex(uint32_t queue, uint64_t index);
-  void setQueueError(uint32_t queue, const std::string& error);
+  // `faultAddress`: the error is a memory violation at that address.
+  void setQueueError(uint32_t queue, const std::string& error,
+                     std::optional<uint64_t> faultAddress = std::nullopt);
   struct QueueRecord {
     void* ring = nullptr;
     uint32_t packets = 0;
     bool live = false;
     uint64_t readIndex = 0;
     std::string error;
+    std::optional<uint64_t> faultAddress;
     std::vector<uint64_t> doorbells;  // every ringDoorbell() value
     uint32_t priority = 1;            // setQueuePriority(): 0 low, 1 normal, 2 high
     std::vector<uint32_t> cuMask;     // the last setQueueCuMask() (empty: never called)

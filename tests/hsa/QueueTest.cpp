@@ -195,5 +195,62 @@ TEST_F(Queues, GpuErrorIsReportedOnceThroughTheCallback) {
   hsa_queue_destroy(q);
 }
 
+// A memory violation also reaches the system event handlers (hsa_ext_amd.h,
+// HSA_AMD_GPU_MEMORY_FAULT_EVENT: the GPU agent, the address, why), every one registered, before
+// the queue's callback; an error that is not one does not.
+struct FaultLog {
+  std::atomic<int> calls{0};
+  std::atomic<int> queueCallbacksBefore{-1};
+  hsa_amd_gpu_memory_fault_info_t info{};
+  ErrorLog* queueLog = nullptr;
+};
+
+hsa_status_t onSystemEvent(const hsa_amd_event_t* event, void* data) {
+  auto* log = static_cast<FaultLog*>(data);
+  if (event->event_type == HSA_AMD_GPU_MEMORY_FAULT_EVENT) {
+    log->info = event->memory_fault;
+    log->queueCallbacksBefore = log->queueLog->calls.load();
+    ++log->calls;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+TEST_F(Queues, MemoryViolationReachesTheSystemEventHandlersFirst) {
+  EXPECT_EQ(hsa_amd_register_system_event_handler(nullptr, nullptr),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ErrorLog log;
+  FaultLog first, second;
+  first.queueLog = second.queueLog = &log;
+  ASSERT_EQ(hsa_amd_register_system_event_handler(onSystemEvent, &first), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_register_system_event_handler(onSystemEvent, &second), HSA_STATUS_SUCCESS);
+  hsa_queue_t *q = nullptr, *other = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, onError, &log, 0, 0, &q),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, onError, &log, 0, 0, &other),
+            HSA_STATUS_SUCCESS);
+  testing::internal::CaptureStderr();
+  auto waitForCallbacks = [&](int n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (log.calls < n && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  };
+  port_->setQueueError(0, "memory violation: access to 0x7f0000001000", 0x7f0000001000ull);
+  waitForCallbacks(1);
+  port_->setQueueError(1, "s_trap 2 with no trap handler installed");
+  waitForCallbacks(2);
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(log.calls, 2);
+  for (FaultLog* f : {&first, &second}) {
+    EXPECT_EQ(f->calls, 1);
+    EXPECT_EQ(f->info.agent.handle, gpu_.handle);
+    EXPECT_EQ(f->info.virtual_address, 0x7f0000001000ull);
+    EXPECT_EQ(f->info.fault_reason_mask, uint32_t{HSA_AMD_MEMORY_FAULT_PAGE_NOT_PRESENT});
+  }
+  EXPECT_EQ(first.queueCallbacksBefore, 0) << "the queue's callback came first";
+  hsa_queue_destroy(q);
+  hsa_queue_destroy(other);
+}
+
 }  // namespace
 }  // namespace vgpu::hsa::test
