@@ -425,10 +425,16 @@ class GpuSystem : public sc_module {
   void handleInterrupts() {
     while (true) {
       if (!irq.read()) wait(irq.posedge_event());
-      // The memory violation's address stays until IRQ_STATUS is cleared: read it first.
-      const uint32_t faultStatus = read32(mmio::kFaultStatus);
-      const uint64_t faultAddress = read64(mmio::kFaultAddressLo);
-      write32(mmio::kIrqStatus, read32(mmio::kIrqStatus));  // acknowledge what is pending
+      const uint32_t pending = read32(mmio::kIrqStatus);
+      // A memory violation's address stays until IRQ_STATUS is cleared: read it first, when an
+      // error is pending (not for every completed packet).
+      uint32_t faultStatus = 0;
+      uint64_t faultAddress = 0;
+      if (pending & mmio::kIrqError) {
+        faultStatus = read32(mmio::kFaultStatus);
+        faultAddress = read64(mmio::kFaultAddressLo);
+      }
+      write32(mmio::kIrqStatus, pending);  // acknowledge what is pending
       const uint32_t failed = read32(mmio::kQueueErrors);
       for (uint32_t q = 0; q < mmio::kQueues; ++q) {
         QueueState& s = queues[q];
@@ -436,14 +442,20 @@ class GpuSystem : public sc_module {
         s.readIndex.store(read64(mmio::queueRegister(q, mmio::kQReadIndexLo)),
                           std::memory_order_release);
         if (failed & (1u << q)) {
-          if (queueFailed) queueFailed();
-          std::lock_guard<std::mutex> lock(hostMutex);
-          if (s.error.empty()) {
-            s.error = gpu.debugQueueFault(q);
-            if ((faultStatus & mmio::kFaultValid) &&
-                ((faultStatus >> mmio::kFaultQueueShift) & 0xff) == q)
-              s.faultAddress = faultAddress;
+          // QUEUE_ERRORS keeps the queue's bit until it is reset: a failure is news once. Only
+          // this thread sets the error, so it is still empty when set below.
+          bool first;
+          {
+            std::lock_guard<std::mutex> lock(hostMutex);
+            first = s.error.empty();
           }
+          if (!first) continue;
+          if (queueFailed) queueFailed();  // before host software can see the error
+          std::lock_guard<std::mutex> lock(hostMutex);
+          s.error = gpu.debugQueueFault(q);
+          if ((faultStatus & mmio::kFaultValid) &&
+              ((faultStatus >> mmio::kFaultQueueShift) & 0xff) == q)
+            s.faultAddress = faultAddress;
         }
       }
       if (systemMemoryWritten) systemMemoryWritten();
