@@ -121,6 +121,7 @@ void ComputeUnit::advance(uint64_t cycles) {
 void ComputeUnit::run() {
   qk_.reset();
   while (true) {
+    startArrivedWaves();  // launched while this thread waited, in the last iteration
     if (slots_.resident() == 0 || halted_) {
       qk_.sync();
       // Other processes ran during the sync: a workgroup the dispatcher launched here then was
@@ -582,6 +583,9 @@ void ComputeUnit::endWave(Wave& w) {
   const KernelDispatch* dispatch = g->dispatch;
   // The dispatcher lives at SystemC time: catch up before telling it.
   qk_.sync();
+  // The caller goes on visiting waves (issueCycle, retireCompleted): those launched during the
+  // sync start now.
+  startArrivedWaves();
   listener_.workgroupFinished(id_, dispatch);
 }
 

@@ -69,10 +69,8 @@ class ComputeUnitPort {
   // The wave slot each wave of the workgroup would get into `placement`; false if the
   // workgroup does not fit now.
   virtual bool findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const = 0;
-  // Starts the workgroup in the slots findSlots returned; takes the waves' states.
+  // Starts the workgroup in the slots findSlots returned; takes the waves' states if given.
   virtual void launch(WorkgroupLaunch& group) = 0;
-  // A finished wave's state for the next wave to reuse; nullptr if there is none.
-  virtual std::unique_ptr<isa::WaveState> recycledWaveState() = 0;
 };
 
 // The parts, each in its own file: the wave sequencer (issue and settle, ComputeUnit.cpp), the
@@ -97,14 +95,11 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   // registers, LDS). A wave's scratch follows its slot, as the SPI's per-wave scratch offsets do.
   bool findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const override;
   uint32_t waveSlots() const override { return slots_.count(); }
-  // Starts the workgroup in the slots findSlots returned. Takes the waves' states; the caller
-  // may reuse `group.waves` (its storage) for the next workgroup.
+  // Starts the workgroup in the slots findSlots returned, from the launch's start cycle: the
+  // waves are resident from here on, their registers are written when this CU next runs
+  // (startArrivedWaves). Takes the waves' states where given; the caller may reuse
+  // `group.waves` (its storage) for the next workgroup.
   void launch(WorkgroupLaunch& group) override;
-  // The state of a wave that has ended here, for makeInitialWaveState to reuse (its VGPR
-  // storage stays allocated); nullptr if there is none.
-  std::unique_ptr<isa::WaveState> recycledWaveState() override {
-    return slots_.recycledWaveState();
-  }
   bool idle() const { return slots_.resident() == 0; }
   // The CU's LDS array, for instructions that read the LDS as an operand at issue
   // (LDS_DIRECT, interpolation, DS src2 forms) and, in functional mode, DS instructions done at
@@ -199,6 +194,12 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   void pollGws();
   void waitForGws(uint64_t next);
   void endWave(Wave& w);
+  // Writes the initial registers of the waves launched while this CU waited (reusing the states
+  // of ended waves) and lets them issue. Called wherever the CU thread resumes: nothing of this
+  // CU looks at a wave before it.
+  void startArrivedWaves() {
+    if (slots_.unstarted()) slots_.startUnstarted();
+  }
   void fault(const Wave& w, const isa::Instruction* inst, const std::string& reason,
              std::optional<uint64_t> refusedAddress = std::nullopt);
   std::string describeWave(const Wave& w) const;

@@ -23,15 +23,18 @@ struct ResidentWorkgroup {
   std::vector<uint32_t> slots;  // its waves' slots, ascending (a barrier releases them in order)
   uint8_t* lds = nullptr;       // its LDS allocation in the CU's LDS array (nullptr: not attached)
   std::array<uint32_t, 3> groupId{};
+  std::array<uint32_t, 3> extent{};  // work-items per dimension
   WorkgroupResources resources;
+  InitialWaveStateFn initialState = nullptr;  // writes its waves' initial registers
   uint32_t ldsBase = 0;
   uint32_t wavesTotal = 0, wavesEnded = 0, wavesAtBarrier = 0;
 };
 
 struct ResidentWave {
   enum class State { Ready, Waitcnt, Barrier, Draining, Gws };
-  std::unique_ptr<isa::WaveState> s;
+  std::unique_ptr<isa::WaveState> s;  // nullptr until the wave starts (WaveSlots::startUnstarted)
   ResidentWorkgroup* group = nullptr;
+  WavePlacement where;  // what its initial registers are written from
   uint32_t slot = 0, simd = 0, indexInGroup = 0;
   State state = State::Ready;
   uint64_t readyCycle = 0;                         // earliest cycle the next instruction may issue

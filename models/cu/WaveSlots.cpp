@@ -79,7 +79,9 @@ ResidentWorkgroup& WaveSlots::place(WorkgroupLaunch& launch, uint8_t* ldsStorage
   }
   group->dispatch = launch.dispatch;
   group->groupId = launch.groupId;
+  group->extent = launch.extent;
   group->resources = launch.resources;
+  group->initialState = launch.initialState;
   group->wavesTotal = static_cast<uint32_t>(launch.waves.size());
   if (launch.resources.ldsBytes > 0) {
     uint32_t cursor = 0;
@@ -106,6 +108,7 @@ ResidentWorkgroup& WaveSlots::place(WorkgroupLaunch& launch, uint8_t* ldsStorage
       *w = ResidentWave{};
     }
     w->s = std::move(wl.state);
+    w->where = wl.where;
     w->group = group.get();
     w->slot = wl.slot;
     w->simd = simd;
@@ -115,7 +118,10 @@ ResidentWorkgroup& WaveSlots::place(WorkgroupLaunch& launch, uint8_t* ldsStorage
     sgprsUsed_[simd] += launch.resources.sgprsPerWave;
     waves_[wl.slot] = std::move(w);
     taken_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);
-    issuable_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);  // Ready
+    if (waves_[wl.slot]->s)
+      issuable_[wl.slot / 64] |= uint64_t{1} << (wl.slot % 64);  // Ready
+    else
+      unstarted_.push_back(wl.slot);
     ++resident_;
     nextSimd_ = (simd + 1) % simds_;
     group->slots.push_back(wl.slot);
@@ -146,11 +152,19 @@ bool WaveSlots::release(ResidentWave& w) {
   return true;
 }
 
-std::unique_ptr<isa::WaveState> WaveSlots::recycledWaveState() {
-  if (spareStates_.empty()) return nullptr;
-  std::unique_ptr<isa::WaveState> s = std::move(spareStates_.back());
-  spareStates_.pop_back();
-  return s;
+void WaveSlots::startUnstarted() {
+  for (const uint32_t slot : unstarted_) {
+    ResidentWave& w = *waves_[slot];
+    std::unique_ptr<isa::WaveState> reuse;
+    if (!spareStates_.empty()) {
+      reuse = std::move(spareStates_.back());
+      spareStates_.pop_back();
+    }
+    const ResidentWorkgroup& g = *w.group;
+    w.s = g.initialState(*g.dispatch, w.where, g.extent, std::move(reuse));
+    markIssuable(w);
+  }
+  unstarted_.clear();
 }
 
 }  // namespace vgpu

@@ -31,9 +31,16 @@ class WaveSlots {
   // The slot each wave of a workgroup needing `r` would get, into `placement`; false if it
   // does not fit now (slots, registers, LDS).
   bool find(const WorkgroupResources& r, std::vector<uint32_t>& placement) const;
-  // Places the launch's waves in the slots find() gave them (taking their states), Ready from
-  // `startCycle`, and allocates the workgroup's LDS in `ldsStorage` (nullptr: no LDS attached).
+  // Places the launch's waves in the slots find() gave them, Ready from `startCycle`, and
+  // allocates the workgroup's LDS in `ldsStorage` (nullptr: no LDS attached). A wave whose
+  // state the launch holds starts now; the others are resident but do not issue until
+  // startUnstarted writes their registers.
   ResidentWorkgroup& place(WorkgroupLaunch& launch, uint8_t* ldsStorage, uint64_t startCycle);
+  // Whether placed waves wait for their registers.
+  bool unstarted() const { return !unstarted_.empty(); }
+  // Writes their initial registers (the workgroup's initialState, reusing ended waves' states)
+  // and makes them issuable, in launch order.
+  void startUnstarted();
   // Frees an ended wave's slot and registers; its state and storage are kept for reuse. `w` is
   // a spare from here on. True when it was the workgroup's last wave: then the workgroup's LDS
   // is free too, and the workgroup a spare.
@@ -47,8 +54,6 @@ class WaveSlots {
     uint64_t& word = issuable_[w.slot / 64];
     word = w.state == ResidentWave::State::Ready ? word | bit : word & ~bit;
   }
-  // A finished wave's state for the dispatcher to reuse; nullptr if there is none.
-  std::unique_ptr<isa::WaveState> recycledWaveState();
 
  private:
   const uint32_t simds_, slotsPerSimd_, vgprsPerSimdLane_, sgprsPerSimd_, ldsBytes_;
@@ -63,6 +68,7 @@ class WaveSlots {
   std::vector<std::unique_ptr<ResidentWave>> spareWaves_;
   std::vector<std::unique_ptr<ResidentWorkgroup>> spareGroups_;
   std::vector<std::unique_ptr<isa::WaveState>> spareStates_;
+  std::vector<uint32_t> unstarted_;  // slots of placed waves without registers yet
   // find()'s working copies, kept between calls.
   mutable std::vector<uint64_t> findTaken_;
   mutable std::vector<uint32_t> findVgprs_, findSgprs_;

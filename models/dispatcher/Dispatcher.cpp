@@ -65,16 +65,19 @@ bool Dispatcher::placeNext(Active& a) {
   WorkgroupLaunch& launch = launch_;
   launch.dispatch = &d;
   launch.groupId = id;
+  launch.extent = extent;
   launch.resources = res;
+  launch.initialState = &makeInitialWaveState;
   launch.waves.resize(res.waves);
   for (uint32_t w = 0; w < res.waves; ++w) {
-    WavePlacement where;
+    WavePlacement& where = launch.waves[w].where;
     where.groupId = id;
     where.waveInGroup = w;
     // Scratch is laid out per wave slot of the GPU (cu * slots per CU + slot).
     where.scratchSlot = cu->id() * cu->waveSlots() + slots[w];
     where.hwId = hwIdOf(config_, cu->id(), slots[w], d.queue);
-    launch.waves[w] = {makeInitialWaveState(d, where, extent, cu->recycledWaveState()), slots[w]};
+    launch.waves[w].slot = slots[w];
+    launch.waves[w].state = nullptr;
   }
   ++a.next;
   ++a.outstanding;

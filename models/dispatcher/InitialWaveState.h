@@ -29,7 +29,7 @@ struct WavePlacement {
 // (the compute micro engine). Fields wider than their bits keep their low bits.
 uint32_t hwIdOf(const PlatformConfig& config, uint32_t cu, uint32_t waveSlot, uint32_t queue);
 
-// `reuse`, if given, is a finished wave's state (ComputeUnit::recycledWaveState): it is reset
+// `reuse`, if given, is a finished wave's state (WaveSlots::startUnstarted): it is reset
 // to exactly what a new one would hold, keeping its VGPR storage.
 std::unique_ptr<isa::WaveState> makeInitialWaveState(
     const KernelDispatch& d, const WavePlacement& where,

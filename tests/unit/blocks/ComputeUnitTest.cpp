@@ -251,7 +251,10 @@ struct CuBench {
     for (uint32_t s : slots) {
       auto state = wave(r.vgprsPerWave);
       if (init) init(*state);
-      g.waves.push_back({std::move(state), s});
+      WorkgroupLaunch::WaveLaunch launched;
+      launched.slot = s;
+      launched.state = std::move(state);
+      g.waves.push_back(std::move(launched));
     }
     cu.launch(g);
     if (placement) *placement = slots;

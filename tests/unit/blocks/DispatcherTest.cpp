@@ -78,7 +78,9 @@ class StandInCu : public sc_core::sc_module, public ComputeUnitPort {
     l.at = sc_time_stamp();
     for (auto& w : g.waves) {
       l.slots.push_back(w.slot);
-      l.waves.push_back(std::move(w.state));
+      // The registers a CU writes when the wave starts, from what the dispatcher handed over.
+      EXPECT_EQ(w.state, nullptr);
+      l.waves.push_back(g.initialState(*g.dispatch, w.where, g.extent, nullptr));
     }
     // Launched only where findSlots offered room, in exactly the offered slots.
     EXPECT_EQ(l.slots, offered_) << "cu " << id_;
@@ -95,7 +97,6 @@ class StandInCu : public sc_core::sc_module, public ComputeUnitPort {
     log_.push_back(std::move(l));
     wake_.notify(sc_core::SC_ZERO_TIME);
   }
-  std::unique_ptr<isa::WaveState> recycledWaveState() override { return nullptr; }
 
   bool halted = false;  // set by a test that plays a fault here
   uint32_t maxWavesUsed = 0;
