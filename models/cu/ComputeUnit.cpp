@@ -241,8 +241,7 @@ bool ComputeUnit::waitSatisfied(const Wave& w) const {
   cycleCtx_.ldsData = group.lds;
   cycleCtx_.ldsAtIssue = group.lds;     // DS instructions execute on the LDS bytes at issue
   w.next = &inst + inst.sizeBytes / 4;  // (InstructionDecodeCache: always a valid entry)
-  if (!nextRequest_) nextRequest_ = newRequest();
-  isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
+  isa::executeInto(inst, *w.s, issueRequest_, cycleCtx_, step_);
   noteMemoryWrite(inst);
   ++waveInstructions;
   ++instructionsByType[static_cast<size_t>(inst.issue)];
@@ -357,8 +356,6 @@ std::unique_ptr<isa::MemRequest> ComputeUnit::newRequest() {
   if (requestPool_.empty()) return std::make_unique<isa::MemRequest>();
   auto r = std::move(requestPool_.back());
   requestPool_.pop_back();
-  r->faulted = false;
-  r->writeback = {};
   return r;
 }
 
@@ -372,13 +369,12 @@ void ComputeUnit::prepareIssue(Wave& w, const isa::Instruction& inst) {
     if (config_.functionalMode) cycleCtx_.ldsAtIssue = group->lds;
   }
   w.next = &inst + inst.sizeBytes / 4;
-  if (!nextRequest_) nextRequest_ = newRequest();
 }
 
 void ComputeUnit::issue(Wave& w, const isa::Instruction& inst) {
   prepareIssue(w, inst);
   if (hazardChecker_) hazardChecker_->observe(w.hazardHistory, inst);
-  isa::executeInto(inst, *w.s, *nextRequest_, cycleCtx_, step_);
+  isa::executeInto(inst, *w.s, issueRequest_, cycleCtx_, step_);
   noteMemoryWrite(inst);
   const isa::StepResult& r = step_;
   ++waveInstructions;
@@ -433,9 +429,9 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
       (inst.issue == isa::IssueType::Vmem || inst.issue == isa::IssueType::Smem ||
        inst.issue == isa::IssueType::Lds)) {
     // A memory instruction that sent nothing (EXEC empty, a fault) may have filled parts of
-    // the request: the next one starts as newRequest() would give it.
-    nextRequest_->faulted = false;
-    nextRequest_->writeback = {};
+    // the request: the next one starts as sendMemory leaves it.
+    issueRequest_.faulted = false;
+    issueRequest_.writeback = {};
   }
   if (traceProbe)
     traceProbe->issued(w.slot, w.simd, inst, now_, busy,
@@ -446,7 +442,7 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
     case isa::StepKind::Continue:
       break;
     case isa::StepKind::Memory:
-      sendMemory(w, inst, std::move(nextRequest_));
+      sendMemory(w, inst);
       break;
     case isa::StepKind::MemoryDone:  // completed at issue, as sendMemory's completeNow does
       if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
@@ -510,8 +506,8 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
   }
 }
 
-void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
-                             std::unique_ptr<isa::MemRequest> req) {
+void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst) {
+  isa::MemRequest& req = issueRequest_;
   WaveAccessExtension source;
   source.cuId = id_;
   source.waveSlot = w.slot;
@@ -520,26 +516,32 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   source.ldsSize = w.group->resources.ldsBytes;
   // Loosely timed: the request leaves at this CU's local time, ahead of SystemC time.
   const sc_time local = qk_.get_local_time();
-  const sc_time delay = memoryPort_->access(*req, source, local);
-  if (req->faulted) {
+  const sc_time delay = memoryPort_->access(req, source, local);
+  // What the next instruction finds in the request; it fills in the rest.
+  const auto clearOutcome = [&req] {
+    req.faulted = false;
+    req.writeback = {};
+  };
+  if (req.faulted) {
+    const uint64_t address = req.faultAddress;
+    const bool scalar = req.space == isa::MemSpace::Scalar;
+    clearOutcome();
     fault(w, &inst,
-          std::string("memory violation: ") +
-              (req->space == isa::MemSpace::Scalar ? "scalar " : "") + "access to " +
-              hex(req->faultAddress) + ", which is " +
-              whereNothingAnswersIn(req->faultAddress, config_.dram.sizeBytes),
-          req->faultAddress);
+          std::string("memory violation: ") + (scalar ? "scalar " : "") + "access to " +
+              hex(address) + ", which is " + whereNothingAnswersIn(address, config_.dram.sizeBytes),
+          address);
     return;
   }
   // The memory side has performed the access (loosely timed): an atomic that changed memory is
   // progress for the watchdog (a store was counted at issue).
-  if (req->atomicChangedMemory) noteDeviceWrite();
+  if (req.atomicChangedMemory) noteDeviceWrite();
 
   if (config_.functionalMode) {
     // Functional mode completes every access at issue: the data is in the registers before the
     // wave's next instruction, as it was when it arrived one cycle later.
-    if (req->writeback.kind != 0) isa::completeMemory(*w.s, *req);
+    if (req.writeback.kind != 0) isa::completeMemory(*w.s, req);
     if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
-    requestPool_.push_back(std::move(req));
+    clearOutcome();
     return;
   }
 
@@ -553,21 +555,21 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst,
   uint64_t latency = static_cast<uint64_t>(std::ceil(delay / period_));
   if (config_.perturbLatencySeed != 0) latency += perturbation_.extraCycles();
   pa->wave = &w;
-  pa->counter = req->counter;
+  pa->counter = req.counter;
   // The wave sees the access complete when the memory path has answered and every earlier
   // access that must return before it has (WaitcntCounters: the hardware's order rules).
   const uint64_t completion =
-      w.counters.issue(req->counter, req->space, now_ + std::max<uint64_t>(1, latency));
+      w.counters.issue(req.counter, req.space, now_ + std::max<uint64_t>(1, latency));
   ++w.outstanding;
-  // Only an access that returns data needs its request (1,856 bytes) until it completes; the
-  // others' go back to the pool now. A CU running ahead of memory keeps hundreds of stores in
-  // flight (private_array's scratch on 60 CUs: about 290 per CU), and requests kept for them
-  // made each CU's pool that large: tens of megabytes allocated, zeroed and paged in, which cost
-  // more host time than anything else that grows with the number of CUs.
-  if (req->writeback.kind != 0)
-    pa->request = std::move(req);
-  else
-    requestPool_.push_back(std::move(req));
+  // Only an access that returns data keeps a request of its own until it completes, with only
+  // what completing needs. A CU running ahead of memory keeps hundreds of stores in flight
+  // (private_array's scratch on 60 CUs: about 290 per CU), and requests kept for them made each
+  // CU's pool that large: tens of megabytes allocated, zeroed and paged in.
+  if (req.writeback.kind != 0) {
+    pa->request = newRequest();
+    req.moveResultTo(*pa->request);
+  }
+  clearOutcome();
   if (traceProbe) traceProbe->memoryDone(w.slot, completion);
   pending_.push({completion, issueSequence_++, pa});
 }

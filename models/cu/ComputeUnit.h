@@ -182,7 +182,8 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   // (cycleCtx_) up to date; the rest of it is set when the CU is built and attached, and
   // issue() adds the workgroup's LDS.
   void updateCycleContext();
-  void sendMemory(Wave& w, const isa::Instruction& inst, std::unique_ptr<isa::MemRequest> req);
+  // Sends issueRequest_ (the instruction's access) to memory.
+  void sendMemory(Wave& w, const isa::Instruction& inst);
   void retireCompleted();
   bool waitSatisfied(const Wave& w) const;
   void arriveAtBarrier(Wave& w);
@@ -293,10 +294,14 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
     bool operator()(const PendingEntry& a, const PendingEntry& b) const;
   };
   std::priority_queue<PendingEntry, std::vector<PendingEntry>, PendingOrder> pending_;
+  // Every instruction issues into this one request (a memory instruction fills it in), and the
+  // memory side performs the access when it is sent, so the lanes' addresses and most of it are
+  // needed only then: a load keeps its result in one of requestPool_'s until it completes
+  // (MemRequest::moveResultTo). Filling a pooled request instead wrote its addresses into host
+  // cache lines last touched when its previous access was issued, thousands of cycles and, on 60
+  // CUs, megabytes of other CUs' state earlier.
+  isa::MemRequest issueRequest_;
   std::vector<std::unique_ptr<isa::MemRequest>> requestPool_;
-  // The request the next instruction fills if it accesses memory; kept across instructions
-  // that do not (most of them), so only memory instructions take one from the pool.
-  std::unique_ptr<isa::MemRequest> nextRequest_;
   isa::ExecContext cycleCtx_;  // what the instructions of this cycle see
   // What the last instruction did: kept from one instruction to the next (isa::executeInto),
   // reset (resetStep) after any result but Continue and MemoryDone.

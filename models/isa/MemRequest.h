@@ -4,6 +4,7 @@
 // the ISA writes it to registers when the response arrives (isa::completeMemory).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -144,6 +145,45 @@ struct MemRequest {
     uint16_t aux = 0;     // (added by isa) format loads: data/number format and components
     uint32_t format = 0;  // (added by isa) buffer format / LDS loads: conversion parameters
   } writeback;
+
+  // Bytes of data[] the request's shape covers (what beginRequest clears of it).
+  size_t dataBytesUsed() const {
+    return space == MemSpace::Scalar ? elementBytes
+                                     : std::min(kDataBytes, size_t{64} * laneStride());
+  }
+
+  // Hands `to` what writing the access's result to registers needs (isa::completeMemory), once
+  // the memory side has answered: every field but the lanes' addresses and byte counts, which
+  // only the memory side reads; data[] as far as either request's shape covers (this one is zero beyond its
+  // own, and `to` stays so). Image texels and compare values (a depth-compare sample compares
+  // when its texels return) are swapped, not copied. A
+  // compute unit issues every instruction into one request, which its issue loop keeps in the
+  // host's caches, and keeps only this for each load in flight. A new field of the request
+  // that completeMemory reads must be handed over here.
+  void moveResultTo(MemRequest& to) {
+    const size_t bytes = std::max(dataBytesUsed(), to.dataBytesUsed());
+    to.space = space;
+    to.op = op;
+    to.atomic = atomic;
+    to.atomicReturnsData = atomicReturnsData;
+    to.atomicChangedMemory = atomicChangedMemory;
+    to.counter = counter;
+    to.glc = glc;
+    to.slc = slc;
+    to.image = image;
+    to.crossLane = crossLane;
+    to.laneMask = laneMask;
+    to.elementBytes = elementBytes;
+    to.elementsPerLane = elementsPerLane;
+    std::copy_n(data.begin(), bytes, to.data.begin());
+    to.ldsData = ldsData;
+    to.faulted = faulted;
+    to.faultAddress = faultAddress;
+    to.texels.swap(texels);
+    to.texelData.swap(texelData);
+    to.cmp.swap(cmp);
+    to.writeback = writeback;
+  }
 
   // Byte address of element e of lane l. For LDS it is the offset inside the workgroup's LDS
   // allocation; for Vector a device (virtual) address; Scalar uses address(0). Stored

@@ -30,10 +30,7 @@ inline void beginRequest(MemRequest& mem, MemSpace space, MemOp op, WaitCounter 
   // elements are written only inside the shape): only that part needs clearing. A dword access
   // clears 256 bytes, not the whole kilobyte, most of which it would bring back into the host's
   // caches for nothing.
-  const size_t used = mem.space == MemSpace::Scalar
-                          ? mem.elementBytes
-                          : std::min(MemRequest::kDataBytes, size_t{kWaveSize} * mem.laneStride());
-  std::memset(mem.data.data(), 0, used);
+  std::memset(mem.data.data(), 0, mem.dataBytesUsed());
   mem.space = space;
   mem.op = op;
   mem.atomic = AtomicOp::None;

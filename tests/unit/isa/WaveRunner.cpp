@@ -151,7 +151,10 @@ StepResult WaveRunner::step() {
     }
     serve(mem_);
     if (ldsWriteOfLoad(mem_, ldsSide_)) lds::executeRequest(ldsSide_, window);
-    completeMemory(wave, mem_);
+    // As the compute unit does: the result goes to a request kept for the access in flight
+    // (one reused for every access, as the CU's pool reuses them), which completes it.
+    mem_.moveResultTo(inFlight_);
+    completeMemory(wave, inFlight_);
   }
   if (r.kind != StepKind::Continue) events.push_back(r);
   return r;

@@ -83,8 +83,9 @@ class WaveRunner {
 
  private:
   void serve(MemRequest& mem);
-  MemRequest mem_;
-  MemRequest ldsSide_;  // the LDS side of a load into / a store from the LDS
+  MemRequest mem_;       // every instruction issues into it
+  MemRequest inFlight_;  // what completes a memory access (MemRequest::moveResultTo)
+  MemRequest ldsSide_;   // the LDS side of a load into / a store from the LDS
 };
 
 }  // namespace vgpu::isa::test
