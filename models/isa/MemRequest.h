@@ -154,12 +154,12 @@ struct MemRequest {
 
   // Hands `to` what writing the access's result to registers needs (isa::completeMemory), once
   // the memory side has answered: every field but the lanes' addresses and byte counts, which
-  // only the memory side reads; data[] as far as either request's shape covers (this one is zero beyond its
-  // own, and `to` stays so). Image texels and compare values (a depth-compare sample compares
-  // when its texels return) are swapped, not copied. A
-  // compute unit issues every instruction into one request, which its issue loop keeps in the
-  // host's caches, and keeps only this for each load in flight. A new field of the request
-  // that completeMemory reads must be handed over here.
+  // only the memory side reads; data[] as far as either request's shape covers (this one is zero
+  // beyond its own, and `to` stays so). Image texels and compare values (a depth-compare sample
+  // compares when its texels return) are swapped, not copied. A compute unit issues every
+  // instruction into one request, which its issue loop keeps in the host's caches, and keeps only
+  // this for each load in flight. A new field of the request that completeMemory reads must be
+  // handed over here.
   void moveResultTo(MemRequest& to) {
     const size_t bytes = std::max(dataBytesUsed(), to.dataBytesUsed());
     to.space = space;
