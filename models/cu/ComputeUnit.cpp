@@ -430,8 +430,7 @@ void ComputeUnit::settle(Wave& w, const isa::Instruction& inst, const isa::StepR
        inst.issue == isa::IssueType::Lds)) {
     // A memory instruction that sent nothing (EXEC empty, a fault) may have filled parts of
     // the request: the next one starts as sendMemory leaves it.
-    issueRequest_.faulted = false;
-    issueRequest_.writeback = {};
+    clearRequestOutcome();
   }
   if (traceProbe)
     traceProbe->issued(w.slot, w.simd, inst, now_, busy,
@@ -517,15 +516,10 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst) {
   // Loosely timed: the request leaves at this CU's local time, ahead of SystemC time.
   const sc_time local = qk_.get_local_time();
   const sc_time delay = memoryPort_->access(req, source, local);
-  // What the next instruction finds in the request; it fills in the rest.
-  const auto clearOutcome = [&req] {
-    req.faulted = false;
-    req.writeback = {};
-  };
   if (req.faulted) {
     const uint64_t address = req.faultAddress;
     const bool scalar = req.space == isa::MemSpace::Scalar;
-    clearOutcome();
+    clearRequestOutcome();
     fault(w, &inst,
           std::string("memory violation: ") + (scalar ? "scalar " : "") + "access to " +
               hex(address) + ", which is " + whereNothingAnswersIn(address, config_.dram.sizeBytes),
@@ -541,7 +535,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst) {
     // wave's next instruction, as it was when it arrived one cycle later.
     if (req.writeback.kind != 0) isa::completeMemory(*w.s, req);
     if (traceProbe) traceProbe->memoryDone(w.slot, now_ + 1);
-    clearOutcome();
+    clearRequestOutcome();
     return;
   }
 
@@ -569,7 +563,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst) {
     pa->request = newRequest();
     req.moveResultTo(*pa->request);
   }
-  clearOutcome();
+  clearRequestOutcome();
   if (traceProbe) traceProbe->memoryDone(w.slot, completion);
   pending_.push({completion, issueSequence_++, pa});
 }

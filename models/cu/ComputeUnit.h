@@ -184,6 +184,12 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   void updateCycleContext();
   // Sends issueRequest_ (the instruction's access) to memory.
   void sendMemory(Wave& w, const isa::Instruction& inst);
+  // What the next instruction finds of the last one's outcome in issueRequest_ (it fills in
+  // the rest): no fault, no writeback.
+  void clearRequestOutcome() {
+    issueRequest_.faulted = false;
+    issueRequest_.writeback = {};
+  }
   void retireCompleted();
   bool waitSatisfied(const Wave& w) const;
   void arriveAtBarrier(Wave& w);
