@@ -134,7 +134,7 @@ class BusyUntil {
   [[gnu::noinline]] sc_core::sc_time reserveInGap(const sc_core::sc_time& at, uint64_t length) {
     const uint64_t t = at.value();
     uint64_t start = t;
-    auto it = upperBound(start);
+    auto it = upperBoundNearHint(start);
     if (it != first()) {
       auto prev = std::prev(it);
       if (prev->end > start) start = prev->end;
@@ -169,6 +169,28 @@ class BusyUntil {
   }
   Iterator upperBound(uint64_t t) {
     return intervals_.begin() + (std::as_const(*this).upperBound(t) - intervals_.cbegin());
+  }
+  // upperBound(t), looking first next to where the last search out of time order ended: the
+  // requests of one decoupled CU reach a calendar in its time order, so most searches end
+  // within an interval of the last (half of an L2 port's in a 60-CU pointer chase, 4 in 5 in a
+  // stream copy), and a binary search over the whole calendar is left for the rest.
+  Iterator upperBoundNearHint(uint64_t t) {
+    const Interval* v = intervals_.data();
+    const size_t begin = head_, end = intervals_.size();
+    const size_t i = std::clamp(hint_, begin, end);
+    size_t found;
+    if (i < end && v[i].start <= t) {  // after i
+      if (i + 1 == end || v[i + 1].start > t)
+        found = i + 1;
+      else
+        found = static_cast<size_t>(firstAfter<&Interval::start>(v + i + 2, v + end, t) - v);
+    } else if (i == begin || v[i - 1].start <= t) {  // at i
+      found = i;
+    } else {  // before i
+      found = static_cast<size_t>(firstAfter<&Interval::start>(v + begin, v + i - 1, t) - v);
+    }
+    hint_ = found;
+    return intervals_.begin() + static_cast<std::ptrdiff_t>(found);
   }
   void insertBefore(Iterator next, uint64_t start, uint64_t end) {
     // Merge with touching neighbours, and neighbours across a gap no request can use, so a
@@ -329,6 +351,7 @@ class BusyUntil {
   // walks and allocations cost more than moving the few entries an insert usually moves).
   std::vector<Interval> intervals_;
   size_t head_ = 0;
+  size_t hint_ = 0;  // where the last search out of time order ended (an index of intervals_)
   // Gaps shorter than this are joined: the shortest occupancy requested so far (a request
   // occupying nothing has its own answer, firstFreeFrom()).
   uint64_t joinBelow_ = UINT64_MAX;
