@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/CacheTags.h"
 #include "common/Error.h"
 
 namespace vgpu {
@@ -205,6 +206,12 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
     check(c->lineBytes >= 4 && (c->lineBytes & (c->lineBytes - 1)) == 0 &&
               c->sizeBytes >= c->lineBytes && c->ways >= 1 && c->bytesPerCycle >= 1,
           origin, "cache size/line/ways/bandwidth invalid (line a power of two, size >= line)");
+  // The tag arrays keep 8-bit ages per way (models/common/CacheTags.h).
+  for (const uint32_t ways :
+       {p.vectorL1.ways, p.scalarCache.ways, p.instructionCache.ways, p.l2.ways})
+    check(ways <= CacheTags::kMaxWays, origin,
+          "cache ways must be at most " + std::to_string(CacheTags::kMaxWays) + " (not " +
+              std::to_string(ways) + ")");
   check(p.vectorL1.lineBytes == 64, origin,
         "vector_l1.line must be 64 (the texture path coalesces into 64-byte lines)");
   check(p.l2.lineBytes >= 4 && p.l2.ways >= 1 && p.l2.sizeBytes >= p.l2.lineBytes &&

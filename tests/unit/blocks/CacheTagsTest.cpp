@@ -10,12 +10,6 @@
 
 namespace vgpu {
 
-// Reaches the lookup count, to start it just before it wraps.
-class CacheTagsTestAccess {
- public:
-  static void setLookups(CacheTags& tags, uint32_t lookups) { tags.clock_ = lookups; }
-};
-
 namespace {
 
 // 256 bytes, 64-byte lines, 2 ways: 2 sets; lines with even index go to set 0.
@@ -195,33 +189,47 @@ class ReferenceLru {
 };
 
 TEST(CacheTags, ReplacementAndDirtyLinesFollowLeastRecentlyUsedAcrossTheAgesRenumbering) {
-  // The ages are 32-bit lookup counts, renumbered when the count wraps: started 20,000
-  // lookups before that, 60,000 random lookups (two in three of them writes) must hit, miss,
-  // evict and write back exactly as least-recently-used replacement with a dirty bit per line
-  // does.
-  constexpr uint32_t kSets = 8, kWays = 4, kLine = 64;
-  for (const uint32_t start : {0u, 0xFFFFFFFFu - 20000u}) {
-    CacheTags tags(kSets * kWays * kLine, kLine, kWays);
-    CacheTagsTestAccess::setLookups(tags, start);
-    ReferenceLru reference(kSets, kWays);
-    std::mt19937_64 random(start);
+  // A way's age is 8 bits, its set's ages are renumbered when one would pass 255 (every couple
+  // of hundred uses of the set): 60,000 random lookups over 8 sets (two in three of them
+  // writes) must hit, miss, evict and write back exactly as least-recently-used replacement
+  // with a dirty bit per line does, for the vector L1's 4 ways and the L2's 16.
+  constexpr uint32_t kSets = 8, kLine = 64;
+  for (const uint32_t ways : {4u, 16u}) {
+    CacheTags tags(kSets * ways * kLine, kLine, ways);
+    ReferenceLru reference(kSets, ways);
+    std::mt19937_64 random(ways);
     int writeBacks = 0;
     for (int n = 0; n < 60000; ++n) {
-      const uint64_t line = random() % (kSets * kWays * 3);  // three times what fits
+      const uint64_t line = random() % (kSets * ways * 3);  // three times what fits
       const bool write = random() % 3 != 0;
       uint64_t evicted;
       bool evictedDirty;
       const bool hit = reference.access(line, write, evicted, evictedDirty);
       const CacheTags::Outcome o = tags.lookup(line * kLine, true, write);
-      ASSERT_EQ(o.hit, hit) << "lookup " << n;
-      ASSERT_EQ(o.evictedDirty, evictedDirty) << "lookup " << n;
+      ASSERT_EQ(o.hit, hit) << "ways " << ways << " lookup " << n;
+      ASSERT_EQ(o.evictedDirty, evictedDirty) << "ways " << ways << " lookup " << n;
       if (o.evictedDirty) {
-        ASSERT_EQ(o.evictedAddress, evicted * kLine) << "lookup " << n;
+        ASSERT_EQ(o.evictedAddress, evicted * kLine) << "ways " << ways << " lookup " << n;
         ++writeBacks;
       }
     }
     EXPECT_GT(writeBacks, 10000);  // the comparison saw clean and dirty evictions alike
   }
+}
+
+TEST(CacheTags, LinesWhosePartialTagsMatchAreStillDifferentLines) {
+  // A set's block holds 16 bits of each way's tag; lines equal in those bits (tags 2^16
+  // apart) must not hit on one another, and either may be evicted.
+  CacheTags tags(256, 64, 2);  // 2 sets: the tag is address / 128
+  const uint64_t a = 0x1000, b = a + (uint64_t{1} << 16) * 128, c = a + (uint64_t{2} << 16) * 128;
+  EXPECT_FALSE(tags.access(a, true));
+  EXPECT_FALSE(tags.access(b, true));
+  EXPECT_TRUE(tags.access(a, true));
+  EXPECT_TRUE(tags.access(b, true));
+  EXPECT_FALSE(tags.access(c, true));  // evicts a, the least recently used
+  EXPECT_FALSE(tags.access(a, false));
+  EXPECT_TRUE(tags.access(b, false));
+  EXPECT_TRUE(tags.access(c, false));
 }
 
 }  // namespace

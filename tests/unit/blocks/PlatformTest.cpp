@@ -116,6 +116,11 @@ TEST(Platform, NonIntegerForAnIntegerParameter) {
   expectInputError([] { parse(R"({"l2": {"ways": {"value": 1.5}}})"); }, {"ways", "integer"});
 }
 
+TEST(Platform, MoreCacheWaysThanTheTagArraysHoldAreRefused) {
+  expectInputError([] { parse(R"({"l2": {"ways": 129}})"); }, {"ways", "at most 126", "129"});
+  expectInputError([] { parse(R"({"vector_l1": {"ways": 256}})"); }, {"ways", "256"});
+}
+
 TEST(Platform, ValueTooLargeForTheParameterIsRefused) {
   // compute_units is 32-bit: 2^32 + 1 must not silently become 1.
   bool threw = false;
