@@ -228,11 +228,12 @@ class CacheTags {
   }
   // Way w becomes the most recently used of its set: the ways used more recently than it move
   // down a rank.
-  void use(const Block& b, uint32_t w) const {
+  void use(Block& b, uint32_t w) {
     const uint8_t rank = b.ranks[w];
 #if defined(__SSE2__)
     if (ways_ <= 16) {
-      // Bytes past the ways stay as they are (the mask leaves them; 16 bytes are written back).
+      // 16 bytes are written back: those past the set's ways (its flags, the next set's
+      // partial tags) unchanged, as the mask leaves them.
       __m128i* const p = reinterpret_cast<__m128i*>(b.ranks);
       const __m128i ranks = _mm_loadu_si128(p);
       const __m128i newer = _mm_andnot_si128(
