@@ -206,7 +206,7 @@ PlatformConfig parsePlatform(const std::string& text, const std::string& origin)
     check(c->lineBytes >= 4 && (c->lineBytes & (c->lineBytes - 1)) == 0 &&
               c->sizeBytes >= c->lineBytes && c->ways >= 1 && c->bytesPerCycle >= 1,
           origin, "cache size/line/ways/bandwidth invalid (line a power of two, size >= line)");
-  // The tag arrays keep 8-bit ages per way (models/common/CacheTags.h).
+  // The tag arrays keep an 8-bit recency rank per way (models/common/CacheTags.h).
   for (const uint32_t ways :
        {p.vectorL1.ways, p.scalarCache.ways, p.instructionCache.ways, p.l2.ways})
     check(ways <= CacheTags::kMaxWays, origin,

@@ -182,25 +182,37 @@ class ReferenceLru {
     set.push_front({line, write});
     return false;
   }
+  // The line is no longer held (its set keeps the others' order).
+  void invalidate(uint64_t line) {
+    lines_[line % sets_].remove_if([&](const auto& l) { return l.first == line; });
+  }
 
  private:
   uint32_t sets_, ways_;
   std::vector<std::list<std::pair<uint64_t, bool>>> lines_;
 };
 
-TEST(CacheTags, ReplacementAndDirtyLinesFollowLeastRecentlyUsedAcrossTheAgesRenumbering) {
-  // A way's age is 8 bits, its set's ages are renumbered when one would pass 255 (every couple
-  // of hundred uses of the set): 60,000 random lookups over 8 sets (two in three of them
-  // writes) must hit, miss, evict and write back exactly as least-recently-used replacement
-  // with a dirty bit per line does, for the vector L1's 4 ways and the L2's 16.
+TEST(CacheTags, ReplacementDirtyLinesAndInvalidationFollowLeastRecentlyUsed) {
+  // Each way has an 8-bit recency rank, rewritten on every use and closed up when a line is
+  // invalidated (an atomic drops its line from the vector L1): 60,000 random lookups over 8
+  // sets (two in three of them writes, one in sixteen an invalidation instead) must hit,
+  // miss, evict and write back exactly as least-recently-used replacement with a dirty bit
+  // per line does, for the vector L1's 4 ways and the L2's 16. A rank that crept up with every
+  // invalidation would reach the unused rank and evict a line held before an empty way.
   constexpr uint32_t kSets = 8, kLine = 64;
   for (const uint32_t ways : {4u, 16u}) {
     CacheTags tags(kSets * ways * kLine, kLine, ways);
     ReferenceLru reference(kSets, ways);
     std::mt19937_64 random(ways);
-    int writeBacks = 0;
+    int writeBacks = 0, invalidations = 0;
     for (int n = 0; n < 60000; ++n) {
       const uint64_t line = random() % (kSets * ways * 3);  // three times what fits
+      if (random() % 16 == 0) {
+        reference.invalidate(line);
+        tags.invalidate(line * kLine);
+        ++invalidations;
+        continue;
+      }
       const bool write = random() % 3 != 0;
       uint64_t evicted;
       bool evictedDirty;
@@ -214,7 +226,28 @@ TEST(CacheTags, ReplacementAndDirtyLinesFollowLeastRecentlyUsedAcrossTheAgesRenu
       }
     }
     EXPECT_GT(writeBacks, 10000);  // the comparison saw clean and dirty evictions alike
+    EXPECT_GT(invalidations, 3000);
   }
+}
+
+TEST(CacheTags, ALineKeptThroughManyInvalidationsOfOthersStaysHeld) {
+  // One set of 4 ways holding A; then 300 times a line is brought into an empty way and
+  // invalidated again (as atomics do to the vector L1). A must stay the least recently used
+  // line *held*, not look like an empty way: filling the three empty ways must not evict it.
+  CacheTags tags(256, 64, 4);  // 1 set
+  const uint64_t a = 0x0, x = 0x1000, b = 0x2000, c = 0x3000, d = 0x4000;
+  EXPECT_FALSE(tags.access(a, true));
+  for (int n = 0; n < 300; ++n) {
+    ASSERT_FALSE(tags.access(x, true)) << n;
+    tags.invalidate(x);
+  }
+  EXPECT_FALSE(tags.access(b, true));
+  EXPECT_FALSE(tags.access(c, true));
+  EXPECT_FALSE(tags.access(d, true));
+  EXPECT_TRUE(tags.access(a, false));  // still held: the three went into the empty ways
+  EXPECT_FALSE(
+      tags.access(x, true));  // the set is full now: this evicts b, the oldest after a's use
+  EXPECT_FALSE(tags.access(b, false));
 }
 
 TEST(CacheTags, LinesWhosePartialTagsMatchAreStillDifferentLines) {
