@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
-#include <utility>
 #include <vector>
 
 #include "common/Divisor.h"
@@ -27,7 +27,7 @@ class CacheTags {
         blocks_(static_cast<uint8_t*>(
             ::operator new (set_.value() * blockBytes_ + 64, std::align_val_t{64}))),
         entries_(set_.value() * ways_) {
-    std::memset(blocks_, 0, set_.value() * blockBytes_ + 64);  // the padding too
+    std::memset(blocks_.get(), 0, set_.value() * blockBytes_ + 64);  // the padding too
     invalidateAll();
 #if defined(__SSE2__)
     if (ways_ <= 16) {
@@ -38,26 +38,6 @@ class CacheTags {
     }
 #endif
   }
-  ~CacheTags() {
-    ::operator delete (blocks_, std::align_val_t{64});
-  }
-  CacheTags(CacheTags&& other) noexcept
-      : ways_(other.ways_),
-        line_(other.line_),
-        set_(other.set_),
-        blockBytes_(other.blockBytes_),
-        blocks_(std::exchange(other.blocks_, nullptr)),
-        entries_(std::move(other.entries_))
-#if defined(__SSE2__)
-        ,
-        waysMask_(other.waysMask_),
-        beyondWays_(other.beyondWays_)
-#endif
-  {
-  }
-  CacheTags(const CacheTags&) = delete;
-  CacheTags& operator=(const CacheTags&) = delete;
-  CacheTags& operator=(CacheTags&&) = delete;
   // Recency ranks are 8-bit and compared signed (see Block): at most this many ways (the
   // platform refuses more; the constructor clamps).
   static constexpr uint32_t kMaxWays = 126;
@@ -158,7 +138,7 @@ class CacheTags {
     uint64_t readyAt;  // ps: when its fill completes
   };
   Block block(size_t set) {
-    uint8_t* p = blocks_ + set * blockBytes_;
+    uint8_t* p = blocks_.get() + set * blockBytes_;
     return {reinterpret_cast<uint16_t*>(p), p + 2 * ways_, p + 3 * ways_};
   }
   uint16_t partialTag(uint64_t line) const {
@@ -252,7 +232,10 @@ class CacheTags {
   // The line size and the number of sets: shifts and masks when powers of two.
   Divisor line_, set_;
   size_t blockBytes_;  // 4 bytes per way
-  uint8_t* blocks_;    // the sets' blocks, 64-byte aligned
+  struct AlignedDelete {
+    void operator()(uint8_t* p) const { ::operator delete (p, std::align_val_t{64}); }
+  };
+  std::unique_ptr<uint8_t[], AlignedDelete> blocks_;  // the sets' blocks, 64-byte aligned
   std::vector<Entry> entries_;
 #if defined(__SSE2__)
   uint32_t waysMask_ = 0;  // a bit per way (up to 16)

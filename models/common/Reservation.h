@@ -167,9 +167,6 @@ class BusyUntil {
     return intervals_.begin() +
            (firstAfter<&Interval::start>(begin + head_, begin + intervals_.size(), t) - begin);
   }
-  Iterator upperBound(uint64_t t) {
-    return intervals_.begin() + (std::as_const(*this).upperBound(t) - intervals_.cbegin());
-  }
   // upperBound(t), looking first next to where the last search out of time order ended: the
   // requests of one decoupled CU reach a calendar in its time order, so most searches end
   // within an interval of the last (half of an L2 port's in a 60-CU pointer chase, 4 in 5 in a
