@@ -241,7 +241,6 @@ class CacheTags {
   uint32_t waysMask_ = 0;  // a bit per way (up to 16)
   __m128i beyondWays_{};   // 0xff in the bytes past the ways (up to 16)
 #endif
-  friend class CacheTagsTestAccess;
 };
 
 }  // namespace vgpu

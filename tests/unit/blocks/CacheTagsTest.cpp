@@ -245,8 +245,8 @@ TEST(CacheTags, ALineKeptThroughManyInvalidationsOfOthersStaysHeld) {
   EXPECT_FALSE(tags.access(c, true));
   EXPECT_FALSE(tags.access(d, true));
   EXPECT_TRUE(tags.access(a, false));  // still held: the three went into the empty ways
-  EXPECT_FALSE(
-      tags.access(x, true));  // the set is full now: this evicts b, the oldest after a's use
+  // The set is full now: x evicts b, the least recently used since a's use.
+  EXPECT_FALSE(tags.access(x, true));
   EXPECT_FALSE(tags.access(b, false));
 }
 
