@@ -28,6 +28,9 @@
 #include <vector>
 
 #include <systemc>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common/Reservation.h"
 
@@ -195,7 +198,13 @@ class HoldOverlapBound {
       farSoonestEnd_ = std::min(farSoonestEnd_, until);
       return;
     }
-    for (uint64_t b = first; b <= last; ++b) ++counts_[b & mask()];
+    // The buckets from first to last are one run of the ring or two (it wraps): each run is
+    // counted four buckets at a time. An L2 channel's holds behind decoupled CUs span many
+    // buckets (a miss's round trip and its queueing at the DRAM).
+    const size_t start = static_cast<size_t>(first & mask()), count = last - first + 1;
+    const size_t run = std::min(count, counts_.size() - start);
+    countOnce(&counts_[start], run);
+    countOnce(&counts_[0], count - run);
   }
   // At least the holds in progress at t (t at or after the `now` last advanced to).
   uint64_t atLeastInProgress(uint64_t t) const {
@@ -211,6 +220,18 @@ class HoldOverlapBound {
     return p;
   }
   uint64_t mask() const { return counts_.size() - 1; }
+  // Adds one to each of the n counts from p on.
+  static void countOnce(uint32_t* p, size_t n) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i one = _mm_set1_epi32(1);
+    for (; i + 4 <= n; i += 4) {
+      __m128i* q = reinterpret_cast<__m128i*>(p + i);
+      _mm_storeu_si128(q, _mm_add_epi32(_mm_loadu_si128(q), one));
+    }
+#endif
+    for (; i < n; ++i) ++p[i];
+  }
   unsigned shift_;
   uint32_t longestSpan_;
   std::vector<uint32_t> counts_;  // bucket b at b & mask(), for b from base_ on
