@@ -31,13 +31,6 @@ std::string whereNothingAnswersIn(uint64_t address, uint64_t deviceBytes) {
 }
 }  // namespace
 
-// (Its completion cycle and issue order are in its PendingEntry.)
-struct ComputeUnit::PendingAccess {
-  ResidentWave* wave = nullptr;
-  isa::WaitCounter counter = isa::WaitCounter::None;
-  std::unique_ptr<isa::MemRequest> request;
-};
-
 bool ComputeUnit::PendingOrder::operator()(const PendingEntry& a, const PendingEntry& b) const {
   // Min-heap on (completion, issue order): deterministic among equal completion times.
   if (a.completion != b.completion) return a.completion > b.completion;
@@ -86,13 +79,7 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
   SC_THREAD(run);
 }
 
-ComputeUnit::~ComputeUnit() {
-  while (!pending_.empty()) {
-    delete pending_.top().access;
-    pending_.pop();
-  }
-  for (PendingAccess* p : freePending_) delete p;
-}
+ComputeUnit::~ComputeUnit() = default;
 
 bool ComputeUnit::findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const {
   return !halted_ && slots_.find(r, placement);
@@ -191,15 +178,14 @@ uint64_t ComputeUnit::nextEventCycle() const {
 
 void ComputeUnit::retireCompleted() {
   while (!pending_.empty() && pending_.top().completion <= now_) {
-    PendingAccess* p = pending_.top().access;
+    const PendingEntry p = pending_.top();
     pending_.pop();
-    freePending_.push_back(p);  // reused by the next access; its request goes to the pool
-    Wave& w = *p->wave;
-    if (p->request) {  // (only accesses that return data keep theirs)
-      isa::completeMemory(*w.s, *p->request);
-      requestPool_.push_back(std::move(p->request));
+    Wave& w = *p.wave;
+    if (p.request) {  // (only accesses that return data keep one)
+      isa::completeMemory(*w.s, *p.request);
+      requestPool_.push_back(p.request);  // reused by the next access
     }
-    w.counters.retire(p->counter);
+    w.counters.retire(p.counter);
     if (w.state == Wave::State::Waitcnt && waitSatisfied(w)) {
       w.state = Wave::State::Ready;
       markIssuable(w);
@@ -352,9 +338,10 @@ unsigned ComputeUnit::issueCycle() {
   return issued;
 }
 
-std::unique_ptr<isa::MemRequest> ComputeUnit::newRequest() {
-  if (requestPool_.empty()) return std::make_unique<isa::MemRequest>();
-  auto r = std::move(requestPool_.back());
+isa::MemRequest* ComputeUnit::newRequest() {
+  if (requestPool_.empty())
+    return requests_.emplace_back(std::make_unique<isa::MemRequest>()).get();
+  isa::MemRequest* r = requestPool_.back();
   requestPool_.pop_back();
   return r;
 }
@@ -539,17 +526,8 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst) {
     return;
   }
 
-  PendingAccess* pa;
-  if (freePending_.empty()) {
-    pa = new PendingAccess;
-  } else {
-    pa = freePending_.back();
-    freePending_.pop_back();
-  }
   uint64_t latency = static_cast<uint64_t>(std::ceil(delay / period_));
   if (config_.perturbLatencySeed != 0) latency += perturbation_.extraCycles();
-  pa->wave = &w;
-  pa->counter = req.counter;
   // The wave sees the access complete when the memory path has answered and every earlier
   // access that must return before it has (WaitcntCounters: the hardware's order rules).
   const uint64_t completion =
@@ -559,13 +537,15 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst) {
   // what completing needs. A CU running ahead of memory keeps hundreds of stores in flight
   // (private_array's scratch on 60 CUs: about 290 per CU), and requests kept for them made each
   // CU's pool that large: tens of megabytes allocated, zeroed and paged in.
+  isa::MemRequest* result = nullptr;
   if (req.writeback.kind != 0) {
-    pa->request = newRequest();
-    req.moveResultTo(*pa->request);
+    result = newRequest();
+    req.moveResultTo(*result);
   }
+  const isa::WaitCounter counter = req.counter;
   clearRequestOutcome();
   if (traceProbe) traceProbe->memoryDone(w.slot, completion);
-  pending_.push({completion, issueSequence_++, pa});
+  pending_.push({completion, issueSequence_++, &w, result, counter});
 }
 
 void ComputeUnit::endWave(Wave& w) {
