@@ -23,6 +23,7 @@
 
 #include "activity/ActivitySampler.h"
 #include "common/PlatformConfig.h"
+#include "common/ReusedPayload.h"
 #include "cu/InstructionDecodeCache.h"
 #include "cu/InstructionProfile.h"
 #include "cu/LatencyPerturbation.h"
@@ -309,6 +310,7 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   // cache lines last touched when its previous access was issued, thousands of cycles and, on 60
   // CUs, megabytes of other CUs' state earlier.
   isa::MemRequest issueRequest_;
+  ReusedPayload fetchPayload_;  // the instruction-cache reads' (fetch)
   std::vector<isa::MemRequest*> requestPool_;
   std::vector<std::unique_ptr<isa::MemRequest>> requests_;  // every one made (owns them)
   isa::ExecContext cycleCtx_;  // what the instructions of this cycle see

@@ -26,13 +26,7 @@ void ComputeUnit::fetch(Wave& w) {
   const sc_time local = qk_.get_local_time();
   auto read = [&](uint64_t address) {
     uint8_t buffer[64];
-    tlm::tlm_generic_payload p;
-    p.set_command(tlm::TLM_READ_COMMAND);
-    p.set_address(address);
-    p.set_data_ptr(buffer);
-    p.set_data_length(64);
-    p.set_streaming_width(64);
-    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tlm::tlm_generic_payload& p = fetchPayload_.begin(tlm::TLM_READ_COMMAND, address, buffer, 64);
     sc_time delay = local;
     instructionSocket->b_transport(p, delay);
     ++instructionFetches;

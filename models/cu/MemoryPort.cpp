@@ -11,9 +11,9 @@ using namespace sc_core;
 
 sc_time MemoryPort::transport(isa::MemRequest& req, const WaveAccessExtension& source,
                               const sc_time& local) {
-  tlm::tlm_generic_payload p;
-  p.set_command(req.op != isa::MemOp::Load ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  // The space's case below sets the address, data and length.
+  tlm::tlm_generic_payload& p = payload_.begin(
+      req.op != isa::MemOp::Load ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, 0, nullptr, 0);
   sc_time delay = local;
   WaveAccessExtension ext = source;
   ext.request = &req;

@@ -25,6 +25,7 @@
 
 #include "common/DmiRegions.h"
 #include "common/MemoryExtensions.h"
+#include "common/ReusedPayload.h"
 #include "isa/Isa.h"
 
 namespace vgpu {
@@ -66,6 +67,7 @@ class MemoryPort {
   Sockets sockets_;
   // The LDS half of a load into or a store from the LDS (made on first use).
   std::unique_ptr<isa::MemRequest> ldsSide_;
+  ReusedPayload payload_;  // every transaction's (transport: one at a time)
 };
 
 class TimedMemoryPort final : public MemoryPort {
