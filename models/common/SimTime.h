@@ -1,8 +1,9 @@
-// The current SystemC time for the hot paths of the memory blocks. sc_time_stamp() returns the
-// same value, but through a call into the SystemC library on every access; the current
-// simulation context's time is an inline read.
+// The current SystemC time for the hot paths of the memory blocks and compute units.
+// sc_time_stamp() returns the same value, but through a call into the SystemC library on every
+// access; the current simulation context's time is an inline read.
 #pragma once
 
+#include <tlm_utils/tlm_quantumkeeper.h>
 #include <systemc>
 
 namespace vgpu {
@@ -10,5 +11,18 @@ namespace vgpu {
 inline const sc_core::sc_time& currentTime() {
   return sc_core::sc_get_curr_simcontext()->time_stamp();
 }
+
+// TLM's quantum keeper, reading the current time as above: an initiator asks need_sync() after
+// every step it takes (a compute unit after every cycle it issues in), and the library's version
+// calls sc_time_stamp() each time (1.3 % of a 60-CU vector_add's host instructions).
+class QuantumKeeper final : public tlm_utils::tlm_quantumkeeper {
+ public:
+  bool need_sync() const override { return currentTime() + m_local_time >= m_next_sync_point; }
+  sc_core::sc_time get_current_time() const override { return currentTime() + m_local_time; }
+  void reset() override {
+    m_local_time = sc_core::SC_ZERO_TIME;
+    m_next_sync_point = currentTime() + compute_local_quantum();
+  }
+};
 
 }  // namespace vgpu

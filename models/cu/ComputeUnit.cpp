@@ -282,8 +282,7 @@ unsigned ComputeUnit::issueFunctional() {
 
 void ComputeUnit::updateCycleContext() {
   cycleCtx_.cycle = now_;
-  cycleCtx_.realtime =
-      static_cast<uint64_t>((sc_time_stamp() + qk_.get_local_time()) / realtimePeriod_);
+  cycleCtx_.realtime = static_cast<uint64_t>(qk_.get_current_time() / realtimePeriod_);
 }
 
 unsigned ComputeUnit::issueCycle() {

@@ -17,13 +17,13 @@
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 #include <systemc>
 #include <tlm>
 
 #include "activity/ActivitySampler.h"
 #include "common/PlatformConfig.h"
 #include "common/ReusedPayload.h"
+#include "common/SimTime.h"
 #include "cu/InstructionDecodeCache.h"
 #include "cu/InstructionProfile.h"
 #include "cu/LatencyPerturbation.h"
@@ -253,7 +253,7 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   PlatformConfig config_;
   ComputeUnitListener& listener_;
   sc_core::sc_time period_;
-  tlm_utils::tlm_quantumkeeper qk_;
+  QuantumKeeper qk_;
   sc_core::sc_event workArrived_;
 
   uint64_t now_ = 0;  // this CU's current cycle (local time, ahead of SystemC time)
