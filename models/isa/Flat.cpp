@@ -242,10 +242,12 @@ void execFlat(ExecArgs& x) {
   uint64_t ldsLanes = 0;
   const int alignMode = w.alignmentMode & 3;
   const AlignmentRule align = alignmentRule(m, m.bytes, alignMode);
+  // A power of two (FLAT has no format accesses): a mask, not a 64-bit division per lane.
+  const uint64_t alignMask = static_cast<uint64_t>(align.required) - 1;
   // Alignment is checked on the address before the scratch swizzle (the private offset),
   // which is what the program aligns; the aperture bases are 4 GiB aligned.
   auto aligned = [&](int lane, uint64_t& address) {
-    const uint64_t misaligned = address % static_cast<uint64_t>(align.required);
+    const uint64_t misaligned = address & alignMask;
     if (misaligned == 0) return true;
     if (align.autoAlign) {
       address -= misaligned;

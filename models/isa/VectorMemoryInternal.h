@@ -120,7 +120,11 @@ struct BufferLane {
     bufferOffset = index * vs.stride + offset;
   }
   address += bufferOffset;
-  const uint64_t misaligned = address % static_cast<uint64_t>(b.align.required);
+  // The required alignment is a power of two but perhaps for a format element (its size up to a
+  // dword): a mask, not a 64-bit division per lane, wherever it is.
+  const uint64_t required = static_cast<uint64_t>(b.align.required);
+  const uint64_t misaligned =
+      (required & (required - 1)) == 0 ? address & (required - 1) : address % required;
   if (misaligned && b.align.autoAlign) {
     address -= misaligned;
     offset = offset >= misaligned ? offset - misaligned : 0;
