@@ -7,8 +7,10 @@
 // begin() sets every attribute of the generic payload (command, address, data pointer and
 // length, byte enables, streaming width, DMI hint, response status, option) as the transaction's
 // initiator would on a new payload, so nothing a target wrote into the last transaction is seen
-// by the next. Extensions are not touched: every user clears each extension it sets once the
-// transaction returns, as it must for a payload on the stack that outlives the call too.
+// by the next. Extensions are not touched: every user clears each extension it sets for one
+// transaction once the transaction returns, as it must for a payload on the stack too, and may
+// keep one set for good (the texture path's refused-address extension, which the payload then
+// owns and frees).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,7 @@ class ReusedPayload {
     p_.set_gp_option(tlm::TLM_MIN_PAYLOAD);
     return p_;
   }
+  tlm::tlm_generic_payload& payload() { return p_; }
 
  private:
   tlm::tlm_generic_payload p_;

@@ -66,22 +66,7 @@ TexturePath::TexturePath(sc_module_name name, const CacheConfig& l1Config, sc_ti
   toL1_.register_invalidate_direct_mem_ptr(this, &TexturePath::invalidate_direct_mem_ptr);
   toL1_.bind(vectorL1.socket);
   // A refused line names its first refused byte (the payload owns the extension and frees it).
-  payload_.set_extension(new RefusedAddressExtension);
-}
-
-void TexturePath::prepare(tlm::tlm_command command, uint64_t address, uint8_t* data,
-                          uint32_t length) {
-  tlm::tlm_generic_payload& p = payload_;
-  p.set_command(command);
-  p.set_address(address);
-  p.set_data_ptr(data);
-  p.set_data_length(length);
-  p.set_streaming_width(length);
-  p.set_byte_enable_ptr(nullptr);
-  p.set_byte_enable_length(0);
-  p.set_dmi_allowed(false);
-  p.set_gp_option(tlm::TLM_MIN_PAYLOAD);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  payload_.payload().set_extension(new RefusedAddressExtension);
 }
 
 namespace {
@@ -271,7 +256,7 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       nextSend = std::max(nextSend, quadStart + period_ * static_cast<double>(quadDone[lane / 4]));
   };
   uint32_t transactions = 0;
-  tlm::tlm_generic_payload& p = payload_;
+  tlm::tlm_generic_payload& p = payload_.payload();
   auto send = [&]() {
     if (timed_) nextSend = addressUnit_.reserve(nextSend, period_, now);
     sc_time d = nextSend - now;
@@ -316,8 +301,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         atomic_.compare = req.cmpElement(lane, e);
         atomic_.returnsData = req.atomicReturnsData;
         atomic_.changedMemory = false;
-        prepare(tlm::TLM_WRITE_COMMAND, req.address(lane, e), req.element(lane, e),
-                req.elementBytes);
+        payload_.begin(tlm::TLM_WRITE_COMMAND, req.address(lane, e), req.element(lane, e),
+                       req.elementBytes);
         p.set_extension(&atomic_);
         afterQuadOf(static_cast<uint32_t>(lane));
         send();
@@ -353,7 +338,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       uint8_t* const lanes = req.element(static_cast<int>(lane), 0);
       // The lanes' elements are packed in the request as in memory: one copy each way.
       if (isStore) std::memcpy(bytesAt, lanes, length);
-      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, bytesAt, length);
+      payload_.begin(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, from, bytesAt,
+                     length);
       markDataMoved(memory != nullptr);
       afterQuadOf(lane + count - 1);
       send();
@@ -423,8 +409,8 @@ void TexturePath::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         }
         gaps = std::memcmp(&byteEnable[first], allEnabled_.data(), last - first) != 0;
       }
-      prepare(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, line + first,
-              &lineData[first], last - first);
+      payload_.begin(isStore ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, line + first,
+                     &lineData[first], last - first);
       if (gaps) {
         p.set_byte_enable_ptr(&byteEnable[first]);
         p.set_byte_enable_length(last - first);

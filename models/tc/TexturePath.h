@@ -15,6 +15,7 @@
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/Reservation.h"
+#include "common/ReusedPayload.h"
 
 namespace vgpu {
 
@@ -74,8 +75,6 @@ class TexturePath : public sc_core::sc_module {
   // Orders the first n pieces by line, keeping the order of pieces in the same line (so the
   // highest lane's store to a byte wins).
   void sortByLine(size_t n);
-  // Sets up the reused line payload for one transaction (none of its earlier state remains).
-  void prepare(tlm::tlm_command command, uint64_t address, uint8_t* data, uint32_t length);
   // The host bytes of [address, address + length) in a DMI region of the memory behind the
   // caches, or null when no region covers them all (outside every allocation, across two, no
   // DMI below): then the data travels with the transaction, and the memory reports any fault.
@@ -97,7 +96,7 @@ class TexturePath : public sc_core::sc_module {
   std::vector<uint32_t>&pieceData_, &sortedData_;
   std::vector<uint16_t>& pieceOrder_;
   std::vector<uint64_t>& sortKeys_;
-  tlm::tlm_generic_payload payload_;
+  ReusedPayload payload_;  // the line transactions' (one at a time)
   AtomicExtension atomic_;
   // Marks a line transaction whose data the texture path moved itself through DMI.
   MemoryRoleExtension dataMoved_{MemoryRoleExtension::Role::DataMoved};
