@@ -120,8 +120,8 @@ struct BufferLane {
     bufferOffset = index * vs.stride + offset;
   }
   address += bufferOffset;
-  // The required alignment is a power of two but perhaps for a format element (its size up to a
-  // dword): a mask, not a 64-bit division per lane, wherever it is.
+  // A mask, not a 64-bit division per lane, wherever the required alignment is a power of two
+  // (all but perhaps a format access's, which alignmentRule takes from its element size).
   const uint64_t required = static_cast<uint64_t>(b.align.required);
   const uint64_t misaligned =
       (required & (required - 1)) == 0 ? address & (required - 1) : address % required;
