@@ -11,22 +11,25 @@ using namespace sc_core;
 
 sc_time MemoryPort::transport(isa::MemRequest& req, const WaveAccessExtension& source,
                               const sc_time& local) {
-  // The space's case below sets the address, data and length.
-  tlm::tlm_generic_payload& p = payload_.begin(
-      req.op != isa::MemOp::Load ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, 0, nullptr, 0);
+  // SMEM moves one contiguous block from its address. Whole-wave requests travel in the
+  // WaveAccessExtension; the payload's address is the first active lane's, for targets and
+  // traces that look at it.
+  const int first = req.laneMask ? __builtin_ctzll(req.laneMask) : 64;
+  const uint64_t address = req.space == isa::MemSpace::Scalar ? req.address(0, 0)
+                           : first < 64                       ? req.address(first, 0)
+                                                              : 0;
+  tlm::tlm_generic_payload& p =
+      payload_.begin(req.op != isa::MemOp::Load ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
+                     address, req.data.data(), req.elementBytes);
   sc_time delay = local;
   WaveAccessExtension ext = source;
   ext.request = &req;
 
   switch (req.space) {
     case isa::MemSpace::Scalar: {
-      // SMEM moves one contiguous block: a plain base-protocol transaction.
+      // A plain base-protocol transaction.
       AtomicExtension atomic;
       RefusedAddressExtension refused;
-      p.set_address(req.address(0, 0));
-      p.set_data_ptr(req.data.data());
-      p.set_data_length(req.elementBytes);
-      p.set_streaming_width(req.elementBytes);
       if (req.op == isa::MemOp::Atomic) {
         atomic.op = req.atomic;
         atomic.compare = static_cast<const isa::MemRequest&>(req).cmpElement(0, 0);
@@ -53,13 +56,6 @@ sc_time MemoryPort::transport(isa::MemRequest& req, const WaveAccessExtension& s
     }
     case isa::MemSpace::Lds:
     case isa::MemSpace::Vector: {
-      // Whole-wave requests travel in the WaveAccessExtension; the payload's address is the
-      // first active lane's, for targets and traces that look at it.
-      const int first = req.laneMask ? __builtin_ctzll(req.laneMask) : 64;
-      p.set_address(first < 64 ? req.address(first, 0) : 0);
-      p.set_data_ptr(req.data.data());
-      p.set_data_length(req.elementBytes);
-      p.set_streaming_width(req.elementBytes);
       p.set_extension(&ext);
       if (req.laneMask == 0) {
         p.set_response_status(tlm::TLM_OK_RESPONSE);  // nothing to access; still counts
