@@ -5,49 +5,17 @@
 // instruction is blamed, and how findings are merged and described.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "Assemble.h"
 #include "isa/HazardChecker.h"
 #include "isa/Isa.h"
 
 namespace vgpu::isa {
 namespace {
-
-// Assembles gfx906 source with llvm-mc-15 and returns the bytes of the encodings it shows.
-std::vector<uint8_t> assemble(const std::string& source) {
-  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  for (char& c : name)
-    if (c == '/') c = '_';
-  const std::string safe = "/tmp/vgpu-hazard-" + std::to_string(::getpid()) + "-" + name + ".s";
-  std::ofstream(safe) << source << "\n";
-  const std::string cmd =
-      std::string(VGPU_LLVM_MC) + " -arch=amdgcn -mcpu=gfx906 -show-encoding " + safe + " 2>&1";
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  std::string out;
-  if (pipe) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, pipe)) out += buf;
-    const int status = ::pclose(pipe);
-    EXPECT_EQ(status, 0) << "llvm-mc-15 failed on:\n" << source << "\n" << out;
-  } else {
-    ADD_FAILURE() << "cannot run " << cmd;
-  }
-  std::remove(safe.c_str());
-  std::vector<uint8_t> bytes;
-  for (size_t p = out.find("encoding: ["); p != std::string::npos;
-       p = out.find("encoding: [", p + 1)) {
-    const size_t end = out.find(']', p);
-    for (size_t q = out.find("0x", p); q != std::string::npos && q < end; q = out.find("0x", q + 2))
-      bytes.push_back(static_cast<uint8_t>(std::strtoul(out.c_str() + q, nullptr, 16)));
-  }
-  EXPECT_FALSE(bytes.empty()) << out;
-  return bytes;
-}
 
 constexpr uint64_t kBase = 0x1000;
 
