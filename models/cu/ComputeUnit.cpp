@@ -13,6 +13,8 @@
 #include "cu/ResidentWave.h"
 #include "dram/DeviceMemoryMap.h"
 #include "isa/Gws.h"
+#include "isa/LoadResultAtIssue.h"
+#include "isa/Memory.h"
 #include "isa/OpInfo.h"
 #include "lds/LdsAtIssue.h"
 #include "trace/Probes.h"
@@ -535,16 +537,47 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst) {
   // Only an access that returns data keeps a request of its own until it completes, with only
   // what completing needs. A CU running ahead of memory keeps hundreds of stores in flight
   // (private_array's scratch on 60 CUs: about 290 per CU), and requests kept for them made each
-  // CU's pool that large: tens of megabytes allocated, zeroed and paged in.
+  // CU's pool that large: tens of megabytes allocated, zeroed and paged in. A load whose
+  // destination nothing reads or writes before its wait needs none either: its data goes to
+  // the VGPRs now, while they and the data are in the host's caches.
   isa::MemRequest* result = nullptr;
   if (req.writeback.kind != 0) {
-    result = newRequest();
-    req.moveResultTo(*result);
+    if (resultLandsAtIssue(w, inst, req)) {
+      isa::completeMemory(*w.s, req);
+    } else {
+      result = newRequest();
+      req.moveResultTo(*result);
+    }
   }
   const isa::WaitCounter counter = req.counter;
   clearRequestOutcome();
   if (traceProbe) traceProbe->memoryDone(w.slot, completion);
   pending_.push({completion, issueSequence_++, &w, result, counter});
+}
+
+bool ComputeUnit::resultLandsAtIssue(const Wave& w, const isa::Instruction& inst,
+                                     const isa::MemRequest& req) {
+  using isa::Instruction;
+  const isa::MemRequest::Writeback& wb = req.writeback;
+  // Vector loads to VGPRs; image loads (addresses the search cannot bound) and M0-relative
+  // VGPR indexing (which moves every later VALU operand) keep the request.
+  if (req.space != isa::MemSpace::Vector || req.op != isa::MemOp::Load || wb.kind != isa::kWbVgpr ||
+      (wb.flags & isa::kWbImage) || code_ == nullptr || (w.s->mode & isa::kModeGprIdxEnable))
+    return false;
+  const uint32_t vgprs = wb.count + ((wb.flags & isa::kWbTfe) ? 1u : 0u);
+  if (inst.resultAtIssue == Instruction::ResultAtIssue::Unknown) {
+    // Decided once per decoded instruction, from the instructions after it on its page of code:
+    // a write to the page decodes them all again, this one included.
+    const uint64_t pageBegin = inst.pc & ~(kWatchedPageBytes - 1);
+    const bool yes = isa::loadResultUnobservedBeforeWait(
+        inst, wb.reg, vgprs, pageBegin, pageBegin + kWatchedPageBytes,
+        [this](uint64_t pc) { return code_->at(pc); });
+    inst.resultAtIssue = yes ? Instruction::ResultAtIssue::Yes : Instruction::ResultAtIssue::No;
+    inst.resultFirstVgpr = wb.reg;
+    inst.resultVgprs = static_cast<uint8_t>(vgprs);
+  }
+  return inst.resultAtIssue == Instruction::ResultAtIssue::Yes && inst.resultFirstVgpr == wb.reg &&
+         inst.resultVgprs == vgprs;
 }
 
 void ComputeUnit::endWave(Wave& w) {

@@ -241,6 +241,9 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   void advance(uint64_t cycles);
   void fetch(Wave& w);
   isa::MemRequest* newRequest();
+  // Whether a load's data may go to its VGPRs at issue, as functional mode does, rather than
+  // wait in a request of its own for the load's completion (isa/LoadResultAtIssue.h).
+  bool resultLandsAtIssue(const Wave& w, const isa::Instruction& inst, const isa::MemRequest& req);
   unsigned issueFunctional();
   void invalidateVectorDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
     if (directPort_) directPort_->invalidate(isa::MemSpace::Vector, start, end);

@@ -28,7 +28,8 @@ struct Run {
 
 // Runs each kernel twice (cold, then warm) in ONE simulation (SystemC allows one per process)
 // and returns the warm run's cycles and counter increments.
-std::vector<Measured> runWarm(const std::vector<Run>& runs, const std::string& platform = "tiny") {
+std::vector<Measured> runWarm(const std::vector<Run>& runs, const std::string& platform = "tiny",
+                              const char* module = VGPU_TIMING_KERNELS) {
   // One compute unit, so the warm launch runs where the cold one warmed the caches.
   PlatformConfig config = loadPlatform(platform);
   config.computeUnits = 1;
@@ -40,7 +41,7 @@ std::vector<Measured> runWarm(const std::vector<Run>& runs, const std::string& p
     return c;
   };
   sim.run([&](Runtime& rt) {
-    const Module& mod = rt.loadModule(VGPU_TIMING_KERNELS);
+    const Module& mod = rt.loadModule(module);
     for (size_t r = 0; r < runs.size(); ++r) {
       const Kernel k = rt.kernel(mod, runs[r].kernel);
       const uint64_t buf = rt.malloc(4096);
@@ -120,6 +121,29 @@ TEST(Timing, WaitcntBlocksUntilTheDataArrives) {
   Measured &wait = m[0], &overlap = m[1];
   EXPECT_NEAR(double(wait.cycles) - double(overlap.cycles), 16 * 4, kSlot);
   EXPECT_GT(wait.counters["cu0.stall_waitcnt_vm_cycles"], 64u);
+}
+
+// A load's data reaches its VGPRs when the load completes, a memory latency after it issues
+// (hundreds of cycles): an instruction that reads the destination before s_waitcnt reads what
+// the VGPR held before (the ISA leaves it undefined; this model keeps the old value). The data
+// of a load whose destination nothing touches before the wait is written at issue instead
+// (isa/LoadResultAtIssue.h), which must not change that. load_result_kernels.s: each lane loads
+// 42 into v1, which held 7, and copies v1 to v2 one instruction after the load
+// (load_read_before_wait) or after the wait (load_read_after_wait).
+TEST(Timing, ReadingALoadsDestinationBeforeItsWaitGetsTheValueBefore) {
+  auto m = runWarm({{"load_read_before_wait"}, {"load_read_after_wait"}}, "tiny",
+                   VGPU_LOAD_RESULT_KERNELS);
+  auto dword = [](const Measured& r, size_t i) {
+    uint32_t v;
+    std::memcpy(&v, reinterpret_cast<const uint8_t*>(r.buffer.data()) + 4 * i, 4);
+    return v;
+  };
+  for (uint32_t lane = 0; lane < 64; ++lane) {
+    EXPECT_EQ(dword(m[0], 80 + lane), 7u) << "lane " << lane << ": v2 copied before the wait";
+    EXPECT_EQ(dword(m[0], 144 + lane), 42u) << "lane " << lane << ": v1 after the wait";
+    EXPECT_EQ(dword(m[1], 80 + lane), 42u) << "lane " << lane << ": v2 copied after the wait";
+    EXPECT_EQ(dword(m[1], 144 + lane), 42u) << "lane " << lane << ": v1 after the wait";
+  }
 }
 
 // LDS bank conflicts (Vega ISA guide ch. 9): 8 ds_read_b32 per wave, two half-waves each.
