@@ -539,7 +539,7 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst) {
   // (private_array's scratch on 60 CUs: about 290 per CU), and requests kept for them made each
   // CU's pool that large: tens of megabytes allocated, zeroed and paged in. A load whose
   // destination nothing reads or writes before its wait needs none either: its data goes to
-  // the VGPRs now, while they and the data are in the host's caches.
+  // the registers now, while they and the data are in the host's caches.
   isa::MemRequest* result = nullptr;
   if (req.writeback.kind != 0) {
     if (resultLandsAtIssue(w, inst, req)) {
@@ -559,25 +559,36 @@ bool ComputeUnit::resultLandsAtIssue(const Wave& w, const isa::Instruction& inst
                                      const isa::MemRequest& req) {
   using isa::Instruction;
   const isa::MemRequest::Writeback& wb = req.writeback;
-  // Vector loads to VGPRs; image loads (addresses the search cannot bound) and M0-relative
-  // VGPR indexing (which moves every later VALU operand) keep the request.
-  if (req.space != isa::MemSpace::Vector || req.op != isa::MemOp::Load || wb.kind != isa::kWbVgpr ||
-      (wb.flags & isa::kWbImage) || code_ == nullptr || (w.s->mode & isa::kModeGprIdxEnable))
+  if (req.op != isa::MemOp::Load || code_ == nullptr) return false;
+  isa::LoadResult result;
+  uint32_t count = wb.count;
+  if (req.space == isa::MemSpace::Vector && wb.kind == isa::kWbVgpr) {
+    // Image loads (addresses the search cannot bound) and M0-relative VGPR indexing (which moves
+    // every later VALU operand) keep the request.
+    if ((wb.flags & isa::kWbImage) || (w.s->mode & isa::kModeGprIdxEnable)) return false;
+    result = isa::LoadResult::Vgprs;
+    count += (wb.flags & isa::kWbTfe) ? 1u : 0u;
+  } else if (req.space == isa::MemSpace::Scalar && wb.kind == isa::kWbSgpr) {
+    // s0..s101 only: above them lie VCC, EXEC, M0 and the trap temporaries, which instructions
+    // read and write without naming them.
+    if (wb.reg + count > isa::kNumSgprs) return false;
+    result = isa::LoadResult::Sgprs;
+  } else {
     return false;
-  const uint32_t vgprs = wb.count + ((wb.flags & isa::kWbTfe) ? 1u : 0u);
+  }
   if (inst.resultAtIssue == Instruction::ResultAtIssue::Unknown) {
     // Decided once per decoded instruction, from the instructions after it on its page of code:
     // a write to the page decodes them all again, this one included.
     const uint64_t pageBegin = inst.pc & ~(kWatchedPageBytes - 1);
     const bool yes = isa::loadResultUnobservedBeforeWait(
-        inst, wb.reg, vgprs, pageBegin, pageBegin + kWatchedPageBytes,
+        inst, result, wb.reg, count, pageBegin, pageBegin + kWatchedPageBytes,
         [this](uint64_t pc) { return code_->at(pc); });
     inst.resultAtIssue = yes ? Instruction::ResultAtIssue::Yes : Instruction::ResultAtIssue::No;
-    inst.resultFirstVgpr = wb.reg;
-    inst.resultVgprs = static_cast<uint8_t>(vgprs);
+    inst.resultFirstRegister = wb.reg;
+    inst.resultRegisters = static_cast<uint8_t>(count);
   }
-  return inst.resultAtIssue == Instruction::ResultAtIssue::Yes && inst.resultFirstVgpr == wb.reg &&
-         inst.resultVgprs == vgprs;
+  return inst.resultAtIssue == Instruction::ResultAtIssue::Yes &&
+         inst.resultFirstRegister == wb.reg && inst.resultRegisters == count;
 }
 
 void ComputeUnit::endWave(Wave& w) {

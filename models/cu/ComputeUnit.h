@@ -241,7 +241,7 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   void advance(uint64_t cycles);
   void fetch(Wave& w);
   isa::MemRequest* newRequest();
-  // Whether a load's data may go to its VGPRs at issue, as functional mode does, rather than
+  // Whether a load's data may go to its registers at issue, as functional mode does, rather than
   // wait in a request of its own for the load's completion (isa/LoadResultAtIssue.h).
   bool resultLandsAtIssue(const Wave& w, const isa::Instruction& inst, const isa::MemRequest& req);
   unsigned issueFunctional();

@@ -56,14 +56,14 @@ struct Instruction {
   // the wave's allocation checks them all; 0xffff when the fast path does not apply to the
   // instruction's form (DPP, SDWA, modifiers ...).
   uint16_t vgprLimit = 0xffff;
-  // Worked out the first time the instruction issues as a vector load in timing mode (the
-  // compute unit, isa/LoadResultAtIssue.h): whether its data may be written to VGPRs
-  // [resultFirstVgpr, + resultVgprs) at issue. A changed page of code is decoded again, which
-  // resets it.
+  // Worked out the first time the instruction issues as a load in timing mode (the compute
+  // unit, isa/LoadResultAtIssue.h): whether its data may be written to registers
+  // [resultFirstRegister, + resultRegisters) at issue. A changed page of code is decoded again,
+  // which resets it.
   enum class ResultAtIssue : uint8_t { Unknown, Yes, No };
   mutable ResultAtIssue resultAtIssue = ResultAtIssue::Unknown;
-  mutable uint8_t resultVgprs = 0;
-  mutable uint16_t resultFirstVgpr = 0;
+  mutable uint8_t resultRegisters = 0;
+  mutable uint16_t resultFirstRegister = 0;
 };
 
 // Decodes the one instruction at `pc` whose bytes start at `bytes` (`avail` of them readable,

@@ -18,7 +18,7 @@ uint32_t bits(uint32_t w, int hi, int lo) {
 
 // A VALU operand code (0..511, Vega ISA guide 12.3 "Scalar and vector operands": 256 + n is vN)
 // of `dwords` registers (at least one; two when the operand's type does not say).
-void addOperand(VgprRanges& out, uint16_t code, Ty type) {
+void addOperand(RegisterRanges& out, uint16_t code, Ty type) {
   if (code == opnd::kNone || code < 256 || code > 511) return;
   const int dwords = type == Ty::None ? 2 : dwordsOf(type);
   out.add(code - 256u, static_cast<uint32_t>(dwords < 1 ? 1 : dwords));
@@ -30,11 +30,12 @@ uint32_t widthOr4(Ty t) {
 }
 
 // Scalar instructions that may leave the straight line, stop the wave for someone else to look
-// at its registers, or switch on VGPR indexing (S_SETREG can write MODE.GPR_IDX_EN).
+// at its registers, switch on VGPR indexing (S_SETREG can write MODE.GPR_IDX_EN) or name SGPRs
+// through M0 (s_movrel*).
 bool scalarEndsSearch(const char* name) {
-  static const char* const kPrefixes[] = {"s_cbranch",     "s_setpc",      "s_swappc",  "s_call",
-                                          "s_rfe",         "s_trap",       "s_sethalt", "s_setreg",
-                                          "s_set_gpr_idx", "s_sendmsghalt"};
+  static const char* const kPrefixes[] = {"s_cbranch",     "s_setpc",       "s_swappc",  "s_call",
+                                          "s_rfe",         "s_trap",        "s_sethalt", "s_setreg",
+                                          "s_set_gpr_idx", "s_sendmsghalt", "s_movrel"};
   for (const char* p : kPrefixes)
     if (startsWith(name, p)) return true;
   return false;
@@ -67,7 +68,8 @@ bool countsInVectorOrder(const OpInfo& op) {
 
 }  // namespace
 
-bool VgprRanges::overlaps(uint32_t first, uint32_t count) const {
+bool RegisterRanges::overlaps(uint32_t first, uint32_t count) const {
+  if (all) return true;
   for (int i = 0; i < size; ++i) {
     const Range& r = ranges[i];
     if (r.first < first + count && first < r.first + r.count) return true;
@@ -75,8 +77,8 @@ bool VgprRanges::overlaps(uint32_t first, uint32_t count) const {
   return false;
 }
 
-bool vgprsTouched(const Instruction& in, VgprRanges& out) {
-  out.size = 0;
+bool vgprsTouched(const Instruction& in, RegisterRanges& out) {
+  out = RegisterRanges{};
   if (in.op == nullptr || (in.op->flags & kGraphics)) return false;
   const OpInfo& op = *in.op;
   const uint32_t w1 = in.words[1];
@@ -136,8 +138,77 @@ bool vgprsTouched(const Instruction& in, VgprRanges& out) {
   return false;
 }
 
-bool loadResultUnobservedBeforeWait(const Instruction& load, uint32_t firstVgpr, uint32_t vgprs,
-                                    uint64_t codeBegin, uint64_t codeEnd, const InstructionAt& at) {
+namespace {
+
+// A scalar operand code of `type` (0..101 are s0..s101; the special registers above are never a
+// destination the search is asked about).
+void addScalar(RegisterRanges& out, uint32_t code, Ty type) {
+  if (code >= 128) return;  // inline constants, literals, VGPRs
+  const int dwords = type == Ty::None ? 2 : dwordsOf(type);
+  out.add(code, static_cast<uint32_t>(dwords < 1 ? 1 : dwords));
+}
+
+}  // namespace
+
+bool sgprsTouched(const Instruction& in, RegisterRanges& out) {
+  out = RegisterRanges{};
+  if (in.op == nullptr || (in.op->flags & kGraphics)) return false;
+  const OpInfo& op = *in.op;
+  const uint32_t w0 = in.words[0], w1 = in.words[1];
+  switch (op.enc) {
+    case Enc::Sop2:
+    case Enc::Sopk:
+    case Enc::Sop1:
+    case Enc::Sopc:
+    case Enc::Vop1:
+    case Enc::Vop2:
+    case Enc::Vopc:
+    case Enc::Vop3:
+    case Enc::Vop3p:
+      // The decoder leaves every operand's code in f[] (an SOPK's SDST, a VOP3B's SDST, a VOPC's
+      // or v_readlane's scalar destination, a carry-in or lane-select SGPR).
+      addScalar(out, in.f[fld::kDst], op.dst);
+      addScalar(out, in.f[fld::kSrc0], op.src0);
+      addScalar(out, in.f[fld::kSrc1], op.src1);
+      addScalar(out, in.f[fld::kSrc2], op.src2);
+      if (op.enc == Enc::Vop3) addScalar(out, in.f[fld::kSdst], Ty::B64);
+      return true;
+    case Enc::Sopp:
+    case Enc::Vintrp:  // M0 only
+    case Enc::Ds:      // M0 only
+    case Enc::Exp:
+      return true;
+    case Enc::Smem:  // SBASE [5:0] x 2 (a quad for s_buffer_*), SDATA [12:6], the offset SGPRs
+      out.add(bits(w0, 5, 0) * 2, 4);
+      out.add(bits(w0, 12, 6),
+              op.dst == Ty::None && op.src1 == Ty::None
+                  ? 16
+                  : static_cast<uint32_t>(std::max(dwordsOf(op.dst), dwordsOf(op.src1))));
+      if (!bits(w0, 17, 17)) out.add(bits(w1, 6, 0), 1);   // IMM = 0: OFFSET[6:0] is an SGPR
+      if (bits(w0, 14, 14)) out.add(bits(w1, 31, 25), 1);  // SOE: SOFFSET
+      return true;
+    case Enc::Mubuf:
+    case Enc::Mtbuf:  // SRSRC [52:48] x 4, SOFFSET [63:56]
+      out.add(bits(w1, 20, 16) * 4, 4);
+      addScalar(out, bits(w1, 31, 24), Ty::B32);
+      return true;
+    case Enc::Flat:  // SADDR [54:48] (0x7f: none)
+      if (bits(w1, 22, 16) != 0x7f) addScalar(out, bits(w1, 22, 16), Ty::B64);
+      return true;
+    case Enc::Mimg:  // SRSRC [52:48] x 4 (eight), SSAMP [57:53] x 4
+      out.add(bits(w1, 20, 16) * 4, 8);
+      out.add(bits(w1, 25, 21) * 4, 4);
+      return true;
+    case Enc::Unknown:
+      return false;
+  }
+  return false;
+}
+
+bool loadResultUnobservedBeforeWait(const Instruction& load, LoadResult result, uint32_t first,
+                                    uint32_t count, uint64_t codeBegin, uint64_t codeEnd,
+                                    const InstructionAt& at) {
+  const bool scalar = result == LoadResult::Sgprs;
   // Each path from the load: where it goes on, and the vector memory instructions after the
   // load on it that still count on VM_CNT while the load does. The load is in order before each
   // of them, so s_waitcnt vmcnt(n) with n at most that many cannot be satisfied while the load
@@ -149,7 +220,7 @@ bool loadResultUnobservedBeforeWait(const Instruction& load, uint32_t firstVgpr,
   Path paths[kLoadResultPaths];
   int open = 0;
   paths[open++] = {load.pc + load.sizeBytes, 0};
-  VgprRanges touched;
+  RegisterRanges touched;
   int budget = kLoadResultSearchLimit;
   while (open > 0) {
     Path p = paths[--open];
@@ -170,8 +241,10 @@ bool loadResultUnobservedBeforeWait(const Instruction& load, uint32_t firstVgpr,
           if (std::strcmp(op.name, "s_endpgm") == 0) {
             ended = true;
           } else if (std::strcmp(op.name, "s_waitcnt") == 0) {
-            // vmcnt = simm16[3:0] | simm16[15:14] << 4 (Vega ISA guide 4.4)
-            ended = ((simm & 0xf) | (((simm >> 14) & 3) << 4)) <= p.after;
+            // vmcnt = simm16[3:0] | simm16[15:14] << 4, lgkmcnt = simm16[11:8] (Vega ISA guide
+            // 4.4). Scalar loads return out of order: only lgkmcnt(0) waits for one.
+            ended = scalar ? ((simm >> 8) & 0xf) == 0
+                           : ((simm & 0xf) | (((simm >> 14) & 3) << 4)) <= p.after;
           } else if (std::strcmp(op.name, "s_branch") == 0) {
             next = target;
           } else if (startsWith(op.name, "s_cbranch")) {  // both ways
@@ -187,9 +260,13 @@ bool loadResultUnobservedBeforeWait(const Instruction& load, uint32_t firstVgpr,
         case Enc::Sop1:
         case Enc::Sopc:
           if (scalarEndsSearch(op.name)) return false;
+          if (scalar && (!sgprsTouched(*in, touched) || touched.overlaps(first, count)))
+            return false;
           break;
         default:
-          if (!vgprsTouched(*in, touched) || touched.overlaps(firstVgpr, vgprs)) return false;
+          if (!(scalar ? sgprsTouched(*in, touched) : vgprsTouched(*in, touched)) ||
+              touched.overlaps(first, count))
+            return false;
           if (countsInVectorOrder(op)) ++p.after;
           break;
       }

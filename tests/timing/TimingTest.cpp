@@ -129,10 +129,12 @@ TEST(Timing, WaitcntBlocksUntilTheDataArrives) {
 // of a load whose destination nothing touches before the wait is written at issue instead
 // (isa/LoadResultAtIssue.h), which must not change that. load_result_kernels.s: each lane loads
 // 42 into v1, which held 7, and copies v1 to v2 one instruction after the load
-// (load_read_before_wait) or after the wait (load_read_after_wait).
+// (load_read_before_wait) or after the wait (load_read_after_wait); the same with a scalar load
+// (scalar_load_read_before_wait).
 TEST(Timing, ReadingALoadsDestinationBeforeItsWaitGetsTheValueBefore) {
-  auto m = runWarm({{"load_read_before_wait"}, {"load_read_after_wait"}}, "tiny",
-                   VGPU_LOAD_RESULT_KERNELS);
+  auto m = runWarm(
+      {{"load_read_before_wait"}, {"load_read_after_wait"}, {"scalar_load_read_before_wait"}},
+      "tiny", VGPU_LOAD_RESULT_KERNELS);
   auto dword = [](const Measured& r, size_t i) {
     uint32_t v;
     std::memcpy(&v, reinterpret_cast<const uint8_t*>(r.buffer.data()) + 4 * i, 4);
@@ -143,7 +145,11 @@ TEST(Timing, ReadingALoadsDestinationBeforeItsWaitGetsTheValueBefore) {
     EXPECT_EQ(dword(m[0], 144 + lane), 42u) << "lane " << lane << ": v1 after the wait";
     EXPECT_EQ(dword(m[1], 80 + lane), 42u) << "lane " << lane << ": v2 copied after the wait";
     EXPECT_EQ(dword(m[1], 144 + lane), 42u) << "lane " << lane << ": v1 after the wait";
+    EXPECT_EQ(dword(m[2], 80 + lane), 7u) << "lane " << lane << ": s5 copied before the wait";
+    EXPECT_EQ(dword(m[2], 144 + lane), dword(m[2], 208 + lane))
+        << "lane " << lane << ": s4 after the wait";
   }
+  EXPECT_NE(dword(m[2], 208), 0u);
 }
 
 // LDS bank conflicts (Vega ISA guide ch. 9): 8 ds_read_b32 per wave, two half-waves each.

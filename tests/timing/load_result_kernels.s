@@ -52,6 +52,34 @@ load_read_after_wait:
 .Lload_read_after_wait_end:
 .size load_read_after_wait, .Lload_read_after_wait_end-load_read_after_wait
 
+// The same for a scalar load: s4 holds 7, then is loaded with the buffer's address (its low
+// half) from the kernel arguments; s5 is copied from s4 before the wait. Lane l stores s5 to
+// dword 80 + l, s4 to dword 144 + l, and the address as loaded and waited for before (s2) to
+// dword 208 + l.
+.globl scalar_load_read_before_wait
+.p2align 8
+.type scalar_load_read_before_wait,@function
+scalar_load_read_before_wait:
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32 v3, 2, v0
+  v_mov_b32 v5, s3
+  v_add_co_u32 v4, vcc, s2, v3
+  v_addc_co_u32 v5, vcc, v5, 0, vcc
+  s_mov_b32 s4, 7
+  s_load_dword s4, s[0:1], 0x0
+  s_mov_b32 s5, s4
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s5
+  global_store_dword v[4:5], v1, off offset:320
+  v_mov_b32 v1, s4
+  global_store_dword v[4:5], v1, off offset:576
+  v_mov_b32 v1, s2
+  global_store_dword v[4:5], v1, off offset:832
+  s_endpgm
+.Lscalar_load_read_before_wait_end:
+.size scalar_load_read_before_wait, .Lscalar_load_read_before_wait_end-scalar_load_read_before_wait
+
 .rodata
 .p2align 6
 
@@ -63,6 +91,13 @@ load_read_after_wait:
 .end_amdhsa_kernel
 
 .amdhsa_kernel load_read_after_wait
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdhsa_kernel scalar_load_read_before_wait
   .amdhsa_next_free_vgpr 8
   .amdhsa_next_free_sgpr 16
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
@@ -87,6 +122,18 @@ amdhsa.kernels:
       - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
   - .name: load_read_after_wait
     .symbol: load_read_after_wait.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: scalar_load_read_before_wait
+    .symbol: scalar_load_read_before_wait.kd
     .kernarg_segment_size: 8
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 0

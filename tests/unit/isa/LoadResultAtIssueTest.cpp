@@ -1,8 +1,10 @@
-// When a vector load's data may be written to its VGPRs at issue (isa/LoadResultAtIssue.h), on
+// When a load's data may be written to its registers at issue (isa/LoadResultAtIssue.h), on
 // hand-written sequences assembled by llvm-mc-15. The answer follows from the rules the search
-// encodes: a program sees a load's data only through its destination VGPRs, and only s_waitcnt
-// vmcnt(n) with at least n buffer/global/scratch accesses issued after the load (they return in
-// order, Vega ISA guide 4.4) or s_endpgm ends the time in which it could see it early.
+// encodes: a program sees a load's data only through its destination registers, and only
+// s_endpgm or an s_waitcnt that guarantees the load ends the time in which it could see it
+// early: for a vector load vmcnt(n) with at least n buffer/global/scratch accesses issued after
+// it (they return in order, Vega ISA guide 4.4), for a scalar load lgkmcnt(0) (scalar loads
+// return out of order).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -19,15 +21,23 @@ constexpr uint64_t kBase = 0x1000;
 
 // Whether the load at byte `loadAt` of the source may write VGPRs [first, first + count) at
 // issue, looking at the code from kBase to kBase + `codeBytes` (all of it when 0).
-bool atIssue(const std::string& source, uint32_t first, uint32_t count, uint64_t codeBytes = 0,
-             uint64_t loadAt = 0) {
+bool atIssueOf(LoadResult result, const std::string& source, uint32_t first, uint32_t count,
+               uint64_t codeBytes = 0, uint64_t loadAt = 0) {
   const Program program = Program::decode(assemble(source), kBase, GfxTarget::Gfx906);
   const Instruction* load = program.at(kBase + loadAt);
   EXPECT_NE(load, nullptr);
   if (load == nullptr) return false;
   const uint64_t end = codeBytes ? kBase + codeBytes : uint64_t{1} << 62;
-  return loadResultUnobservedBeforeWait(*load, first, count, kBase, end,
+  return loadResultUnobservedBeforeWait(*load, result, first, count, kBase, end,
                                         [&](uint64_t pc) { return program.at(pc); });
+}
+bool atIssue(const std::string& source, uint32_t first, uint32_t count, uint64_t codeBytes = 0,
+             uint64_t loadAt = 0) {
+  return atIssueOf(LoadResult::Vgprs, source, first, count, codeBytes, loadAt);
+}
+// The same for a scalar load into SGPRs [first, first + count).
+bool scalarAtIssue(const std::string& source, uint32_t first, uint32_t count) {
+  return atIssueOf(LoadResult::Sgprs, source, first, count);
 }
 
 TEST(LoadResultAtIssue, VectorAddsTwoLoadsAreUnobservedUntilVmcnt0) {
@@ -139,7 +149,8 @@ TEST(LoadResultAtIssue, EveryPathFromABranchIsFollowed) {
   // The same loop when the code given starts after the top: the branch leaves it.
   EXPECT_FALSE([&] {
     const Program program = Program::decode(assemble(loop + "s_endpgm"), kBase, GfxTarget::Gfx906);
-    return loadResultUnobservedBeforeWait(*program.at(kBase + 4), 1, 1, kBase + 4, kBase + 64,
+    return loadResultUnobservedBeforeWait(*program.at(kBase + 4), LoadResult::Vgprs, 1, 1,
+                                          kBase + 4, kBase + 64,
                                           [&](uint64_t pc) { return program.at(pc); });
   }());
   // Both ways of a branch reach a wait before reading: the taken way skips a read-free block.
@@ -213,6 +224,62 @@ TEST(LoadResultAtIssue, TheSearchStaysInsideTheCodeItIsGivenAndIsBounded) {
   std::string longer = "global_load_dword v6, v[4:5], off\n";
   for (int i = 0; i < kLoadResultSearchLimit; ++i) longer += "v_mov_b32 v8, v1\n";
   EXPECT_FALSE(atIssue(longer + "s_waitcnt vmcnt(0)", 6, 1));
+}
+
+TEST(LoadResultAtIssue, VectorAddsScalarLoadsAreUnobservedUntilLgkmcnt0) {
+  const std::string prologue =
+      "s_load_dword s0, s[4:5], 0x4\n"
+      "s_load_dword s1, s[4:5], 0xc\n"
+      "s_load_dword s2, s[6:7], 0x18\n"
+      "s_waitcnt lgkmcnt(0)\n"
+      "s_and_b32 s0, s0, 0xffff\n";
+  EXPECT_TRUE(scalarAtIssue(prologue, 0, 1));
+  // Registers next to the destination are not it.
+  EXPECT_TRUE(
+      scalarAtIssue("s_load_dword s2, s[4:5], 0x4\n"
+                    "s_mov_b32 s3, s1\n"
+                    "v_mov_b32 v1, s4\n"
+                    "s_load_dwordx2 s[0:1], s[6:7], 0x0\n"
+                    "s_waitcnt lgkmcnt(0)",
+                    2, 1));
+}
+
+TEST(LoadResultAtIssue, AScalarDestinationNamedBeforeTheWaitIsSeen) {
+  for (const char* between : {
+           "s_add_u32 s1, s0, 1",                           // SALU source
+           "s_mov_b32 s0, 1",                               // SALU destination
+           "s_mov_b64 s[6:7], s[0:1]",                      // half of a 64-bit source
+           "v_add_u32 v1, s0, v1",                          // VALU scalar source
+           "v_addc_co_u32_e64 v1, s[2:3], v2, v3, s[0:1]",  // carry-in
+           "v_add_co_u32_e64 v1, s[0:1], v2, v3",           // VOP3B carry-out
+           "v_cmp_eq_u32_e64 s[0:1], v1, v2",               // VOPC scalar destination
+           "v_readlane_b32 s0, v1, 0",                      // v_readlane's destination
+           "global_load_dword v1, v0, s[0:1]",              // FLAT SADDR
+           "buffer_load_dword v1, off, s[0:3], 0",          // MUBUF SRSRC
+           "s_load_dword s8, s[0:1], 0x0",                  // SMEM SBASE
+           "s_movrels_b32 s8, s1",                          // an SGPR chosen by M0
+       }) {
+    EXPECT_FALSE(scalarAtIssue(
+        std::string("s_load_dword s0, s[4:5], 0x4\n") + between + "\ns_waitcnt lgkmcnt(0)", 0, 1))
+        << between;
+  }
+}
+
+TEST(LoadResultAtIssue, OnlyLgkmcnt0WaitsForAScalarLoad) {
+  // The second load may return first: lgkmcnt(1) does not say the first has.
+  EXPECT_FALSE(
+      scalarAtIssue("s_load_dword s0, s[4:5], 0x4\n"
+                    "s_load_dword s1, s[4:5], 0x8\n"
+                    "s_waitcnt lgkmcnt(1)\n"
+                    "s_mov_b32 s2, s0\n"
+                    "s_waitcnt lgkmcnt(0)",
+                    0, 1));
+  // vmcnt(0) says nothing about scalar loads either.
+  EXPECT_FALSE(
+      scalarAtIssue("s_load_dword s0, s[4:5], 0x4\n"
+                    "s_waitcnt vmcnt(0)\n"
+                    "s_mov_b32 s2, s0",
+                    0, 1));
 }
 
 }  // namespace
