@@ -184,6 +184,8 @@ void ComputeUnit::retireCompleted() {
     pending_.pop();
     Wave& w = *p.wave;
     if (p.request) {  // (only accesses that return data keep one)
+      if (p.request->writeback.kind == isa::kWbVgpr) --w.vgprResultsInFlight;
+      if (p.request->writeback.kind == isa::kWbSgpr) --w.sgprResultsInFlight;
       isa::completeMemory(*w.s, *p.request);
       requestPool_.push_back(p.request);  // reused by the next access
     }
@@ -547,6 +549,8 @@ void ComputeUnit::sendMemory(Wave& w, const isa::Instruction& inst) {
     } else {
       result = newRequest();
       req.moveResultTo(*result);
+      if (result->writeback.kind == isa::kWbVgpr) ++w.vgprResultsInFlight;
+      if (result->writeback.kind == isa::kWbSgpr) ++w.sgprResultsInFlight;
     }
   }
   const isa::WaitCounter counter = req.counter;
@@ -565,13 +569,15 @@ bool ComputeUnit::resultLandsAtIssue(const Wave& w, const isa::Instruction& inst
   if (req.space == isa::MemSpace::Vector && wb.kind == isa::kWbVgpr) {
     // Image loads (addresses the search cannot bound) and M0-relative VGPR indexing (which moves
     // every later VALU operand) keep the request.
-    if ((wb.flags & isa::kWbImage) || (w.s->mode & isa::kModeGprIdxEnable)) return false;
+    if ((wb.flags & isa::kWbImage) || (w.s->mode & isa::kModeGprIdxEnable) ||
+        w.vgprResultsInFlight != 0)
+      return false;
     result = isa::LoadResult::Vgprs;
     count += (wb.flags & isa::kWbTfe) ? 1u : 0u;
   } else if (req.space == isa::MemSpace::Scalar && wb.kind == isa::kWbSgpr) {
     // s0..s101 only: above them lie VCC, EXEC, M0 and the trap temporaries, which instructions
     // read and write without naming them.
-    if (wb.reg + count > isa::kNumSgprs) return false;
+    if (wb.reg + count > isa::kNumSgprs || w.sgprResultsInFlight != 0) return false;
     result = isa::LoadResult::Sgprs;
   } else {
     return false;

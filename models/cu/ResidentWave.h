@@ -37,9 +37,13 @@ struct ResidentWave {
   WavePlacement where;  // what its initial registers are written from
   uint32_t slot = 0, simd = 0, indexInGroup = 0;
   State state = State::Ready;
-  uint64_t readyCycle = 0;                         // earliest cycle the next instruction may issue
-  WaitcntCounters counters;                        // and the order accesses complete in
-  uint32_t outstanding = 0;                        // all accesses not yet completed
+  uint64_t readyCycle = 0;   // earliest cycle the next instruction may issue
+  WaitcntCounters counters;  // and the order accesses complete in
+  uint32_t outstanding = 0;  // all accesses not yet completed
+  // Accesses in flight whose data a request of their own keeps for completion, by the
+  // registers they will write then: while any is, no load writes the same kind at issue (a
+  // later load's data must not be overwritten by an earlier one's).
+  uint32_t vgprResultsInFlight = 0, sgprResultsInFlight = 0;
   uint32_t waitVm = 0, waitLgkm = 0, waitExp = 0;  // s_waitcnt thresholds
   uint64_t fetchedLine = kNever;
   uint64_t prefetchedTo = 0;       // lines up to here were already requested by this wave

@@ -152,6 +152,16 @@ TEST(Timing, ReadingALoadsDestinationBeforeItsWaitGetsTheValueBefore) {
   EXPECT_NE(dword(m[2], 208), 0u);
 }
 
+// Vector memory returns in issue order (Vega ISA guide 4.4): of two loads into one register
+// with nothing between them, the second one's data stays. The first one keeps its data for
+// completion (the second writes its destination before the wait), so the second may not write
+// its own at issue: the first would overwrite it.
+TEST(Timing, OfTwoLoadsIntoOneRegisterTheSecondsDataStays) {
+  auto m = runWarm({{"load_twice_into_one_register"}}, "tiny", VGPU_LOAD_RESULT_KERNELS);
+  const auto* words = reinterpret_cast<const uint32_t*>(m[0].buffer.data());
+  for (uint32_t lane = 0; lane < 64; ++lane) EXPECT_EQ(words[80 + lane], 2u) << "lane " << lane;
+}
+
 // LDS bank conflicts (Vega ISA guide ch. 9): 8 ds_read_b32 per wave, two half-waves each.
 //   stride 1 dword: 32 distinct banks per half-wave: 1 cycle per half, no conflict.
 //   stride 0: all lanes read one dword: broadcast, 1 cycle per half, no conflict.

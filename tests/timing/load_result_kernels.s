@@ -80,6 +80,32 @@ scalar_load_read_before_wait:
 .Lscalar_load_read_before_wait_end:
 .size scalar_load_read_before_wait, .Lscalar_load_read_before_wait_end-scalar_load_read_before_wait
 
+// Two loads into one register, no instruction between them: lane l loads 1 (dword 16 + l),
+// then 2 (dword 272 + l) into v6, waits, and stores v6 to dword 80 + l. Vector memory returns in
+// order, so v6 holds the second load's 2.
+.globl load_twice_into_one_register
+.p2align 8
+.type load_twice_into_one_register,@function
+load_twice_into_one_register:
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  v_lshlrev_b32 v3, 2, v0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v5, s3
+  v_add_co_u32 v4, vcc, s2, v3
+  v_addc_co_u32 v5, vcc, v5, 0, vcc
+  v_mov_b32 v1, 1
+  global_store_dword v[4:5], v1, off offset:64
+  v_mov_b32 v1, 2
+  global_store_dword v[4:5], v1, off offset:1088
+  s_waitcnt vmcnt(0)
+  global_load_dword v6, v[4:5], off offset:64
+  global_load_dword v6, v[4:5], off offset:1088
+  s_waitcnt vmcnt(0)
+  global_store_dword v[4:5], v6, off offset:320
+  s_endpgm
+.Lload_twice_into_one_register_end:
+.size load_twice_into_one_register, .Lload_twice_into_one_register_end-load_twice_into_one_register
+
 .rodata
 .p2align 6
 
@@ -98,6 +124,13 @@ scalar_load_read_before_wait:
 .end_amdhsa_kernel
 
 .amdhsa_kernel scalar_load_read_before_wait
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 0
+.end_amdhsa_kernel
+
+.amdhsa_kernel load_twice_into_one_register
   .amdhsa_next_free_vgpr 8
   .amdhsa_next_free_sgpr 16
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
@@ -134,6 +167,18 @@ amdhsa.kernels:
       - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
   - .name: scalar_load_read_before_wait
     .symbol: scalar_load_read_before_wait.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: load_twice_into_one_register
+    .symbol: load_twice_into_one_register.kd
     .kernarg_segment_size: 8
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 0
