@@ -1,8 +1,10 @@
 // Decoded instructions by address, shared by every compute unit of the GPU (decode once
 // per address). When a wave first reaches a PC, the instruction's bytes are read
 // from device memory through `memory` and decoded; from then on every wave of every CU that
-// reaches that PC runs the same decoded Instruction. Nothing is loaded ahead: code that any
-// host software wrote into device memory runs, wherever it is.
+// reaches that PC runs the same decoded Instruction. Nothing is loaded ahead of the waves but
+// the instructions after a load on the load's page, which timing mode looks at once to decide
+// whether the load's data may be written at issue (isa/LoadResultAtIssue.h): code that any host
+// software wrote into device memory runs, wherever it is.
 //
 // Decoded entries live in 4 KiB pages (common/WatchedPages.h). A page holding a decoded
 // instruction is watched by the memory, which reports the first write to it (by the host port,
@@ -51,7 +53,8 @@ class InstructionDecodeCache : public sc_core::sc_module, public PageWriteListen
   // A dropped or never-decoded entry's pc (no instruction starts there: not 4-byte aligned).
   static constexpr uint64_t kNoPc = ~uint64_t{0};
 
-  uint64_t decodes = 0;       // instructions decoded (first reach, or after their page changed)
+  // Instructions decoded (first reached or looked at, or after their page changed).
+  uint64_t decodes = 0;
   uint64_t pagesDropped = 0;  // pages whose entries a write dropped
 
   void watchedPageWritten(uint64_t page) override;
