@@ -167,10 +167,16 @@ bool sgprsTouched(const Instruction& in, RegisterRanges& out) {
     case Enc::Vop3p:
       // The decoder leaves every operand's code in f[] (an SOPK's SDST, a VOP3B's SDST, a VOPC's
       // or v_readlane's scalar destination, a carry-in or lane-select SGPR).
+      // A VOP3 source the opcode does not read is encoded as 0, which is s0: such a source
+      // (no type in the table: the VALU executors read none) is skipped, but for a carry-in
+      // (src2, read apart from the typed sources) and the interpolation forms.
       addScalar(out, in.f[fld::kDst], op.dst);
-      addScalar(out, in.f[fld::kSrc0], op.src0);
-      addScalar(out, in.f[fld::kSrc1], op.src1);
-      addScalar(out, in.f[fld::kSrc2], op.src2);
+      for (int k = 0; k < 3; ++k) {
+        const Ty type = k == 0 ? op.src0 : (k == 1 ? op.src1 : op.src2);
+        const bool read = type != Ty::None || (op.flags & kInterp) ||
+                          (k == 2 && (op.flags & (kCarryIn | kAccumulate)));
+        if (read || op.enc != Enc::Vop3) addScalar(out, in.f[fld::kSrc0 + k], type);
+      }
       if (op.enc == Enc::Vop3) addScalar(out, in.f[fld::kSdst], Ty::B64);
       return true;
     case Enc::Sopp:

@@ -234,6 +234,15 @@ TEST(LoadResultAtIssue, VectorAddsScalarLoadsAreUnobservedUntilLgkmcnt0) {
       "s_waitcnt lgkmcnt(0)\n"
       "s_and_b32 s0, s0, 0xffff\n";
   EXPECT_TRUE(scalarAtIssue(prologue, 0, 1));
+  // Its second pair of scalar loads, into s[0:3] and s[4:5]: the VOP3 shift between them and
+  // the wait reads no src2 (its encoding's 0 there is not s0).
+  EXPECT_TRUE(
+      scalarAtIssue("s_load_dwordx4 s[0:3], s[6:7], 0x0\n"
+                    "s_load_dwordx2 s[4:5], s[6:7], 0x10\n"
+                    "v_ashrrev_i32_e32 v1, 31, v0\n"
+                    "v_lshlrev_b64 v[0:1], 2, v[0:1]\n"
+                    "s_waitcnt lgkmcnt(0)",
+                    0, 4));
   // Registers next to the destination are not it.
   EXPECT_TRUE(
       scalarAtIssue("s_load_dword s2, s[4:5], 0x4\n"
@@ -251,6 +260,8 @@ TEST(LoadResultAtIssue, AScalarDestinationNamedBeforeTheWaitIsSeen) {
            "s_mov_b64 s[6:7], s[0:1]",                      // half of a 64-bit source
            "v_add_u32 v1, s0, v1",                          // VALU scalar source
            "v_addc_co_u32_e64 v1, s[2:3], v2, v3, s[0:1]",  // carry-in
+           "v_cndmask_b32_e64 v1, v2, v3, s[0:1]",          // select mask
+           "v_fma_f32 v1, v2, v3, s0",                      // VOP3 src2
            "v_add_co_u32_e64 v1, s[0:1], v2, v3",           // VOP3B carry-out
            "v_cmp_eq_u32_e64 s[0:1], v1, v2",               // VOPC scalar destination
            "v_readlane_b32 s0, v1, 0",                      // v_readlane's destination
