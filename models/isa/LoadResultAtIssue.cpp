@@ -164,28 +164,31 @@ bool sgprsTouched(const Instruction& in, RegisterRanges& out) {
     case Enc::Vop2:
     case Enc::Vopc:
     case Enc::Vop3:
-    case Enc::Vop3p:
+    case Enc::Vop3p: {
       // The decoder leaves every operand's code in f[] (an SOPK's SDST, a VOP3B's SDST, a VOPC's
       // or v_readlane's scalar destination, a carry-in or lane-select SGPR).
-      // A VOP3 source the opcode does not read is encoded as 0, which is s0: such a source
-      // (no type in the table: the VALU executors read none) is skipped, but for a carry-in
-      // (src2, read apart from the typed sources) and the interpolation forms.
+      // In the 64-bit forms (VOP3, also of VOP1/VOP2/VOPC opcodes, and VOP3P) a source the
+      // opcode does not read is encoded as 0, which is s0: such a source (no type in the table:
+      // the VALU executors read none) is skipped, but for a carry-in (src2, read apart from the
+      // typed sources) and the interpolation forms. The 32-bit forms leave unused fields empty.
       addScalar(out, in.f[fld::kDst], op.dst);
+      const bool wide = in.f[fld::kForm] == kE64 || in.f[fld::kForm] == kVop3p;
       for (int k = 0; k < 3; ++k) {
         const Ty type = k == 0 ? op.src0 : (k == 1 ? op.src1 : op.src2);
         const bool read = type != Ty::None || (op.flags & kInterp) ||
                           (k == 2 && (op.flags & (kCarryIn | kAccumulate)));
-        if (read || op.enc != Enc::Vop3) addScalar(out, in.f[fld::kSrc0 + k], type);
+        if (read || !wide) addScalar(out, in.f[fld::kSrc0 + k], type);
       }
-      if (op.enc == Enc::Vop3) addScalar(out, in.f[fld::kSdst], Ty::B64);
+      addScalar(out, in.f[fld::kSdst], Ty::B64);  // VOP3B's carry-out (empty otherwise)
       return true;
+    }
     case Enc::Sopp:
     case Enc::Vintrp:  // M0 only
     case Enc::Ds:      // M0 only
     case Enc::Exp:
       return true;
     case Enc::Smem:  // SBASE [5:0] x 2 (a quad for s_buffer_*), SDATA [12:6], the offset SGPRs
-      out.add(bits(w0, 5, 0) * 2, 4);
+      out.add(bits(w0, 5, 0) * 2, startsWith(op.name, "s_buffer") ? 4 : 2);
       out.add(bits(w0, 12, 6),
               op.dst == Ty::None && op.src1 == Ty::None
                   ? 16

@@ -234,6 +234,24 @@ TEST(LoadResultAtIssue, VectorAddsScalarLoadsAreUnobservedUntilLgkmcnt0) {
       "s_waitcnt lgkmcnt(0)\n"
       "s_and_b32 s0, s0, 0xffff\n";
   EXPECT_TRUE(scalarAtIssue(prologue, 0, 1));
+  // stream_copy's: a load from s[6:7] is not one from s[6:9] (only s_buffer_* take a quad).
+  EXPECT_TRUE(
+      scalarAtIssue("s_load_dword s9, s[4:5], 0xc\n"
+                    "s_load_dwordx2 s[10:11], s[6:7], 0x8\n"
+                    "s_waitcnt lgkmcnt(0)",
+                    9, 1));
+  EXPECT_FALSE(
+      scalarAtIssue("s_load_dword s11, s[4:5], 0xc\n"
+                    "s_buffer_load_dword s12, s[8:11], 0x8\n"
+                    "s_waitcnt lgkmcnt(0)",
+                    11, 1));
+  // A compare in its 64-bit form reads no src2 either (rocSPARSE's csrmv prologue).
+  EXPECT_TRUE(
+      scalarAtIssue("s_load_dword s0, s[4:5], 0x4\n"
+                    "v_cmp_neq_f64_e64 s[20:21], s[12:13], 0\n"
+                    "v_and_b32_e32 v0, 7, v0\n"
+                    "s_waitcnt lgkmcnt(0)",
+                    0, 1));
   // Its second pair of scalar loads, into s[0:3] and s[4:5]: the VOP3 shift between them and
   // the wait reads no src2 (its encoding's 0 there is not s0).
   EXPECT_TRUE(
