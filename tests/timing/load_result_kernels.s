@@ -1,8 +1,19 @@
-// When a load's data reaches its VGPRs, seen by the program (tests/timing/TimingTest.cpp,
-// ReadingALoadsDestinationBeforeItsWaitGetsTheValueBefore). Apart from timing_kernels.s, whose
-// cycle counts depend on where its code and descriptors lie.
+// When a load's data reaches its registers, seen by the program (tests/timing/TimingTest.cpp:
+// ReadingALoadsDestinationBeforeItsWaitGetsTheValueBefore and
+// OfTwoLoadsIntoOneRegisterTheSecondsDataStays). Apart from timing_kernels.s, whose cycle
+// counts depend on where its code and descriptors lie.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx906"
 .text
+// v[4:5] = the buffer (the kernel's argument, also in s[2:3]) + 4 x the lane's index.
+.macro lane_address
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  v_lshlrev_b32 v3, 2, v0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v5, s3
+  v_add_co_u32 v4, vcc, s2, v3
+  v_addc_co_u32 v5, vcc, v5, 0, vcc
+.endm
+
 // Lane l stores 42 to dword 16 + l of the buffer and waits for the store; then loads it back
 // into v1, which held 7. load_read_before_wait copies v1 to v2 before waiting for the load,
 // load_read_after_wait after; both store v2 to dword 80 + l and v1 to dword 144 + l.
@@ -10,12 +21,7 @@
 .p2align 8
 .type load_read_before_wait,@function
 load_read_before_wait:
-  s_load_dwordx2 s[2:3], s[0:1], 0x0
-  v_lshlrev_b32 v3, 2, v0
-  s_waitcnt lgkmcnt(0)
-  v_mov_b32 v5, s3
-  v_add_co_u32 v4, vcc, s2, v3
-  v_addc_co_u32 v5, vcc, v5, 0, vcc
+  lane_address
   v_mov_b32 v1, 42
   global_store_dword v[4:5], v1, off offset:64
   s_waitcnt vmcnt(0)
@@ -33,12 +39,7 @@ load_read_before_wait:
 .p2align 8
 .type load_read_after_wait,@function
 load_read_after_wait:
-  s_load_dwordx2 s[2:3], s[0:1], 0x0
-  v_lshlrev_b32 v3, 2, v0
-  s_waitcnt lgkmcnt(0)
-  v_mov_b32 v5, s3
-  v_add_co_u32 v4, vcc, s2, v3
-  v_addc_co_u32 v5, vcc, v5, 0, vcc
+  lane_address
   v_mov_b32 v1, 42
   global_store_dword v[4:5], v1, off offset:64
   s_waitcnt vmcnt(0)
@@ -60,12 +61,7 @@ load_read_after_wait:
 .p2align 8
 .type scalar_load_read_before_wait,@function
 scalar_load_read_before_wait:
-  s_load_dwordx2 s[2:3], s[0:1], 0x0
-  s_waitcnt lgkmcnt(0)
-  v_lshlrev_b32 v3, 2, v0
-  v_mov_b32 v5, s3
-  v_add_co_u32 v4, vcc, s2, v3
-  v_addc_co_u32 v5, vcc, v5, 0, vcc
+  lane_address
   s_mov_b32 s4, 7
   s_load_dword s4, s[0:1], 0x0
   s_mov_b32 s5, s4
@@ -87,12 +83,7 @@ scalar_load_read_before_wait:
 .p2align 8
 .type load_twice_into_one_register,@function
 load_twice_into_one_register:
-  s_load_dwordx2 s[2:3], s[0:1], 0x0
-  v_lshlrev_b32 v3, 2, v0
-  s_waitcnt lgkmcnt(0)
-  v_mov_b32 v5, s3
-  v_add_co_u32 v4, vcc, s2, v3
-  v_addc_co_u32 v5, vcc, v5, 0, vcc
+  lane_address
   v_mov_b32 v1, 1
   global_store_dword v[4:5], v1, off offset:64
   v_mov_b32 v1, 2
