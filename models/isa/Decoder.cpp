@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "isa/EncodingFields.h"
 #include "isa/OpInfo.h"
 
 namespace vgpu::isa {
@@ -129,10 +130,6 @@ const Lookup& lookup() {
 template <size_t N>
 const OpInfo* at(const std::array<const OpInfo*, N>& a, int op) {
   return (op >= 0 && static_cast<size_t>(op) < N) ? a[op] : nullptr;
-}
-
-uint32_t bits(uint32_t w, int hi, int lo) {
-  return (w >> lo) & ((1u << (hi - lo + 1)) - 1);
 }
 
 Enc classify(uint32_t w) {

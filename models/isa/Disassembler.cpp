@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/Hex.h"
+#include "isa/EncodingFields.h"
 #include "isa/Salu.h"
 
 namespace vgpu::isa {
@@ -149,7 +150,8 @@ std::string hwreg(uint32_t imm) {
 }
 
 std::string waitcnt(uint32_t s) {
-  const uint32_t vm = (s & 0xf) | (((s >> 14) & 3) << 4), exp = (s >> 4) & 7, lgkm = (s >> 8) & 0xf;
+  const WaitcntFields c = waitcntFields(s);
+  const uint32_t vm = c.vm, exp = c.exp, lgkm = c.lgkm;
   const bool all = vm == 63 && exp == 7 && lgkm == 15;
   std::string out;
   auto part = [&](const char* n, uint32_t v, bool dflt) {

@@ -2,36 +2,30 @@
 // opcodes 12.6). Branches, s_waitcnt, s_barrier, s_endpgm, s_sleep/s_nop, messages, traps.
 #include <cstdio>
 
+#include "isa/EncodingFields.h"
 #include "isa/Operands.h"
 
 namespace vgpu::isa {
 namespace {
 
-int16_t simm16(const Instruction& in) {
-  return static_cast<int16_t>(in.f[fld::kExt0]);
-}
-
 void advance(ExecArgs& x) {
   x.w.pc += x.in.sizeBytes;
 }
 
-// Branch target: PC of the next instruction + simm16 * 4 (12.6 S_BRANCH).
 void branchIf(ExecArgs& x, bool taken) {
   if (taken) {
-    x.w.pc = x.w.pc + 4 + static_cast<int64_t>(simm16(x.in)) * 4;
+    x.w.pc = branchTarget(x.w.pc, x.in.f[fld::kExt0]);
   } else {
     advance(x);
   }
 }
 
-// gfx9 s_waitcnt fields (Vega ISA guide 4.4, 12.6): vmcnt = simm16[3:0] | simm16[15:14] << 4,
-// expcnt = simm16[6:4], lgkmcnt = simm16[11:8].
 void waitcnt(ExecArgs& x) {
-  const uint32_t s = x.in.f[fld::kExt0];
+  const WaitcntFields c = waitcntFields(x.in.f[fld::kExt0]);
   x.r.kind = StepKind::Waitcnt;
-  x.r.vmcnt = (s & 0xf) | (((s >> 14) & 3) << 4);
-  x.r.expcnt = (s >> 4) & 7;
-  x.r.lgkmcnt = (s >> 8) & 0xf;
+  x.r.vmcnt = c.vm;
+  x.r.expcnt = c.exp;
+  x.r.lgkmcnt = c.lgkm;
   advance(x);
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "isa/EncodingFields.h"
 #include "isa/OpInfo.h"
 
 namespace vgpu::isa {
@@ -70,9 +71,6 @@ void addScalar(ScalarSet& set, int code, int dwords) {
 void addVgpr(VgprSet& set, int reg, int dwords) {
   for (int i = 0; i < dwords; ++i)
     if (reg >= 0 && reg + i < 256) set.set(static_cast<size_t>(reg + i));
-}
-bool startsWith(const char* s, const char* prefix) {
-  return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
 }
 bool is(const char* s, const char* name) {
   return std::strcmp(s, name) == 0;

@@ -3,18 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "isa/EncodingFields.h"
 #include "isa/OpInfo.h"
 
 namespace vgpu::isa {
 namespace {
-
-bool startsWith(const char* s, const char* prefix) {
-  return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
-}
-
-uint32_t bits(uint32_t w, int hi, int lo) {
-  return (w >> lo) & ((1u << (hi - lo + 1)) - 1);
-}
 
 // A VALU operand code (0..511, Vega ISA guide 12.3 "Scalar and vector operands": 256 + n is vN)
 // of `dwords` registers (at least one; two when the operand's type does not say).
@@ -243,17 +236,13 @@ bool loadResultUnobservedBeforeWait(const Instruction& load, LoadResult result, 
       switch (op.enc) {
         case Enc::Sopp: {
           const uint32_t simm = in->words[0] & 0xffff;
-          // A branch goes to PC + 4 + simm16 * 4 (Vega ISA guide 4.2 "Program Control").
-          const uint64_t target =
-              p.pc + 4 +
-              static_cast<uint64_t>(static_cast<int64_t>(static_cast<int16_t>(simm)) * 4);
+          const uint64_t target = branchTarget(p.pc, simm);
           if (std::strcmp(op.name, "s_endpgm") == 0) {
             ended = true;
           } else if (std::strcmp(op.name, "s_waitcnt") == 0) {
-            // vmcnt = simm16[3:0] | simm16[15:14] << 4, lgkmcnt = simm16[11:8] (Vega ISA guide
-            // 4.4). Scalar loads return out of order: only lgkmcnt(0) waits for one.
-            ended = scalar ? ((simm >> 8) & 0xf) == 0
-                           : ((simm & 0xf) | (((simm >> 14) & 3) << 4)) <= p.after;
+            // Scalar loads return out of order: only lgkmcnt(0) waits for one.
+            const WaitcntFields c = waitcntFields(simm);
+            ended = scalar ? c.lgkm == 0 : c.vm <= p.after;
           } else if (std::strcmp(op.name, "s_branch") == 0) {
             next = target;
           } else if (startsWith(op.name, "s_cbranch")) {  // both ways
