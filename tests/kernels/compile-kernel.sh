@@ -17,6 +17,8 @@ set -euo pipefail
 mode=$1 arch=$2 src=$3 out=$4 libdir=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# hipcc (clang 15's HIP driver) leaves an empty NAME-XXXXXX directory in TMPDIR per compile.
+export TMPDIR=$tmp
 
 # hipcc asks rocm_agent_enumerator for GPUs and prints a traceback when there is none; the
 # target is explicit, so that noise is kept out of the build log unless the compile fails.

@@ -23,11 +23,15 @@ struct SimResult {
 };
 
 // A directory of its own for one test (named after the process and, by default, the running
-// test, so parallel ctest processes never share one), removed afterwards.
+// test, so parallel ctest processes never share one), removed afterwards. A parameterized
+// test's name holds a '/' ("Case/param"); it becomes '_' so the directory removed is the one
+// made, not a subdirectory of it (that left an empty directory in /tmp per test run).
 class ScratchDir {
  public:
   explicit ScratchDir(
-      const std::string& name = ::testing::UnitTest::GetInstance()->current_test_info()->name()) {
+      std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name()) {
+    for (char& c : name)
+      if (c == '/') c = '_';
     path_ = std::filesystem::temp_directory_path() /
             ("vgpu-test-" + std::to_string(::getpid()) + "-" + name);
     std::filesystem::remove_all(path_);
