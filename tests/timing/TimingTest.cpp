@@ -222,8 +222,11 @@ TEST(Timing, BarrierReleasesWhenTheLastWaveArrives) {
   const uint64_t hi = *std::max_element(m.buffer.begin(), m.buffer.begin() + 4);
   EXPECT_GT(lo, 0u);
   EXPECT_LE(hi - lo, 3u);
-  // The three other waves each wait at least wave 0's 16 x 4 VALU cycles.
-  EXPECT_GE(m.counters["cu0.stall_barrier_cycles"], 3u * 16 * 4);
+  // The three other waves each wait for wave 0's 64 x 4 VALU cycles, less what they start or
+  // fetch later than wave 0 (the dispatcher starts the waves a few cycles apart, and where the
+  // code lies decides which instruction fetches miss): at most 64 cycles each, a bound that
+  // does not move with the layout of the kernels around this one (16 VALU ops and 3 x 64 did).
+  EXPECT_GE(m.counters["cu0.stall_barrier_cycles"], 3u * (64 * 4 - 64));
 }
 
 }  // namespace

@@ -141,7 +141,7 @@ barrier_stamp:
   v_cmp_eq_u32 vcc, 0, v6
   s_and_saveexec_b64 s[10:11], vcc
   s_cbranch_execz .Lbarrier_join
-  .rept 16
+  .rept 64
   v_add_f32 v1, v1, v0
   .endr
 .Lbarrier_join:
