@@ -23,6 +23,30 @@ std::string dims(const Dim3& d) {
   return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
 }
 
+// The scratch directory of every CLI test: a parameterized test's name ("Case/param") once made
+// it a subdirectory of a directory only it removed, and each run of the suite left hundreds of
+// empty directories in the temporary directory.
+TEST(ScratchDir, RemovesEverythingItMade) {
+  const fs::path tmp = fs::temp_directory_path();
+  const std::string prefix = "vgpu-test-" + std::to_string(::getpid()) + "-";
+  auto ours = [&] {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(tmp)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind(prefix, 0) == 0) names.push_back(name);
+    }
+    return names;
+  };
+  ASSERT_TRUE(ours().empty());
+  {
+    ScratchDir dir("Case/param");
+    std::ofstream(dir.file("f")) << "x";
+    EXPECT_TRUE(fs::exists(dir.file("f")));
+    EXPECT_EQ(ours().size(), 1u);
+  }
+  EXPECT_TRUE(ours().empty());
+}
+
 class CliRun : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CliRun, OutputsIdenticalToRuntimeApi) {
