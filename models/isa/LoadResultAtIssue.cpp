@@ -9,12 +9,21 @@
 namespace vgpu::isa {
 namespace {
 
-// A VALU operand code (0..511, Vega ISA guide 12.3 "Scalar and vector operands": 256 + n is vN)
-// of `dwords` registers (at least one; two when the operand's type does not say).
+// The registers an operand of `type` spans: at least one; two when the type does not say.
+uint32_t operandRegisters(Ty type) {
+  const int dwords = type == Ty::None ? 2 : dwordsOf(type);
+  return static_cast<uint32_t>(dwords < 1 ? 1 : dwords);
+}
+
+// An operand code (Vega ISA guide 12.3 "Scalar and vector operands": 0..101 are s0..s101,
+// 256 + n is vN) that names a VGPR, added as VGPRs; one that names an SGPR, added as SGPRs.
 void addOperand(RegisterRanges& out, uint16_t code, Ty type) {
   if (code == opnd::kNone || code < 256 || code > 511) return;
-  const int dwords = type == Ty::None ? 2 : dwordsOf(type);
-  out.add(code - 256u, static_cast<uint32_t>(dwords < 1 ? 1 : dwords));
+  out.add(code - 256u, operandRegisters(type));
+}
+void addScalar(RegisterRanges& out, uint32_t code, Ty type) {
+  if (code >= 128) return;  // inline constants, literals, VGPRs
+  out.add(code, operandRegisters(type));
 }
 
 // Registers of a memory operand of type `t`; four (a dwordx4) when the table does not say.
@@ -131,18 +140,6 @@ bool vgprsTouched(const Instruction& in, RegisterRanges& out) {
   return false;
 }
 
-namespace {
-
-// A scalar operand code of `type` (0..101 are s0..s101; the special registers above are never a
-// destination the search is asked about).
-void addScalar(RegisterRanges& out, uint32_t code, Ty type) {
-  if (code >= 128) return;  // inline constants, literals, VGPRs
-  const int dwords = type == Ty::None ? 2 : dwordsOf(type);
-  out.add(code, static_cast<uint32_t>(dwords < 1 ? 1 : dwords));
-}
-
-}  // namespace
-
 bool sgprsTouched(const Instruction& in, RegisterRanges& out) {
   out = RegisterRanges{};
   if (in.op == nullptr || (in.op->flags & kGraphics)) return false;
@@ -258,9 +255,7 @@ bool loadResultUnobservedBeforeWait(const Instruction& load, LoadResult result, 
         case Enc::Sop1:
         case Enc::Sopc:
           if (scalarEndsSearch(op.name)) return false;
-          if (scalar && (!sgprsTouched(*in, touched) || touched.overlaps(first, count)))
-            return false;
-          break;
+          [[fallthrough]];  // the register check (vgprsTouched adds no VGPRs for these)
         default:
           if (!(scalar ? sgprsTouched(*in, touched) : vgprsTouched(*in, touched)) ||
               touched.overlaps(first, count))
