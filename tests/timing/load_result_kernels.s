@@ -100,33 +100,20 @@ load_twice_into_one_register:
 .rodata
 .p2align 6
 
-.amdhsa_kernel load_read_before_wait
+// Every kernel here: 8 VGPRs, 16 SGPRs, the kernarg segment pointer in s[0:1], no LDS.
+.macro descriptor name
+.amdhsa_kernel \name
   .amdhsa_next_free_vgpr 8
   .amdhsa_next_free_sgpr 16
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_group_segment_fixed_size 0
 .end_amdhsa_kernel
+.endm
 
-.amdhsa_kernel load_read_after_wait
-  .amdhsa_next_free_vgpr 8
-  .amdhsa_next_free_sgpr 16
-  .amdhsa_user_sgpr_kernarg_segment_ptr 1
-  .amdhsa_group_segment_fixed_size 0
-.end_amdhsa_kernel
-
-.amdhsa_kernel scalar_load_read_before_wait
-  .amdhsa_next_free_vgpr 8
-  .amdhsa_next_free_sgpr 16
-  .amdhsa_user_sgpr_kernarg_segment_ptr 1
-  .amdhsa_group_segment_fixed_size 0
-.end_amdhsa_kernel
-
-.amdhsa_kernel load_twice_into_one_register
-  .amdhsa_next_free_vgpr 8
-  .amdhsa_next_free_sgpr 16
-  .amdhsa_user_sgpr_kernarg_segment_ptr 1
-  .amdhsa_group_segment_fixed_size 0
-.end_amdhsa_kernel
+descriptor load_read_before_wait
+descriptor load_read_after_wait
+descriptor scalar_load_read_before_wait
+descriptor load_twice_into_one_register
 
 .amdgpu_metadata
 ---
