@@ -225,7 +225,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
     else
       forwardServed(trans, false);
     const sc_time tagsDone = portStart + hitLatency_;
-    const sc_time ready = fillsDone > tagsDone.value() ? sc_time::from_value(fillsDone) : tagsDone;
+    const sc_time ready = fillsDone > tagsDone.value() ? timeFromValue(fillsDone) : tagsDone;
     delay = ready + transfer - now;
     return;
   }

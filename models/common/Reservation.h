@@ -81,7 +81,7 @@ class BusyUntil {
     const uint64_t t = at.value(), length = occupancy.value();
     if (length < joinBelow_) {
       if (length == 0) {
-        if (!joined_.empty()) return sc_core::sc_time::from_value(firstFreeFrom(t));
+        if (!joined_.empty()) return timeFromValue(firstFreeFrom(t));
       } else {
         reopenGapsFor(length, now.value());
       }
@@ -150,11 +150,11 @@ class BusyUntil {
         break;
       }
     }
-    const sc_core::sc_time startTime = start == t ? at : sc_core::sc_time::from_value(start);
+    const sc_core::sc_time startTime = start == t ? at : timeFromValue(start);
     if (length == 0) return startTime;
     // Every interval before `it` starts before `start`, and `it` (if any) after the new one
     // ends: `it` is where the new one goes.
-    if (it == intervals_.end()) lastEnd_ = sc_core::sc_time::from_value(start + length);
+    if (it == intervals_.end()) lastEnd_ = timeFromValue(start + length);
     insertBefore(it, start, start + length);
     return startTime;
   }
@@ -189,7 +189,7 @@ class BusyUntil {
     hint_ = found;
     return intervals_.begin() + static_cast<std::ptrdiff_t>(found);
   }
-  void insertBefore(Iterator next, uint64_t start, uint64_t end) {
+  [[gnu::always_inline]] void insertBefore(Iterator next, uint64_t start, uint64_t end) {
     // Merge with touching neighbours, and neighbours across a gap no request can use, so a
     // saturated resource keeps a handful of intervals (and the calendar moves entries only for
     // an interval that joins neither).

@@ -260,11 +260,11 @@ class ServerPool {
       const uint64_t first = freeAt_.front();
       offered_ = first <= t ? t : first;
       offerPending_ = true;
-      return first <= t ? at : sc_core::sc_time::from_value(first);
+      return first <= t ? at : timeFromValue(first);
     }
     prune(now.value());
     const uint64_t start = firstUnsaturated(t);
-    return start == t ? at : sc_core::sc_time::from_value(start);
+    return start == t ? at : timeFromValue(start);
   }
 
   // A hold over [from, until): the request that acquired `from` (usually) is in progress.
