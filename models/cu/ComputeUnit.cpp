@@ -601,6 +601,7 @@ void ComputeUnit::endWave(Wave& w) {
   if (traceProbe) traceProbe->waveEnded(w.slot, now_);
   Workgroup* g = w.group;
   const bool groupEnded = slots_.release(w);  // w is a spare from here on
+  listener_.roomMade(id_);
   releaseBarrierIfComplete(*g);
   if (!groupEnded) return;
   ++workgroupsFinished;

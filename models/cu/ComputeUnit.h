@@ -55,6 +55,9 @@ class ComputeUnitListener {
  public:
   virtual ~ComputeUnitListener() = default;
   virtual void workgroupFinished(uint32_t cuId, const KernelDispatch* dispatch) = 0;
+  // A wave ended on the CU: its slot and registers are free (workgroupFinished follows when it
+  // was the workgroup's last).
+  virtual void roomMade(uint32_t /*cuId*/) {}
   virtual void kernelFaulted(uint32_t cuId, const KernelDispatch* dispatch,
                              const WaveFault& fault) = 0;
 };

@@ -15,6 +15,19 @@ Dispatcher::Dispatcher(sc_module_name name, const PlatformConfig& config)
 
 void Dispatcher::attach(const std::vector<ComputeUnitPort*>& cus) {
   cus_ = cus;
+  mayHaveRoom_.assign((cus_.size() + 63) / 64, 0);
+  for (uint32_t i = 0; i < cus_.size(); ++i) roomMade(i);
+  refusedNeeds_.assign(cus_.size(), WorkgroupResources{});
+  refusedMost_ = WorkgroupResources{};
+}
+
+size_t Dispatcher::nextMayHaveRoom(size_t from, size_t to) const {
+  while (from < to) {
+    const uint64_t bits = mayHaveRoom_[from / 64] >> (from % 64);
+    if (bits != 0) return std::min(to, from + static_cast<size_t>(__builtin_ctzll(bits)));
+    from = (from / 64 + 1) * 64;
+  }
+  return to;
 }
 
 std::shared_ptr<DispatchProgress> Dispatcher::submit(std::shared_ptr<const KernelDispatch> d) {
@@ -43,6 +56,19 @@ size_t Dispatcher::activeDispatches() const {
                                            [](const auto& a) { return !a->progress->done; }));
 }
 
+namespace {
+// Whether `a` needs at least what `b` does of every resource (then a CU without room for b has
+// none for a: each need only takes room).
+bool needsAtLeast(const WorkgroupResources& a, const WorkgroupResources& b) {
+  return a.waves >= b.waves && a.vgprsPerWave >= b.vgprsPerWave &&
+         a.sgprsPerWave >= b.sgprsPerWave && a.ldsBytes >= b.ldsBytes;
+}
+WorkgroupResources mostOf(const WorkgroupResources& a, const WorkgroupResources& b) {
+  return {std::max(a.waves, b.waves), std::max(a.vgprsPerWave, b.vgprsPerWave),
+          std::max(a.sgprsPerWave, b.sgprsPerWave), std::max(a.ldsBytes, b.ldsBytes)};
+}
+}  // namespace
+
 bool Dispatcher::placeNext(Active& a) {
   const KernelDispatch& d = *a.progress->dispatch;
   const std::array<uint32_t, 3> id{static_cast<uint32_t>(a.next % a.groups[0]),
@@ -53,13 +79,39 @@ bool Dispatcher::placeNext(Active& a) {
   res.waves = (extent[0] * extent[1] * extent[2] + 63) / 64;
   ComputeUnitPort* cu = nullptr;
   std::vector<uint32_t>& slots = slots_;
-  for (size_t i = 0; i < cus_.size(); ++i) {
-    ComputeUnitPort* c = cus_[(nextCu_ + i) % cus_.size()];
-    if (d.mayUse(c->id()) && c->findSlots(res, slots)) {
-      cu = c;
-      nextCu_ = static_cast<uint32_t>((nextCu_ + i + 1) % cus_.size());
-      break;
+  // Round-robin from nextCu_, passing the CUs known to refuse this workgroup: when it needs at
+  // least the most any of them refused, it looks only where room may be (found a word of bits
+  // at a time); else (an edge workgroup, another dispatch's) CU by CU.
+  const size_t n = cus_.size();
+  const bool onlyWhereRoomMayBe = needsAtLeast(res, refusedMost_);
+  for (size_t pass = 0; pass < 2 && cu == nullptr; ++pass) {
+    const size_t from = pass == 0 ? nextCu_ : 0, to = pass == 0 ? n : nextCu_;
+    for (size_t index = from; index < to; ++index) {
+      if (!((mayHaveRoom_[index / 64] >> (index % 64)) & 1)) {
+        if (onlyWhereRoomMayBe) {
+          index = nextMayHaveRoom(index, to);
+          if (index == to) break;
+        } else if (needsAtLeast(res, refusedNeeds_[index])) {
+          continue;
+        }
+      }
+      ComputeUnitPort* c = cus_[index];
+      if (!d.mayUse(c->id())) continue;
+      if (c->findSlots(res, slots)) {
+        cu = c;
+        nextCu_ = static_cast<uint32_t>((index + 1) % n);
+        break;
+      }
+      mayHaveRoom_[index / 64] &= ~(uint64_t{1} << (index % 64));
+      refusedNeeds_[index] = res;
+      refusedMost_ = mostOf(refusedMost_, res);
     }
+  }
+  if (!onlyWhereRoomMayBe) {  // what the refusals hold now, for the next workgroup
+    refusedMost_ = WorkgroupResources{};
+    for (size_t index = 0; index < n; ++index)
+      if (!((mayHaveRoom_[index / 64] >> (index % 64)) & 1))
+        refusedMost_ = mostOf(refusedMost_, refusedNeeds_[index]);
   }
   if (cu == nullptr) return false;
   WorkgroupLaunch& launch = launch_;

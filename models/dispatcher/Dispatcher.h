@@ -69,6 +69,7 @@ class Dispatcher : public sc_core::sc_module, public DispatcherPort, public Comp
   void workgroupFinished(uint32_t cuId, const KernelDispatch* dispatch) override;
   void kernelFaulted(uint32_t cuId, const KernelDispatch* dispatch,
                      const WaveFault& fault) override;
+  void roomMade(uint32_t cuId) override { mayHaveRoom_[cuId / 64] |= uint64_t{1} << (cuId % 64); }
 
   uint64_t workgroupsDispatched = 0, wavesDispatched = 0;
 
@@ -97,6 +98,16 @@ class Dispatcher : public sc_core::sc_module, public DispatcherPort, public Comp
   std::vector<std::unique_ptr<Active>> active_;
   sc_core::sc_event changed_, finished_, submitted_;
   ActivitySampler* activity_ = nullptr;
+  // The CUs that may have room, searched for it: a CU that refused a workgroup refuses one
+  // needing as much or more until a wave on it ends (roomMade). With every CU full, each ending
+  // workgroup would otherwise have every CU searched again (about a million searches in a
+  // 60-CU vector_add of 16,384 workgroups). A bit per CU; refusedNeeds_ is what each CU whose
+  // bit is clear refused, refusedMost_ at least the largest of those needs.
+  std::vector<uint64_t> mayHaveRoom_;
+  std::vector<WorkgroupResources> refusedNeeds_;
+  WorkgroupResources refusedMost_;
+  // The first CU index in [from, to) that may have room, or `to`.
+  size_t nextMayHaveRoom(size_t from, size_t to) const;
   // placeNext's working storage, kept between workgroups.
   std::vector<uint32_t> slots_;
   WorkgroupLaunch launch_;

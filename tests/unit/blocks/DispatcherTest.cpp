@@ -60,6 +60,7 @@ class StandInCu : public sc_core::sc_module, public ComputeUnitPort {
   uint32_t id() const override { return id_; }
   uint32_t waveSlots() const override { return static_cast<uint32_t>(slots_.size()); }
   bool findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const override {
+    ++searched;
     placement.clear();
     offered_.clear();
     if (halted || ldsUsed_ + r.ldsBytes > ldsBytes_) return false;
@@ -98,7 +99,9 @@ class StandInCu : public sc_core::sc_module, public ComputeUnitPort {
     wake_.notify(sc_core::SC_ZERO_TIME);
   }
 
-  bool halted = false;  // set by a test that plays a fault here
+  bool halted = false;            // set by a test that plays a fault here
+  mutable uint32_t searched = 0;  // findSlots calls
+  void setRunCycles(uint32_t cycles) { run_ = cycles; }
   uint32_t maxWavesUsed = 0;
 
  private:
@@ -129,6 +132,7 @@ class StandInCu : public sc_core::sc_module, public ComputeUnitPort {
         const Running r = running_[i];
         running_.erase(running_.begin() + static_cast<long>(i));
         for (uint32_t s : r.slots) slots_[s] = false;
+        listener_.roomMade(id_);
         ldsUsed_ -= r.resources.ldsBytes;
         wavesUsed_ -= r.resources.waves;
         if (!halted) listener_.workgroupFinished(id_, r.dispatch);
@@ -292,6 +296,41 @@ TEST(DispatcherBlock, WorkgroupsWaitForRoomAndTheDispatchEndsWithTheLast) {
   EXPECT_TRUE(progress->done);
   EXPECT_EQ(progress->workgroups, 10u);
   EXPECT_EQ(progress->waves, 20u);
+}
+
+TEST(DispatcherBlock, AFullCuIsSearchedForRoomOnlyAfterAWaveOnItEnded) {
+  // Eight CUs of one slot, each running its workgroups for a different time (100 + 7 x its
+  // index cycles), so workgroups end one at a time; 80 workgroups of one wave. The GPU is full
+  // from the first eight on, and each end frees one CU. A CU refusing a workgroup refuses it
+  // until a wave on it ends, so the dispatcher searches a CU only to place a workgroup (80
+  // times) or when it may have room again: once at the start and once after each end (8 + 80).
+  // Searching every CU after every end instead would take about 12 searches per workgroup.
+  DispatcherBench b(8, 1, 65536, 100);
+  for (uint32_t i = 0; i < 8; ++i) b.cus[i]->setRunCycles(100 + 7 * i);
+  auto d = dispatchOf({80 * 64, 1, 1}, {64, 1, 1});
+  std::shared_ptr<DispatchProgress> progress;
+  b.host.body([&] {
+    progress = b.dispatcher.submit(d);
+    sc_core::wait(b.dispatcher.finishedEvent());
+  });
+  test::simulate();
+  ASSERT_TRUE(progress && progress->done);
+  ASSERT_EQ(b.log.size(), 80u);
+  std::set<uint32_t> groups;
+  for (const Launch& l : b.log) groups.insert(l.groupId[0]);
+  EXPECT_EQ(groups.size(), 80u);
+  // Each end is followed at once by a launch on the CU it freed (the only one with room): CU i
+  // starts its workgroups 100 + 7 x i cycles apart.
+  std::map<uint32_t, std::vector<sc_time>> startsOn;
+  for (const Launch& l : b.log) startsOn[l.cu].push_back(l.at);
+  ASSERT_EQ(startsOn.size(), 8u);
+  for (const auto& [cu, starts] : startsOn)
+    for (size_t k = 1; k < starts.size(); ++k)
+      EXPECT_EQ(starts[k] - starts[k - 1], cycles(100 + 7 * cu)) << "cu " << cu << " launch " << k;
+  uint32_t searches = 0;
+  for (const auto& cu : b.cus) searches += cu->searched;
+  EXPECT_LE(searches, 80u + 8u + 80u);
+  EXPECT_GE(searches, 80u);
 }
 
 TEST(DispatcherBlock, ConcurrentDispatchesTakeTurnsInSubmissionOrder) {
