@@ -87,7 +87,7 @@ bool Dispatcher::placeNext(Active& a) {
   for (size_t pass = 0; pass < 2 && cu == nullptr; ++pass) {
     const size_t from = pass == 0 ? nextCu_ : 0, to = pass == 0 ? n : nextCu_;
     for (size_t index = from; index < to; ++index) {
-      if (!((mayHaveRoom_[index / 64] >> (index % 64)) & 1)) {
+      if (!mayHaveRoom(index)) {
         if (onlyWhereRoomMayBe) {
           index = nextMayHaveRoom(index, to);
           if (index == to) break;
@@ -110,8 +110,7 @@ bool Dispatcher::placeNext(Active& a) {
   if (!onlyWhereRoomMayBe) {  // what the refusals hold now, for the next workgroup
     refusedMost_ = WorkgroupResources{};
     for (size_t index = 0; index < n; ++index)
-      if (!((mayHaveRoom_[index / 64] >> (index % 64)) & 1))
-        refusedMost_ = mostOf(refusedMost_, refusedNeeds_[index]);
+      if (!mayHaveRoom(index)) refusedMost_ = mostOf(refusedMost_, refusedNeeds_[index]);
   }
   if (cu == nullptr) return false;
   WorkgroupLaunch& launch = launch_;

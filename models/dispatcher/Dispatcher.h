@@ -106,6 +106,7 @@ class Dispatcher : public sc_core::sc_module, public DispatcherPort, public Comp
   std::vector<uint64_t> mayHaveRoom_;
   std::vector<WorkgroupResources> refusedNeeds_;
   WorkgroupResources refusedMost_;
+  bool mayHaveRoom(size_t index) const { return (mayHaveRoom_[index / 64] >> (index % 64)) & 1; }
   // The first CU index in [from, to) that may have room, or `to`.
   size_t nextMayHaveRoom(size_t from, size_t to) const;
   // placeNext's working storage, kept between workgroups.
