@@ -202,14 +202,15 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
 
   bool allHit = true;
   const bool writeBackWrite = isWrite && absorbsWrites;
-  size_t ways[4];  // an access touches at most a few lines (it never exceeds 4 x 64 bytes)
+  // The lines an access touches (at most 4: it never exceeds 4 x 64 bytes), uninitialised.
+  CacheTags::Outcome lines[4];
   size_t touched = 0;
   uint64_t fillsDone = 0;  // ps: the latest fill still in flight among the lines hit
   for (uint64_t l = first; l <= last; ++l) {
     const CacheTags::Outcome o = ch.tags.lookup(channelLocal(l * line), true, writeBackWrite);
     allHit &= o.hit;
-    if (o.hit) fillsDone = std::max(fillsDone, ch.tags.readyAt(o.way));
-    if (touched < 4) ways[touched++] = o.way;
+    if (o.hit) fillsDone = std::max(fillsDone, ch.tags.fillDone(o, now.value()));
+    if (touched < 4) lines[touched++] = o;
     if (o.evictedDirty)
       writeBack(globalAddress(o.evictedAddress, static_cast<size_t>(&ch - channels_.data())),
                 portStart + hitLatency_, now);
@@ -236,7 +237,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (traceProbe)
     traceProbe->mshrHeld(static_cast<size_t>(&ch - channels_.data()), mshrStart, done);
   for (size_t k = 0; k < touched; ++k)
-    if (ways[k] != CacheTags::kNoWay) ch.tags.setReadyAt(ways[k], done.value());
+    if (lines[k].way != CacheTags::kNoWay) ch.tags.filling(lines[k], done.value());
   delay = done - now;
   // A refused access (e.g. outside every allocation) brings no line in.
   if (trans.is_response_error())

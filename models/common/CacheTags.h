@@ -26,7 +26,7 @@ class CacheTags {
         blockBytes_(4 * size_t{ways_}),
         blocks_(static_cast<uint8_t*>(
             ::operator new (set_.value() * blockBytes_ + 64, std::align_val_t{64}))),
-        entries_(set_.value() * ways_) {
+        fillTimes_(set_.value() * ways_, 0) {
     std::memset(blocks_.get(), 0, set_.value() * blockBytes_ + 64);  // the padding too
     invalidateAll();
 #if defined(__SSE2__)
@@ -42,63 +42,82 @@ class CacheTags {
   // platform refuses more; the constructor clamps).
   static constexpr uint32_t kMaxWays = 126;
 
+  // Left uninitialised where declared (a cache keeps one per line of an access): lookup sets
+  // every field.
   struct Outcome {
-    bool hit = false;
-    size_t way = kNoWay;        // the line's slot (hit or newly installed), for readyAt/setReadyAt
-    bool evictedDirty = false;  // a dirty line was evicted to make room: it must be written back
-    uint64_t evictedAddress = 0;
+    bool hit;
+    bool evictedDirty;        // a dirty line was evicted to make room: it must be written back
+    size_t way;               // the line's slot (hit or newly installed), for fillDone/filling
+    uint8_t* flags;           // the slot's flags
+    uint64_t evictedAddress;  // of the dirty line evicted
   };
   // Looks up the line holding addr; on a miss with allocate, installs it (evicting LRU).
   // markDirty sets the line's dirty bit (write-back caches).
   [[gnu::always_inline]] Outcome lookup(uint64_t addr, bool allocate, bool markDirty = false) {
     const uint64_t line = line_.quotient(addr);
     const size_t set = static_cast<size_t>(set_.remainder(line));
-    const uint16_t partial = partialTag(line);
+    const uint64_t tag = set_.quotient(line);
     Block b = block(set);
-    const size_t first = set * ways_;
-    Outcome out;
-    // The set's block first (partial tags, ranks, flags: one host cache line for 16 ways); a
-    // way's full tag only where its partial tag matches.
-    if (const uint32_t w = find(b, partial, line, first); w != kNotFound) {
+    Outcome out{false, false, kNoWay, nullptr, 0};
+    // Only the set's block (16-bit tags, ranks, flags: one host cache line for 16 ways) while
+    // every line held shares its tag's upper bits; a way's full line number otherwise.
+    if (const uint32_t w = find(b, tag, line, set); w != kNotFound) {
       use(b, w);
       if (markDirty) b.flags[w] |= kDirty;
       out.hit = true;
-      out.way = first + w;
+      out.way = slotOf(set, w);
+      out.flags = &b.flags[w];
       return out;
     }
     if (!allocate) return out;
     const uint32_t victim = leastRecentlyUsed(b);
-    Entry& e = entries_[first + victim];
     if ((b.flags[victim] & (kValid | kDirty)) == (kValid | kDirty)) {
       out.evictedDirty = true;
-      out.evictedAddress = e.line * line_.value();
+      out.evictedAddress = lineHeld(b, set, victim) * line_.value();
     }
-    e.line = line;
-    e.readyAt = 0;
-    b.partials[victim] = partial;
+    if (!wide_) {
+      if (!windowChosen_) {
+        window_ = tag >> kPartialBits;
+        windowChosen_ = true;
+      } else if ((tag >> kPartialBits) != window_) {
+        goWide();
+      }
+    }
+    if (wide_) lines_[slotOf(set, victim)] = line;
+    b.partials[victim] = static_cast<uint16_t>(tag);
     b.flags[victim] = static_cast<uint8_t>(kValid | (markDirty ? kDirty : 0));
     use(b, victim);
-    out.way = first + victim;
+    out.way = slotOf(set, victim);
+    out.flags = &b.flags[victim];
     return out;
   }
   bool access(uint64_t addr, bool allocate) {
     return lookup(addr, allocate).hit;
   }
 
-  // When the line in `way` holds its data (its fill completes), in picoseconds. A loosely-timed
-  // cache installs a tag when the miss is sent; a later hit must not return before the fill.
-  uint64_t readyAt(size_t way) const {
-    return entries_[way].readyAt;
+  // A loosely-timed cache installs a tag when the miss is sent, so a later hit must not return
+  // before the fill: filling() records when the line in `way` receives its data (ps), and
+  // fillDone() gives that time while it is still ahead of `settled` (ps), else 0. Every later
+  // lookup arrives at or after `settled` (the SystemC time, which no decoupled initiator's
+  // local time is behind), so a fill done by then is forgotten: a hit then reads only its
+  // set's block, not the way's fill time.
+  [[gnu::always_inline]] uint64_t fillDone(const Outcome& o, uint64_t settled) {
+    if (!(*o.flags & kFilling)) return 0;
+    const uint64_t ps = fillTimes_[o.way];
+    if (ps > settled) return ps;
+    *o.flags &= static_cast<uint8_t>(~kFilling);
+    return 0;
   }
-  void setReadyAt(size_t way, uint64_t ps) {
-    entries_[way].readyAt = ps;
+  void filling(const Outcome& o, uint64_t ps) {
+    fillTimes_[o.way] = ps;
+    *o.flags |= kFilling;
   }
   static constexpr size_t kNoWay = ~size_t{0};
   void invalidate(uint64_t addr) {
     const uint64_t line = line_.quotient(addr);
     const size_t set = static_cast<size_t>(set_.remainder(line));
     Block b = block(set);
-    const uint32_t w = find(b, partialTag(line), line, set * ways_);
+    const uint32_t w = find(b, set_.quotient(line), line, set);
     if (w == kNotFound) return;
     // The lines used before it close the gap its rank leaves: the ranks of the lines held stay
     // 0, 1, 2, ... (else repeated invalidations would push an unused line's rank to kUnused).
@@ -113,6 +132,7 @@ class CacheTags {
       std::fill_n(b.ranks, ways_, kUnused);
       std::fill_n(b.flags, ways_, uint8_t{0});
     }
+    windowChosen_ = wide_ = false;
   }
   uint32_t lineBytes() const {
     return static_cast<uint32_t>(line_.value());
@@ -120,48 +140,80 @@ class CacheTags {
 
  private:
   static constexpr uint8_t kValid = 1, kDirty = 2;
+  static constexpr uint8_t kFilling = 4;   // the way's fill time may still be ahead
   static constexpr uint8_t kUnused = 127;  // the rank of a way holding no line
-  // What a hit needs of a set is in its block: per way a partial tag (16 bits of the line
+  // What a lookup needs of a set is in its block: per way the low 16 bits of its tag (the line
   // number above the set), a recency rank (0: the most recently used line, 1: the one before,
-  // ...; kUnused: none held) and flags. The ways' full tags and fill times are apart, read only
-  // for a way whose partial tag matches. Behind 60 CUs an L2's tag state no longer stays in the
-  // host's cache: a lookup used to read the set's 16 full tags (two host lines), their last-use
-  // counts (a third) and the way's fill time (a fourth); now it reads the block and one way's
-  // entry (host cache misses of a 60-CU pointer chase: 17 % fewer).
+  // ...; kUnused: none held) and flags. Behind 60 CUs an L2's tag state no longer stays in the
+  // host's cache, so the block is all a hit reads while the tags are narrow: every line held
+  // has its tag's upper bits equal (window_), as every line of a device-memory range of up to
+  // 16 GiB behind vega20's L2 does, so the low 16 bits are the whole tag. A line outside the
+  // window makes the tags wide for good (until invalidateAll): each way's full line number is
+  // then kept in lines_ and compared where the low bits match. The fill times are apart too,
+  // read only while a way's fill may still be ahead (kFilling). Both are way-major (way w of
+  // set s at w * sets + s): a stream of misses replaces the same way of consecutive sets, whose
+  // entries then share host cache lines.
+  static constexpr uint32_t kPartialBits = 16;
   struct Block {
     uint16_t* partials;
     uint8_t* ranks;
     uint8_t* flags;
   };
-  struct Entry {
-    uint64_t line;     // the line number (address / line size)
-    uint64_t readyAt;  // ps: when its fill completes
-  };
   Block block(size_t set) {
     uint8_t* p = blocks_.get() + set * blockBytes_;
     return {reinterpret_cast<uint16_t*>(p), p + 2 * ways_, p + 3 * ways_};
   }
-  uint16_t partialTag(uint64_t line) const {
-    return static_cast<uint16_t>(set_.quotient(line));
+  // A way's index in the way-major arrays (fillTimes_, lines_), and the slot lookups report.
+  size_t slotOf(size_t set, uint32_t w) const {
+    return set_.value() * w + set;
+  }
+  // The line number held in way w of `set` (valid).
+  uint64_t lineHeld(const Block& b, size_t set, uint32_t w) const {
+    if (wide_) return lines_[slotOf(set, w)];
+    return ((window_ << kPartialBits) | b.partials[w]) * set_.value() + set;
+  }
+  // A line outside the window arrives: every way's line number is written down once, from
+  // then on at every install.
+  void goWide() {
+    lines_.assign(set_.value() * ways_, 0);
+    for (size_t set = 0; set < set_.value(); ++set) {
+      const Block b = block(set);
+      for (uint32_t w = 0; w < ways_; ++w)
+        if (b.flags[w] & kValid) lines_[slotOf(set, w)] = lineHeld(b, set, w);
+    }
+    wide_ = true;
   }
   static constexpr uint32_t kNotFound = ~uint32_t{0};
-  // The valid way holding `line` (whose partial tag is `partial`), or kNotFound.
-  uint32_t find(const Block& b, uint16_t partial, uint64_t line, size_t first) const {
+  // The valid way holding `line` (whose tag is `tag`), or kNotFound.
+  [[gnu::always_inline]] uint32_t find(const Block& b, uint64_t tag, uint64_t line,
+                                       size_t set) const {
+    const auto partial = static_cast<uint16_t>(tag);
+    if (!wide_) {
+      // Narrow: no line outside the window is held, and a partial tag names one line.
+      if ((tag >> kPartialBits) != window_) return kNotFound;
+      if (ways_ <= 32) {
+        const uint32_t candidates = matching(b, partial);
+        return candidates != 0 ? static_cast<uint32_t>(__builtin_ctz(candidates)) : kNotFound;
+      }
+      for (uint32_t w = 0; w < ways_; ++w)
+        if (b.partials[w] == partial && (b.flags[w] & kValid)) return w;
+      return kNotFound;
+    }
     if (ways_ <= 32) {
       for (uint32_t candidates = matching(b, partial); candidates != 0;
            candidates &= candidates - 1) {
         const auto w = static_cast<uint32_t>(__builtin_ctz(candidates));
-        if (entries_[first + w].line == line) return w;
+        if (lines_[slotOf(set, w)] == line) return w;
       }
       return kNotFound;
     }
     for (uint32_t w = 0; w < ways_; ++w)
-      if (b.partials[w] == partial && (b.flags[w] & kValid) && entries_[first + w].line == line)
+      if (b.partials[w] == partial && (b.flags[w] & kValid) && lines_[slotOf(set, w)] == line)
         return w;
     return kNotFound;
   }
   // The valid ways whose partial tag is `partial`, a bit each (up to 32 ways).
-  uint32_t matching(const Block& b, uint16_t partial) const {
+  [[gnu::always_inline]] uint32_t matching(const Block& b, uint16_t partial) const {
 #if defined(__SSE2__)
     if (ways_ <= 16) {
       // 16 ways at once: the block is padded so that reading 16 of each past a smaller set's
@@ -186,7 +238,7 @@ class CacheTags {
   }
   // The way to replace: the first holding no line, else the least recently used (the largest
   // rank either way).
-  uint32_t leastRecentlyUsed(const Block& b) const {
+  [[gnu::always_inline]] uint32_t leastRecentlyUsed(const Block& b) const {
 #if defined(__SSE2__)
     if (ways_ <= 16) {
       // The bytes past the set's ways read as 0 (never the largest, unless 1 way: then way 0).
@@ -236,7 +288,11 @@ class CacheTags {
     void operator()(uint8_t* p) const { ::operator delete (p, std::align_val_t{64}); }
   };
   std::unique_ptr<uint8_t[], AlignedDelete> blocks_;  // the sets' blocks, 64-byte aligned
-  std::vector<Entry> entries_;
+  std::vector<uint64_t> fillTimes_;  // ps, way-major; meaningful where kFilling is set
+  std::vector<uint64_t> lines_;      // line numbers, way-major; only while wide_
+  uint64_t window_ = 0;              // the tags' bits above the low 16 while narrow
+  bool windowChosen_ = false;        // by the first line installed
+  bool wide_ = false;
 #if defined(__SSE2__)
   uint32_t waysMask_ = 0;  // a bit per way (up to 16)
   __m128i beyondWays_{};   // 0xff in the bytes past the ways (up to 16)

@@ -265,5 +265,72 @@ TEST(CacheTags, LinesWhosePartialTagsMatchAreStillDifferentLines) {
   EXPECT_TRUE(tags.access(c, false));
 }
 
+TEST(CacheTags, LinesFromFarApartRangesFollowLeastRecentlyUsedBeforeAndAfterTheTagsWiden) {
+  // While every line held shares its tag's bits above the low 16, the tags keep only those 16
+  // bits; the first line from elsewhere makes them keep whole line numbers. 40,000 random
+  // lookups (writes and invalidations among them) first within one range of lines, then over
+  // four ranges 2^20 lines apart, then, after invalidateAll, over one range again: hits,
+  // evictions and written-back addresses must be least-recently-used's throughout.
+  constexpr uint32_t kSets = 8, kLine = 64, kWays = 16;
+  CacheTags tags(kSets * kWays * kLine, kLine, kWays);
+  std::mt19937_64 random(3);
+  for (int phase = 0; phase < 3; ++phase) {
+    ReferenceLru reference(kSets, kWays);
+    if (phase == 2) tags.invalidateAll();
+    const uint64_t ranges = phase == 1 ? 4 : 1;
+    const uint64_t base = phase == 2 ? uint64_t{7} << 30 : 0;  // another range than phase 0's
+    int writeBacks = 0;
+    for (int n = 0; n < 40000; ++n) {
+      const uint64_t line =
+          base + (random() % ranges) * (uint64_t{1} << 20) + random() % (kSets * kWays * 3);
+      if (random() % 16 == 0) {
+        reference.invalidate(line);
+        tags.invalidate(line * kLine);
+        continue;
+      }
+      const bool write = random() % 3 != 0;
+      uint64_t evicted;
+      bool evictedDirty;
+      const bool hit = reference.access(line, write, evicted, evictedDirty);
+      const CacheTags::Outcome o = tags.lookup(line * kLine, true, write);
+      ASSERT_EQ(o.hit, hit) << "phase " << phase << " lookup " << n;
+      ASSERT_EQ(o.evictedDirty, evictedDirty) << "phase " << phase << " lookup " << n;
+      if (o.evictedDirty) {
+        ASSERT_EQ(o.evictedAddress, evicted * kLine) << "phase " << phase << " lookup " << n;
+        ++writeBacks;
+      }
+    }
+    EXPECT_GT(writeBacks, 5000) << "phase " << phase;
+    if (phase == 0) tags.invalidateAll();  // phase 1 starts empty, as its reference does
+  }
+}
+
+TEST(CacheTags, AHitWaitsForItsLinesFillOnlyWhileTheFillIsAhead) {
+  CacheTags tags(256, 64, 2);
+  const CacheTags::Outcome miss = tags.lookup(kA, true);
+  ASSERT_FALSE(miss.hit);
+  EXPECT_EQ(tags.fillDone(miss, 0), 0u);  // no fill recorded: nothing to wait for
+  tags.filling(miss, 5000);
+  const CacheTags::Outcome hit = tags.lookup(kA, true);
+  ASSERT_TRUE(hit.hit);
+  EXPECT_EQ(hit.way, miss.way);
+  EXPECT_EQ(tags.fillDone(hit, 4999), 5000u);  // SystemC time before the fill: wait
+  EXPECT_EQ(tags.fillDone(hit, 4999), 5000u);  // asked again, still ahead
+  EXPECT_EQ(tags.fillDone(hit, 5000), 0u);     // done by then
+  EXPECT_EQ(tags.fillDone(hit, 0), 0u);        // and forgotten
+  // A new line in the way starts with no fill of its own pending.
+  const CacheTags::Outcome other = tags.lookup(kOdd, true);
+  tags.filling(other, 9000);
+  EXPECT_NE(other.way, hit.way);
+  EXPECT_EQ(tags.fillDone(other, 100), 9000u);
+  EXPECT_EQ(tags.fillDone(hit, 100), 0u);  // the set-0 line is unaffected
+  tags.filling(hit, 7000);                 // kA's line is being filled again
+  tags.lookup(kB, true);
+  const CacheTags::Outcome evicting = tags.lookup(kC, true);  // set 0, replaces kA's way
+  ASSERT_FALSE(evicting.hit);
+  ASSERT_EQ(evicting.way, hit.way);
+  EXPECT_EQ(tags.fillDone(evicting, 0), 0u);
+}
+
 }  // namespace
 }  // namespace vgpu
