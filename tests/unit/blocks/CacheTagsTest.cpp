@@ -192,6 +192,27 @@ class ReferenceLru {
   std::vector<std::list<std::pair<uint64_t, bool>>> lines_;
 };
 
+// A read or write of `line` (allocating) on both: whether the tags hit, evict a dirty line and
+// name its address as the reference does. Counts the write-backs.
+::testing::AssertionResult sameAsReference(CacheTags& tags, ReferenceLru& reference, uint64_t line,
+                                           uint32_t lineBytes, bool write, int& writeBacks) {
+  uint64_t evicted;
+  bool evictedDirty;
+  const bool hit = reference.access(line, write, evicted, evictedDirty);
+  const CacheTags::Outcome o = tags.lookup(line * lineBytes, true, write);
+  if (o.hit != hit) return ::testing::AssertionFailure() << "hit " << o.hit << ", expected " << hit;
+  if (o.evictedDirty != evictedDirty)
+    return ::testing::AssertionFailure()
+           << "dirty eviction " << o.evictedDirty << ", expected " << evictedDirty;
+  if (o.evictedDirty) {
+    if (o.evictedAddress != evicted * lineBytes)
+      return ::testing::AssertionFailure() << "wrote back 0x" << std::hex << o.evictedAddress
+                                           << ", expected 0x" << evicted * lineBytes;
+    ++writeBacks;
+  }
+  return ::testing::AssertionSuccess();
+}
+
 TEST(CacheTags, ReplacementDirtyLinesAndInvalidationFollowLeastRecentlyUsed) {
   // Each way has an 8-bit recency rank, rewritten on every use and closed up when a line is
   // invalidated (an atomic drops its line from the vector L1): 60,000 random lookups over 8
@@ -213,17 +234,8 @@ TEST(CacheTags, ReplacementDirtyLinesAndInvalidationFollowLeastRecentlyUsed) {
         ++invalidations;
         continue;
       }
-      const bool write = random() % 3 != 0;
-      uint64_t evicted;
-      bool evictedDirty;
-      const bool hit = reference.access(line, write, evicted, evictedDirty);
-      const CacheTags::Outcome o = tags.lookup(line * kLine, true, write);
-      ASSERT_EQ(o.hit, hit) << "ways " << ways << " lookup " << n;
-      ASSERT_EQ(o.evictedDirty, evictedDirty) << "ways " << ways << " lookup " << n;
-      if (o.evictedDirty) {
-        ASSERT_EQ(o.evictedAddress, evicted * kLine) << "ways " << ways << " lookup " << n;
-        ++writeBacks;
-      }
+      ASSERT_TRUE(sameAsReference(tags, reference, line, kLine, random() % 3 != 0, writeBacks))
+          << "ways " << ways << " lookup " << n;
     }
     EXPECT_GT(writeBacks, 10000);  // the comparison saw clean and dirty evictions alike
     EXPECT_GT(invalidations, 3000);
@@ -288,17 +300,8 @@ TEST(CacheTags, LinesFromFarApartRangesFollowLeastRecentlyUsedBeforeAndAfterTheT
         tags.invalidate(line * kLine);
         continue;
       }
-      const bool write = random() % 3 != 0;
-      uint64_t evicted;
-      bool evictedDirty;
-      const bool hit = reference.access(line, write, evicted, evictedDirty);
-      const CacheTags::Outcome o = tags.lookup(line * kLine, true, write);
-      ASSERT_EQ(o.hit, hit) << "phase " << phase << " lookup " << n;
-      ASSERT_EQ(o.evictedDirty, evictedDirty) << "phase " << phase << " lookup " << n;
-      if (o.evictedDirty) {
-        ASSERT_EQ(o.evictedAddress, evicted * kLine) << "phase " << phase << " lookup " << n;
-        ++writeBacks;
-      }
+      ASSERT_TRUE(sameAsReference(tags, reference, line, kLine, random() % 3 != 0, writeBacks))
+          << "phase " << phase << " lookup " << n;
     }
     EXPECT_GT(writeBacks, 5000) << "phase " << phase;
     if (phase == 0) tags.invalidateAll();  // phase 1 starts empty, as its reference does
