@@ -146,8 +146,8 @@ class CacheTags {
   // number above the set), a recency rank (0: the most recently used line, 1: the one before,
   // ...; kUnused: none held) and flags. Behind 60 CUs an L2's tag state no longer stays in the
   // host's cache, so the block is all a hit reads while the tags are narrow: every line held
-  // has its tag's upper bits equal (window_), as every line of a device-memory range of up to
-  // 16 GiB behind vega20's L2 does, so the low 16 bits are the whole tag. A line outside the
+  // has its tag's upper bits equal (window_), as every line within one aligned 16 GiB of
+  // device memory behind vega20's L2 does, so the low 16 bits are the whole tag. A line outside the
   // window makes the tags wide for good (until invalidateAll): each way's full line number is
   // then kept in lines_ and compared where the low bits match. The fill times are apart too,
   // read only while a way's fill may still be ahead (kFilling). Both are way-major (way w of
@@ -189,17 +189,14 @@ class CacheTags {
                                        size_t set) const {
     const auto partial = static_cast<uint16_t>(tag);
     if (!wide_) {
-      // Narrow: no line outside the window is held, and a partial tag names one line.
+      // Narrow: no line outside the window is held, and a partial tag names one line (the
+      // first candidate, without a loop: this is the hot path).
       if ((tag >> kPartialBits) != window_) return kNotFound;
       if (ways_ <= 32) {
         const uint32_t candidates = matching(b, partial);
         return candidates != 0 ? static_cast<uint32_t>(__builtin_ctz(candidates)) : kNotFound;
       }
-      for (uint32_t w = 0; w < ways_; ++w)
-        if (b.partials[w] == partial && (b.flags[w] & kValid)) return w;
-      return kNotFound;
-    }
-    if (ways_ <= 32) {
+    } else if (ways_ <= 32) {  // wide: a way's full line number decides
       for (uint32_t candidates = matching(b, partial); candidates != 0;
            candidates &= candidates - 1) {
         const auto w = static_cast<uint32_t>(__builtin_ctz(candidates));
@@ -207,8 +204,9 @@ class CacheTags {
       }
       return kNotFound;
     }
-    for (uint32_t w = 0; w < ways_; ++w)
-      if (b.partials[w] == partial && (b.flags[w] & kValid) && lines_[slotOf(set, w)] == line)
+    for (uint32_t w = 0; w < ways_; ++w)  // more ways than matching() takes
+      if (b.partials[w] == partial && (b.flags[w] & kValid) &&
+          (!wide_ || lines_[slotOf(set, w)] == line))
         return w;
     return kNotFound;
   }
