@@ -218,10 +218,11 @@ TEST(CacheTags, ReplacementDirtyLinesAndInvalidationFollowLeastRecentlyUsed) {
   // invalidated (an atomic drops its line from the vector L1): 60,000 random lookups over 8
   // sets (two in three of them writes, one in sixteen an invalidation instead) must hit,
   // miss, evict and write back exactly as least-recently-used replacement with a dirty bit
-  // per line does, for the vector L1's 4 ways and the L2's 16. A rank that crept up with every
+  // per line does, for the vector L1's 4 ways, the L2's 16 and 64 (past what the 16- and 32-way
+  // searches take). A rank that crept up with every
   // invalidation would reach the unused rank and evict a line held before an empty way.
   constexpr uint32_t kSets = 8, kLine = 64;
-  for (const uint32_t ways : {4u, 16u}) {
+  for (const uint32_t ways : {4u, 16u, 64u}) {
     CacheTags tags(kSets * ways * kLine, kLine, ways);
     ReferenceLru reference(kSets, ways);
     std::mt19937_64 random(ways);
@@ -283,28 +284,31 @@ TEST(CacheTags, LinesFromFarApartRangesFollowLeastRecentlyUsedBeforeAndAfterTheT
   // lookups (writes and invalidations among them) first within one range of lines, then over
   // four ranges 2^20 lines apart, then, after invalidateAll, over one range again: hits,
   // evictions and written-back addresses must be least-recently-used's throughout.
-  constexpr uint32_t kSets = 8, kLine = 64, kWays = 16;
-  CacheTags tags(kSets * kWays * kLine, kLine, kWays);
-  std::mt19937_64 random(3);
-  for (int phase = 0; phase < 3; ++phase) {
-    ReferenceLru reference(kSets, kWays);
-    if (phase == 2) tags.invalidateAll();
-    const uint64_t ranges = phase == 1 ? 4 : 1;
-    const uint64_t base = phase == 2 ? uint64_t{7} << 30 : 0;  // another range than phase 0's
-    int writeBacks = 0;
-    for (int n = 0; n < 40000; ++n) {
-      const uint64_t line =
-          base + (random() % ranges) * (uint64_t{1} << 20) + random() % (kSets * kWays * 3);
-      if (random() % 16 == 0) {
-        reference.invalidate(line);
-        tags.invalidate(line * kLine);
-        continue;
+  // For the L2's 16 ways and for 64 (past what the 16- and 32-way searches take).
+  constexpr uint32_t kSets = 8, kLine = 64;
+  for (const uint32_t ways : {16u, 64u}) {
+    CacheTags tags(kSets * ways * kLine, kLine, ways);
+    std::mt19937_64 random(3);
+    for (int phase = 0; phase < 3; ++phase) {
+      ReferenceLru reference(kSets, ways);
+      if (phase == 2) tags.invalidateAll();
+      const uint64_t ranges = phase == 1 ? 4 : 1;
+      const uint64_t base = phase == 2 ? uint64_t{7} << 30 : 0;  // another range than phase 0's
+      int writeBacks = 0;
+      for (int n = 0; n < 40000; ++n) {
+        const uint64_t line =
+            base + (random() % ranges) * (uint64_t{1} << 20) + random() % (kSets * ways * 3);
+        if (random() % 16 == 0) {
+          reference.invalidate(line);
+          tags.invalidate(line * kLine);
+          continue;
+        }
+        ASSERT_TRUE(sameAsReference(tags, reference, line, kLine, random() % 3 != 0, writeBacks))
+            << ways << " ways, phase " << phase << " lookup " << n;
       }
-      ASSERT_TRUE(sameAsReference(tags, reference, line, kLine, random() % 3 != 0, writeBacks))
-          << "phase " << phase << " lookup " << n;
+      EXPECT_GT(writeBacks, 5000) << ways << " ways, phase " << phase;
+      if (phase == 0) tags.invalidateAll();  // phase 1 starts empty, as its reference does
     }
-    EXPECT_GT(writeBacks, 5000) << "phase " << phase;
-    if (phase == 0) tags.invalidateAll();  // phase 1 starts empty, as its reference does
   }
 }
 
