@@ -240,6 +240,97 @@ class HoldOverlapBound {
   uint64_t farSoonestEnd_ = UINT64_MAX;
 };
 
+// The holds a pool answering in time order has made, kept only for a change to counting: in
+// the order they were made, as 32-bit picosecond offsets from a base, and the ended ones dropped
+// from the front as new ones come. A CU's vector L1 pool makes one per miss and keeps hundreds
+// when DRAM is saturated (its misses end far past the current time). Behind 60 CUs each CU's
+// records are cold again at its next quantum: kept as full times and swept now and then, they
+// made a 60-CU pointer chase miss the host's last level 2.91 M times, 2.11 M kept this way
+// (valgrind cachegrind, 2 MiB last level).
+class RecentHolds {
+ public:
+  // Records [from, until), from the current time `now` on (the same to every count at a time
+  // from now on: no time before is asked about); false (nothing recorded) if the holds kept
+  // and this one span more than 2^32 ps (4.3 ms): the pool counts instead.
+  bool add(uint64_t from, uint64_t until, uint64_t now) {
+    // Holds at the front that ended are forgotten once per current time: every hold added at
+    // one current time ends after it.
+    if (now != droppedAt_) dropEndedAtFront(now);
+    from = std::max(from, now);
+    if (until <= from) return true;  // ended: counts at no time asked about
+    if (from < base_ || until - base_ > UINT32_MAX) {
+      if (!rebase(from, until, now)) return false;
+    }
+    holds_.push_back({static_cast<uint32_t>(from - base_), static_cast<uint32_t>(until - base_)});
+    return true;
+  }
+  // Calls f(start, end) for every hold kept that ends after `now`.
+  template <class F>
+  void forEachEndingAfter(uint64_t now, F f) const {
+    for (size_t i = head_; i < holds_.size(); ++i) {
+      const uint64_t start = base_ + holds_[i].start, end = base_ + holds_[i].end;
+      if (end > now) f(start, end);
+    }
+  }
+  void clear() {
+    holds_.clear(), holds_.shrink_to_fit();
+    head_ = 0;
+    droppedAt_ = UINT64_MAX;
+  }
+
+ private:
+  struct Hold {
+    uint32_t start, end;  // ps after base_
+  };
+  // Holds are made in time order, and most end in about the order they started: the front is
+  // where the ended ones are. One that ended behind a longer one waits for it to end.
+  void dropEndedAtFront(uint64_t now) {
+    droppedAt_ = now;
+    if (now <= base_) return;  // every hold ends after base_
+    const uint64_t ended = std::min<uint64_t>(now - base_, UINT32_MAX);
+    while (head_ < holds_.size() && holds_[head_].end <= ended) ++head_;
+    if (head_ == holds_.size()) {  // none kept: offsets from the current time
+      holds_.clear(), head_ = 0;
+      base_ = now;
+      return;
+    }
+    // Moves what is kept to the front once most of the vector is dropped entries.
+    if (head_ >= 64 && head_ * 2 >= holds_.size()) {
+      holds_.erase(holds_.begin(), holds_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+  }
+  // A new base, when the holds kept no longer fit their offsets (rare: after 4.3 ms, or a hold
+  // ending that long after the current time). The ended ones go, and a start before `now`
+  // becomes `now` (the same to every count at a time from now on, and no time before is asked
+  // about): the base is then the earliest start, and false means a hold ends more than
+  // 4.3 ms after it.
+  bool rebase(uint64_t from, uint64_t until, uint64_t now) {
+    uint64_t lowest = from, highest = until;  // from >= now
+    for (size_t i = head_; i < holds_.size(); ++i) {
+      const uint64_t end = base_ + holds_[i].end;
+      if (end <= now) continue;
+      lowest = std::min(lowest, std::max(base_ + holds_[i].start, now));
+      highest = std::max(highest, end);
+    }
+    if (highest - lowest > UINT32_MAX) return false;  // kept as they are, for the change
+    size_t kept = 0;
+    for (size_t i = head_; i < holds_.size(); ++i) {
+      const uint64_t start = std::max(base_ + holds_[i].start, now), end = base_ + holds_[i].end;
+      if (end > now)
+        holds_[kept++] =
+            Hold{static_cast<uint32_t>(start - lowest), static_cast<uint32_t>(end - lowest)};
+    }
+    holds_.resize(kept), head_ = 0;
+    base_ = lowest;
+    return true;
+  }
+  std::vector<Hold> holds_;  // from head_ on
+  size_t head_ = 0;
+  uint64_t base_ = 0;
+  uint64_t droppedAt_ = UINT64_MAX;  // the current time ended holds were last dropped at
+};
+
 class ServerPool {
  public:
   using Interval = CalendarInterval;
@@ -275,13 +366,13 @@ class ServerPool {
     offerPending_ = false;
     if (u <= f) return;
     if (inOrder_ && !offered) startCounting(now.value());
+    // Kept for the change to counting; a hold the compact records cannot take changes now.
+    if (inOrder_ && !recent_.add(f, u, now.value())) startCounting(now.value());
     if (inOrder_) {
       // The server that frees first takes it (free by `from`, the start the pool offered).
       std::pop_heap(freeAt_.begin(), freeAt_.end(), std::greater<>());
       freeAt_.back() = u;
       std::push_heap(freeAt_.begin(), freeAt_.end(), std::greater<>());
-      // Kept for the change to counting.
-      recordHold(f, u, now.value());
       return;
     }
     prune(now.value());
@@ -289,7 +380,7 @@ class ServerPool {
   }
 
  private:
-  // --- In time order, and counting unsorted ---
+  // --- Counting unsorted ---
   // The holds in holds_, unsorted; those ended by `now` go now and then.
   void recordHold(uint64_t from, uint64_t until, uint64_t now) {
     holds_.push_back({from, until});
@@ -306,7 +397,11 @@ class ServerPool {
   // Requests stopped coming in time order: the holds in progress become the counted ones.
   void startCounting(uint64_t now) {
     inOrder_ = false;
-    dropEndedHolds(now);
+    recent_.forEachEndingAfter(now, [this](uint64_t start, uint64_t end) {
+      holds_.push_back({start, end});
+    });
+    recent_.clear();
+    dropAt_ = 2 * holds_.size() + 64;
     bound_.emplace(boundShape_);
     bound_->advance(now);
     for (const Interval& h : holds_) bound_->add(h.start, h.end);
@@ -468,9 +563,10 @@ class ServerPool {
   // The start offered by the last acquire, for its hold.
   uint64_t offered_ = 0;
   bool offerPending_ = false;
-  // In time order: the servers' free times (a min-heap). In time order and counting unsorted:
-  // the holds since the oldest still in progress.
+  // In time order: the servers' free times (a min-heap), and the holds still in progress or
+  // to come. Counting unsorted: the holds since the oldest still in progress.
   std::vector<uint64_t> freeAt_;
+  RecentHolds recent_;
   std::vector<Interval> holds_;
   size_t dropAt_ = 64;  // the size of holds_ at which the ended ones go
   // Counting: the starts and ends of the holds in progress, sorted or not; the bound on them;

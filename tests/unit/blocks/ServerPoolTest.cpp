@@ -202,6 +202,92 @@ TEST(ServerPool, MatchesTheCountOfHoldsInProgressWithFineOrSmallOverlapBounds) {
   }
 }
 
+// In time order the pool keeps its holds as 32-bit picosecond offsets (4.3 ms) from a base,
+// for a change to counting. Requests in time order for 8 ms: short holds keep the servers
+// busy and, every 3,000 requests, one of 1.5 ms starts, so holds are in progress at every
+// time and the base must move on while some are (it cannot wait for none to be kept). At
+// request `longHoldAt` (-1: none) a hold of 5 ms, which no offset holds: the pool must count
+// from then on (at 6 ms, the hold is still in progress when the arrivals turn out of order).
+// The arrivals then turn out of order (up to 20 us ahead) for 2 ms. Every
+// answer, before and after, against the definition. (Loads checked to keep the queue short,
+// which the definition's cost needs: waits of at most about 11 us.)
+void compareOverMilliseconds(uint64_t seed, unsigned servers, int longHoldAt) {
+  std::mt19937_64 random(seed);
+  ServerPool pool(servers);
+  CountingReference reference(servers);
+  const uint64_t us = 1000000;  // ps
+  uint64_t now = 0, latest = 0;
+  for (int n = 0; n < 20000; ++n) {
+    if (random() % 2 == 0) now += random() % (2 * us);  // a request every 0.5 us on average
+    uint64_t at = now + random() % (20 * us);
+    if (n < 16000) at = latest = std::max(latest, at);  // in time order
+    const sc_time got = pool.acquire(sc_time::from_value(at), sc_time::from_value(now));
+    const uint64_t expected = reference.acquire(at, now);
+    ASSERT_EQ(got.value(), expected) << "seed " << seed << " request " << n;
+    uint64_t length = 1 + random() % (servers * 400000);  // 0.2 N us on average
+    if (n % 3000 == 700) length = 1500 * us;
+    if (n == longHoldAt) length = 5000 * us;
+    pool.hold(sc_time::from_value(expected), sc_time::from_value(expected + length),
+              sc_time::from_value(now));
+    reference.hold(expected, expected + length);
+  }
+}
+
+TEST(ServerPool, HoldsKeptInTimeOrderCountAfterMillisecondsAndHoldsLongerThanTheirOffsets) {
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
+    compareOverMilliseconds(seed, seed % 2 ? 5 : 16, -1);
+    compareOverMilliseconds(seed, seed % 2 ? 5 : 16, 12000);
+  }
+}
+
+TEST(ServerPool, RecentHoldsKeepEveryHoldEndingAfterTheCurrentTimeAcrossNewBases) {
+  // The compact records directly, against a list of every hold: after each hold, the holds they
+  // give back must be those ending after the current time, each starting where the list's does
+  // or, if earlier, at the current time (the same at every time a request can ask about).
+  // Holds of up to 4 ms among short ones, over 40 ms, move the base many times (one of 3 ms
+  // that started long ago fits only from the current time on); now and then one of 5 ms cannot
+  // be kept, and the records must say so exactly when the holds ending after the current time,
+  // with it, span more than 2^32 ps.
+  std::mt19937_64 random(11);
+  RecentHolds recent;
+  std::vector<std::pair<uint64_t, uint64_t>> all;
+  const uint64_t us = 1000000;  // ps
+  uint64_t now = 0;
+  int refused = 0;
+  for (int n = 0; n < 40000; ++n) {
+    if (random() % 2 == 0) now += random() % (4 * us);
+    const uint64_t from = now + random() % (30 * us);
+    const uint64_t kind = random() % 1000;
+    const uint64_t length = kind == 0   ? 5000 * us
+                            : kind < 4  ? 3000 * us + random() % (1000 * us)
+                            : kind < 20 ? random() % (1000 * us) + 1
+                                        : random() % (10 * us) + 1;
+    // What fits: the holds ending after `now` and this one, starts from `now` on.
+    uint64_t lowest = from, highest = from + length;
+    for (const auto& [start, end] : all)
+      if (end > now)
+        lowest = std::min(lowest, std::max(start, now)), highest = std::max(highest, end);
+    const bool fits = highest - lowest <= UINT32_MAX;
+    ASSERT_EQ(recent.add(from, from + length, now), fits) << "hold " << n;
+    if (!fits) {  // the pool counts from here on; these records start again
+      ++refused;
+      recent.clear();
+      all.clear();
+      continue;
+    }
+    all.emplace_back(from, from + length);
+    std::vector<std::pair<uint64_t, uint64_t>> got, expected;
+    recent.forEachEndingAfter(
+        now, [&](uint64_t start, uint64_t end) { got.emplace_back(std::max(start, now), end); });
+    for (const auto& [start, end] : all)
+      if (end > now) expected.emplace_back(std::max(start, now), end);
+    std::sort(got.begin(), got.end());
+    std::sort(expected.begin(), expected.end());
+    ASSERT_EQ(got, expected) << "hold " << n;
+  }
+  EXPECT_GT(refused, 10);
+}
+
 TEST(ServerPool, OverlapBoundIsAtLeastTheHoldsInProgressAndExactOnBucketBoundaries) {
   // The bound against a direct count: never below it. When every hold starts and ends on a
   // bucket boundary within the ring, it is exactly the holds in progress no longer than the
