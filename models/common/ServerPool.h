@@ -252,7 +252,7 @@ class RecentHolds {
   // Records [from, until), from the current time `now` on (the same to every count at a time
   // from now on: no time before is asked about); false (nothing recorded) if the holds kept
   // and this one span more than 2^32 ps (4.3 ms): the pool counts instead.
-  bool add(uint64_t from, uint64_t until, uint64_t now) {
+  [[gnu::always_inline]] bool add(uint64_t from, uint64_t until, uint64_t now) {
     // Holds at the front that ended are forgotten once per current time: every hold added at
     // one current time ends after it.
     if (now != droppedAt_) dropEndedAtFront(now);
@@ -284,7 +284,7 @@ class RecentHolds {
   };
   // Holds are made in time order, and most end in about the order they started: the front is
   // where the ended ones are. One that ended behind a longer one waits for it to end.
-  void dropEndedAtFront(uint64_t now) {
+  [[gnu::noinline]] void dropEndedAtFront(uint64_t now) {
     droppedAt_ = now;
     if (now <= base_) return;  // every hold ends after base_
     const uint64_t ended = std::min<uint64_t>(now - base_, UINT32_MAX);
@@ -305,7 +305,7 @@ class RecentHolds {
   // becomes `now` (the same to every count at a time from now on, and no time before is asked
   // about): the base is then the earliest start, and false means a hold ends more than
   // 4.3 ms after it.
-  bool rebase(uint64_t from, uint64_t until, uint64_t now) {
+  [[gnu::noinline]] bool rebase(uint64_t from, uint64_t until, uint64_t now) {
     uint64_t lowest = from, highest = until;  // from >= now
     for (size_t i = head_; i < holds_.size(); ++i) {
       const uint64_t end = base_ + holds_[i].end;
