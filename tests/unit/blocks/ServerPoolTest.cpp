@@ -208,9 +208,9 @@ TEST(ServerPool, MatchesTheCountOfHoldsInProgressWithFineOrSmallOverlapBounds) {
 // time and the base must move on while some are (it cannot wait for none to be kept). At
 // request `longHoldAt` (-1: none) a hold of 5 ms, which no offset holds: the pool must count
 // from then on (at 6 ms, the hold is still in progress when the arrivals turn out of order).
-// The arrivals then turn out of order (up to 20 us ahead) for 2 ms. Every
-// answer, before and after, against the definition. (Loads checked to keep the queue short,
-// which the definition's cost needs: waits of at most about 11 us.)
+// The arrivals then turn out of order (up to 20 us ahead) for 2 ms. Every answer, before and
+// after, against the definition. (Loads checked to keep the queue short, which the
+// definition's cost needs: waits of at most about 11 us.)
 void compareOverMilliseconds(uint64_t seed, unsigned servers, int longHoldAt) {
   std::mt19937_64 random(seed);
   ServerPool pool(servers);
