@@ -894,8 +894,8 @@ const char* kArgSpecs = R"(Kernel arguments (--arg SPEC), one per explicit argum
 
 const char* kExitCodes =
     "Exit codes: 0 success, 2 bad input, 3 the kernel faulted. Launch mistakes that still run (a "
-    "grid smaller than a workgroup, LDS accessed but not given, printf) are warned about on "
-    "stderr.\n";
+    "grid smaller than a workgroup, a HIP kernel's grid not a multiple of its block, LDS accessed "
+    "but not given, printf) are warned about on stderr.\n";
 
 }  // namespace
 

@@ -238,6 +238,7 @@ std::optional<LdsAccess> firstLdsAccess(const loader::CodeObject& object,
 void warnAboutLaunch(const cli::Options& o, const loader::CodeObject& object,
                      const loader::KernelInfo& k, uint32_t dynamicLds) {
   static const char kAxis[] = "xyz";
+  const bool isHip = object.offloadKind().rfind("hip", 0) == 0;  // "hip", "hipv4"
   for (int d = 0; d < 3; ++d)
     if (o.grid[d] < o.block[d]) {
       const uint64_t meant = uint64_t{o.grid[d]} * o.block[d];
@@ -247,6 +248,19 @@ void warnAboutLaunch(const cli::Options& o, const loader::CodeObject& object,
            "for " +
            std::to_string(o.grid[d]) + " workgroups of " + std::to_string(o.block[d]) +
            " give --grid " + std::to_string(meant));
+    } else if (o.grid[d] % o.block[d] != 0 && isHip) {
+      // OpenCL 2.0 allows a partial last workgroup, and the HIP headers' blockDim reads the
+      // same local size OpenCL's does (the dispatch packet's workgroup size, clamped to what
+      // is left of the grid): HIP code indexing by blockIdx * blockDim goes wrong there.
+      const uint32_t partial = o.grid[d] % o.block[d];
+      const uint64_t whole = (uint64_t{o.grid[d]} / o.block[d] + 1) * o.block[d];
+      warn("--grid " + std::to_string(o.grid[d]) + " is not a multiple of --block " +
+           std::to_string(o.block[d]) + " in " + kAxis[d] + ": the last workgroup has " +
+           std::to_string(partial) + " work-items and this HIP kernel's blockDim." + kAxis[d] +
+           " is " + std::to_string(partial) + " there, so blockIdx." + kAxis[d] + " * blockDim." +
+           kAxis[d] + " + threadIdx." + kAxis[d] +
+           " is not a global index (hipLaunchKernel launches whole blocks only); give --grid " +
+           std::to_string(whole) + " and let the kernel skip the work-items past the end");
     }
   // A kernel that allocates no LDS of its own but accesses LDS takes all of it from the launch
   // (HIP's extern __shared__, an OpenCL kernel's __local pointers): the metadata and kernel

@@ -110,6 +110,9 @@ class CodeObjectParser {
     readKernels();
     return std::move(result_);
   }
+  static void setOffloadKind(CodeObject& object, const std::string& kind) {
+    object.offloadKind_ = kind;
+  }
 
  private:
   void checkIdentity() {
@@ -400,6 +403,7 @@ CodeObject parseBytes(const std::vector<uint8_t>& bytes, const std::string& name
       throw InputError(entryName + ": the bundle says " + entry.processor +
                        " but the code object inside is " + object.processor());
     }
+    CodeObjectParser::setOffloadKind(object, entry.kind);
     return object;
   }
   static const uint8_t kElfMagic[4] = {0x7f, 'E', 'L', 'F'};

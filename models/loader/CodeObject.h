@@ -163,6 +163,11 @@ class CodeObject {
   const std::vector<Symbol>& symbols() const { return symbols_; }
   const Symbol* findSymbol(const std::string& name) const;
 
+  // The offload kind of the bundle entry the object came from ("hip", "hipv4", "openmp"), or
+  // "" for a raw ELF. HIP launches whole workgroups only (its grid counts blocks), which
+  // vgpu-sim run's warnings need to know.
+  const std::string& offloadKind() const { return offloadKind_; }
+
   // Raw ELF header e_flags (EF_AMDGPU_MACH in bits 0-7, xnack/sramecc feature bits above).
   uint32_t elfFlags() const { return elfFlags_; }
   // Largest image the loader accepts (PT_LOAD extents including zero-filled bss).
@@ -177,6 +182,7 @@ class CodeObject {
   std::vector<KernelInfo> kernels_;
   std::vector<Symbol> symbols_;
   uint32_t elfFlags_ = 0;
+  std::string offloadKind_;
   friend class CodeObjectParser;
 };
 

@@ -196,6 +196,62 @@ TEST(CliWarnings, GridSmallerThanAWorkgroup) {
   EXPECT_EQ(ok.err, "");
 }
 
+// A HIP kernel's grid that is not a multiple of its block: the last workgroup is partial, and
+// there HIP's blockDim.x is its size (the local size OpenCL 2.0 defines for a non-uniform
+// workgroup), so vector_add's blockIdx.x * blockDim.x + threadIdx.x covers 696..927 in the last
+// of 1000 / 256 workgroups instead of 768..999 and leaves c[928..999] unwritten. Warned about,
+// naming the whole-block grid, which computes every element; an OpenCL C code object, whose
+// get_global_id is right in a partial workgroup, gets no warning.
+TEST(CliWarnings, HipGridNotAMultipleOfTheBlock) {
+  ScratchDir dir;
+  const int n = 1000;
+  std::vector<float> a(n), b(n);
+  for (int i = 0; i < n; ++i)
+    a[i] = 0.5f * static_cast<float>(i), b[i] = 1.0f + static_cast<float>(i);
+  writeBytes(dir.file("a.bin"), a);
+  writeBytes(dir.file("b.bin"), b);
+  auto run = [&](int grid, const std::string& tag) {
+    return runVgpuSim("run " + shellQuote(kernelDir() + "/vector_add.co") + " vector_add --grid " +
+                          std::to_string(grid) + " --block 256 --platform tiny --quiet --arg " +
+                          shellQuote("file:" + dir.file("a.bin")) + " --arg " +
+                          shellQuote("file:" + dir.file("b.bin")) + " --arg " +
+                          shellQuote("zeros:4000,out=" + dir.file(tag + ".bin")) +
+                          " --arg i32:1000",
+                      dir, tag);
+  };
+  const SimResult partial = run(1000, "partial");
+  EXPECT_EQ(partial.exitCode, 0) << partial.err;
+  EXPECT_NE(partial.err.find("vgpu-sim: warning: --grid 1000 is not a multiple of --block 256 in "
+                             "x: the last workgroup has 232 work-items"),
+            std::string::npos)
+      << partial.err;
+  EXPECT_NE(partial.err.find("give --grid 1024"), std::string::npos) << partial.err;
+  const std::vector<float> c = floatsOf(slurp(dir.file("partial.bin")));
+  ASSERT_EQ(c.size(), static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) EXPECT_EQ(c[i], i < 928 ? a[i] + b[i] : 0.0f) << i;
+
+  const SimResult whole = run(1024, "whole");
+  EXPECT_EQ(whole.exitCode, 0) << whole.err;
+  EXPECT_EQ(whole.err, "");
+  const std::vector<float> cw = floatsOf(slurp(dir.file("whole.bin")));
+  ASSERT_EQ(cw.size(), static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) EXPECT_EQ(cw[i], a[i] + b[i]) << i;
+
+  // OpenCL C (a raw ELF from clang): out[gid] = in[gid] * scale + gid, right in the partial
+  // workgroup too, and not warned about.
+  const SimResult cl =
+      runVgpuSim("run " + shellQuote(kernelDir() + "/offset_scale.co") +
+                     " offset_scale --grid 1000 --block 256 --platform tiny --quiet --arg " +
+                     shellQuote("file:" + dir.file("a.bin")) + " --arg " +
+                     shellQuote("zeros:4000,out=" + dir.file("cl.bin")) + " --arg f32:2",
+                 dir, "cl");
+  EXPECT_EQ(cl.exitCode, 0) << cl.err;
+  EXPECT_EQ(cl.err, "");
+  const std::vector<float> out = floatsOf(slurp(dir.file("cl.bin")));
+  ASSERT_EQ(out.size(), static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) EXPECT_EQ(out[i], a[i] * 2.0f + static_cast<float>(i)) << i;
+}
+
 // extern __shared__ without --dynamic-lds: the kernel has no LDS of its own but accesses it.
 TEST(CliWarnings, DynamicLdsNotGiven) {
   ScratchDir dir;

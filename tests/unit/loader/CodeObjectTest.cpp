@@ -29,7 +29,8 @@ TEST(CodeObject, VectorAddHipBundleV4) {
   EXPECT_EQ(co.codeObjectVersion(), 4u);
   EXPECT_EQ(co.processor(), "gfx906");
   EXPECT_EQ(co.target(), "amdgcn-amd-amdhsa--gfx906");
-  EXPECT_EQ(co.elfFlags(), 0x52fu);  // gfx906, xnack any, sramecc any
+  EXPECT_EQ(co.offloadKind(), "hipv4");  // the bundle entry's "hipv4-amdgcn-amd-amdhsa--gfx906"
+  EXPECT_EQ(co.elfFlags(), 0x52fu);      // gfx906, xnack any, sramecc any
   ASSERT_EQ(co.kernels().size(), 1u);
   const KernelInfo& k = co.kernels()[0];
   EXPECT_EQ(k.name, "vector_add");
@@ -213,6 +214,7 @@ TEST(CodeObject, VectorAddV5HasV5HiddenArguments) {
 TEST(CodeObject, OffsetScaleOpenClV4) {
   const CodeObject co = CodeObject::loadFile(kernelPath("offset_scale"));
   EXPECT_EQ(co.codeObjectVersion(), 4u);
+  EXPECT_EQ(co.offloadKind(), "");  // clang's OpenCL output: a raw ELF
   EXPECT_EQ(co.processor(), "gfx906");
   const KernelInfo& k = co.kernels().at(0);
   EXPECT_EQ(k.name, "offset_scale");
@@ -280,6 +282,8 @@ TEST(CodeObject, BareElfFromABundleLoadsTheSame) {
   const CodeObject fromBundle = CodeObject::loadFile(kernelPath("collatz"));
   EXPECT_EQ(fromElf.image(), fromBundle.image());
   EXPECT_EQ(fromElf.kernels().at(0).name, "collatz");
+  EXPECT_EQ(fromElf.offloadKind(), "");  // a raw ELF says nothing of the language
+  EXPECT_EQ(fromBundle.offloadKind(), "hipv4");
 }
 
 TEST(CodeObject, RelativeRelocationsAreListedAndApplied) {
