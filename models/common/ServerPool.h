@@ -240,6 +240,17 @@ class HoldOverlapBound {
   uint64_t farSoonestEnd_ = UINT64_MAX;
 };
 
+// A vector used as a queue, its entries before `head` dropped: once the dropped ones are most
+// of it (and at least 64), they are erased in one move, which keeps the front from being erased
+// entry by entry.
+template <class T>
+void eraseDroppedFront(std::vector<T>& v, size_t& head) {
+  if (head >= 64 && head * 2 >= v.size()) {
+    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(head));
+    head = 0;
+  }
+}
+
 // The holds a pool answering in time order has made, kept only for a change to counting: in
 // the order they were made, as 32-bit picosecond offsets from a base, and the ended ones dropped
 // from the front as new ones come. A CU's vector L1 pool makes one per miss and keeps hundreds
@@ -294,11 +305,7 @@ class RecentHolds {
       base_ = now;
       return;
     }
-    // Moves what is kept to the front once most of the vector is dropped entries.
-    if (head_ >= 64 && head_ * 2 >= holds_.size()) {
-      holds_.erase(holds_.begin(), holds_.begin() + static_cast<std::ptrdiff_t>(head_));
-      head_ = 0;
-    }
+    eraseDroppedFront(holds_, head_);
   }
   // A new base, when the holds kept no longer fit their offsets (rare: after 4.3 ms, or a hold
   // ending that long after the current time). The ended ones go, and a start before `now`
@@ -386,9 +393,12 @@ class ServerPool {
     holds_.push_back({from, until});
     if (holds_.size() >= dropAt_) {
       dropEndedHolds(now);
-      dropAt_ = 2 * holds_.size() + 64;
+      dropEndedHoldsLater();
     }
   }
+  // The ended holds go next when holds_ has grown to twice its size now: dropping costs a
+  // pass over them, paid once per as many holds added.
+  void dropEndedHoldsLater() { dropAt_ = 2 * holds_.size() + 64; }
   void dropEndedHolds(uint64_t now) {
     holds_.erase(std::remove_if(holds_.begin(), holds_.end(),
                                 [now](const Interval& h) { return h.end <= now; }),
@@ -401,7 +411,7 @@ class ServerPool {
       holds_.push_back({start, end});
     });
     recent_.clear();
-    dropAt_ = 2 * holds_.size() + 64;
+    dropEndedHoldsLater();
     bound_.emplace(boundShape_);
     bound_->advance(now);
     for (const Interval& h : holds_) bound_->add(h.start, h.end);
@@ -432,11 +442,7 @@ class ServerPool {
     if (saturatedHead_ < saturated_.size() && saturated_[saturatedHead_].end <= now) {
       while (saturatedHead_ < saturated_.size() && saturated_[saturatedHead_].end <= now)
         ++saturatedHead_;
-      if (saturatedHead_ >= 64 && saturatedHead_ * 2 >= saturated_.size()) {
-        saturated_.erase(saturated_.begin(),
-                         saturated_.begin() + static_cast<std::ptrdiff_t>(saturatedHead_));
-        saturatedHead_ = 0;
-      }
+      eraseDroppedFront(saturated_, saturatedHead_);
     }
   }
   // The first time at or after t at which fewer than N holds are in progress. Saturated
@@ -523,7 +529,7 @@ class ServerPool {
     ends_.appendTo(ends);
     for (size_t i = 0; i < starts.size(); ++i) holds_.push_back({starts[i], ends[i]});
     starts_.assign({}), ends_.assign({});
-    dropAt_ = 2 * holds_.size() + 64;
+    dropEndedHoldsLater();
     sorted_ = false;
   }
   // saturated_ = saturated_ ∪ [start, end), touching intervals merged.
