@@ -83,10 +83,14 @@ bool Cache::serveDirect(tlm::tlm_generic_payload& trans) {
   if (data == nullptr || len == 0 || trans.get_byte_enable_ptr() != nullptr ||
       trans.get_streaming_width() < len || command == tlm::TLM_IGNORE_COMMAND)
     return false;
-  uint8_t* const bytes =
-      dmi_.find(trans.get_address(), len, [this](tlm::tlm_generic_payload& p, tlm::tlm_dmi& d) {
+  // A read may be served from a region that allows reads only (the pages of decoded code, whose
+  // every instruction-cache hit used to travel to DRAM for bytes the fetch does not use).
+  uint8_t* const bytes = dmi_.find(
+      trans.get_address(), len,
+      [this](tlm::tlm_generic_payload& p, tlm::tlm_dmi& d) {
         return this->memory->get_direct_mem_ptr(p, d);
-      });
+      },
+      command == tlm::TLM_READ_COMMAND ? DmiRegions::Access::Read : DmiRegions::Access::ReadWrite);
   if (bytes == nullptr) return false;
   if (command == tlm::TLM_READ_COMMAND)
     std::memcpy(data, bytes, len);

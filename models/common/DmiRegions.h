@@ -5,7 +5,9 @@
 // A region is asked for on the first access it would hold; a range the memory denies is not
 // asked for again until the memory revokes DMI (forget()), and an access no region holds whole
 // (outside every allocation, across two) takes the transaction path, where the memory reports
-// any fault.
+// any fault. A region may allow reads only (DRAM grants that over pages whose writes it must see,
+// such as those holding decoded code): a read is served there, a write takes the transaction
+// path.
 #pragma once
 
 #include <algorithm>
@@ -18,22 +20,26 @@ namespace vgpu {
 
 class DmiRegions {
  public:
+  // What the caller will do with the bytes: a region must allow it.
+  enum class Access { Read, ReadWrite };
+
   // The host bytes of [address, address + length) (length >= 1), or null. `ask(payload, dmi)`
   // asks the memory for a region around the payload's address (get_direct_mem_ptr).
   template <class Ask>
-  uint8_t* find(uint64_t address, uint32_t length, Ask&& ask) {
-    const tlm::tlm_dmi* d = region(address, length, ask);
+  uint8_t* find(uint64_t address, uint32_t length, Ask&& ask, Access access = Access::ReadWrite) {
+    const tlm::tlm_dmi* d = region(address, length, ask, access);
     return d ? d->get_dmi_ptr() + (address - d->get_start_address()) : nullptr;
   }
   // The region holding [address, address + length) whole, or null (as find()).
   template <class Ask>
-  const tlm::tlm_dmi* region(uint64_t address, uint32_t length, Ask&& ask) {
+  const tlm::tlm_dmi* region(uint64_t address, uint32_t length, Ask&& ask,
+                             Access access = Access::ReadWrite) {
     if (last_ < regions_.size()) {
       const tlm::tlm_dmi& d = regions_[last_];
       if (address >= d.get_start_address() && address + length - 1 <= d.get_end_address())
-        return &d;
+        return allows(d, access) ? &d : nullptr;
     }
-    return regionOrAsk(address, length, ask);
+    return regionOrAsk(address, length, ask, access);
   }
   // The memory revoked DMI over [start, end]: drops the regions overlapping it, and forgets
   // what it denied (it may grant that now).
@@ -52,8 +58,11 @@ class DmiRegions {
                    regions_.end());
     last_ = 0;
   }
+  static bool allows(const tlm::tlm_dmi& d, Access access) {
+    return access == Access::Read ? d.is_read_allowed() : d.is_read_write_allowed();
+  }
   template <class Ask>
-  const tlm::tlm_dmi* regionOrAsk(uint64_t address, uint32_t length, Ask& ask) {
+  const tlm::tlm_dmi* regionOrAsk(uint64_t address, uint32_t length, Ask& ask, Access access) {
     auto covers = [&](const tlm::tlm_dmi& d) {
       return address >= d.get_start_address() && address + length - 1 <= d.get_end_address();
     };
@@ -63,7 +72,7 @@ class DmiRegions {
       // In a region granted already; the bytes may run past its end (into another allocation).
       if (!covers(*(after - 1))) return nullptr;
       last_ = static_cast<size_t>(after - 1 - regions_.begin());
-      return &after[-1];
+      return allows(after[-1], access) ? &after[-1] : nullptr;
     }
     if (address >= deniedStart_ && address <= deniedEnd_) return nullptr;
     tlm::tlm_generic_payload p;
@@ -76,7 +85,7 @@ class DmiRegions {
         deniedStart_ = dmi.get_start_address(), deniedEnd_ = dmi.get_end_address();
       return nullptr;
     }
-    if (!dmi.is_read_write_allowed() || dmi.get_dmi_ptr() == nullptr ||
+    if (!dmi.is_read_allowed() || dmi.get_dmi_ptr() == nullptr ||
         address < dmi.get_start_address() || address > dmi.get_end_address())
       return nullptr;
     // Keep the regions disjoint: drop any the new grant overlaps (the memory's view is newer).
@@ -85,7 +94,7 @@ class DmiRegions {
         std::upper_bound(regions_.begin(), regions_.end(), dmi.get_start_address(), startsAfter),
         dmi);
     last_ = static_cast<size_t>(at - regions_.begin());
-    return covers(*at) ? &*at : nullptr;
+    return covers(*at) && allows(*at, access) ? &*at : nullptr;
   }
 
   std::vector<tlm::tlm_dmi> regions_;         // disjoint, sorted by start

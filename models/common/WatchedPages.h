@@ -2,9 +2,11 @@
 // decoded instructions of the instruction decode cache): the memory tells that block when such
 // a page is written, by any path (the host port, a kernel store, an atomic, a debugger's
 // transport_dbg write), so the copy can be dropped. For that
-// the memory revokes DMI over a page when it becomes watched and grants none there while it
-// is, so that no write can bypass it (IEEE 1666-2011, the direct memory interface: a target
-// invalidates the pointers it can no longer honour).
+// the memory revokes DMI over a page when it becomes watched and, while it is, grants DMI there
+// that allows reads only (and only to a request to read), so that no write can bypass it
+// (IEEE 1666-2011, the direct memory interface: a target invalidates the pointers it can no
+// longer honour; a grant says which accesses it allows). Reads need no report: an instruction
+// cache hit on such a page takes its bytes through that DMI.
 #pragma once
 
 #include <cstdint>

@@ -268,14 +268,21 @@ bool Dram::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi
   const uint64_t pageStart = addr - addr % BackingStore::kPageBytes;
   uint64_t start = std::max(pageStart, a->base);
   uint64_t end = std::min(pageStart + BackingStore::kPageBytes, a->base + a->size) - 1;
-  // No DMI over watched pages: their writes must come here to be reported.
+  // Watched pages: their writes must come here to be reported, so DMI over one allows reads
+  // only, and only to a request for reading (TLM-2.0: a grant gives at least the access asked).
   if (!watched_.empty()) {
     const uint64_t page = addr >> kWatchedPageShift;
     auto above = watched_.lower_bound(page);
     if (above != watched_.end() && above->first == page) {
-      dmi.set_start_address(std::max(start, page << kWatchedPageShift));
-      dmi.set_end_address(std::min(end, ((page + 1) << kWatchedPageShift) - 1));
-      return false;
+      start = std::max(start, page << kWatchedPageShift);
+      end = std::min(end, ((page + 1) << kWatchedPageShift) - 1);
+      dmi.set_start_address(start);
+      dmi.set_end_address(end);
+      if (!trans.is_read()) return false;
+      dmi.set_dmi_ptr(store_.page(addr) + (start - pageStart));
+      dmi.allow_read();
+      dmi.set_read_latency(latency_);
+      return true;
     }
     if (above != watched_.end()) end = std::min(end, (above->first << kWatchedPageShift) - 1);
     if (above != watched_.begin())

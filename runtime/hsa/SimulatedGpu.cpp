@@ -301,8 +301,11 @@ class GpuSystem : public sc_module {
       p.set_address(address);
       tlm::tlm_dmi dmi;
       uint64_t n = 0;
+      // (A region over a page of decoded code allows reads only: its writes go as transactions,
+      // which DRAM reports to the decode cache.)
       if (deviceMemory->get_direct_mem_ptr(p, dmi) && dmi.get_start_address() <= address &&
-          address <= dmi.get_end_address()) {
+          address <= dmi.get_end_address() &&
+          (command == tlm::TLM_READ_COMMAND ? dmi.is_read_allowed() : dmi.is_write_allowed())) {
         n = std::min<uint64_t>(bytes, dmi.get_end_address() - address + 1);
         uint8_t* host = dmi.get_dmi_ptr() + (address - dmi.get_start_address());
         command == tlm::TLM_READ_COMMAND ? std::memcpy(data, host, n) : std::memcpy(host, data, n);

@@ -3,10 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "MappedDeviceMemory.h"
 #include "TlmTester.h"
 #include "common/Cache.h"
+#include "common/WatchedPages.h"
 #include "dram/Dram.h"
 
 namespace vgpu {
@@ -347,6 +352,72 @@ TEST(Cache, HitsMoveTheirDataThroughDmiUntilTheMemoryIsReleased) {
   });
   test::simulate();
   EXPECT_GE(b.cache.hits, 3u);
+}
+
+// Between a cache and DRAM: counts the transactions that pass and forwards everything.
+struct CountingLink : sc_core::sc_module {
+  tlm_utils::simple_target_socket<CountingLink> up{"up"};
+  tlm_utils::simple_initiator_socket<CountingLink> down{"down"};
+  unsigned reads = 0, writes = 0;
+  explicit CountingLink(sc_core::sc_module_name name) : sc_module(name) {
+    up.register_b_transport(this, &CountingLink::b_transport);
+    up.register_get_direct_mem_ptr(this, &CountingLink::get_direct_mem_ptr);
+    up.register_transport_dbg(this, &CountingLink::transport_dbg);
+    down.register_invalidate_direct_mem_ptr(this, &CountingLink::invalidate);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    ++(p.is_read() ? reads : writes);
+    down->b_transport(p, delay);
+  }
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi) {
+    return down->get_direct_mem_ptr(p, dmi);
+  }
+  unsigned transport_dbg(tlm::tlm_generic_payload& p) { return down->transport_dbg(p); }
+  void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) {
+    up->invalidate_direct_mem_ptr(start, end);
+  }
+};
+
+TEST(Cache, HitsOnAWatchedPageReadThroughReadOnlyDmiAndItsWritesStillReachTheWatcher) {
+  // A page of decoded code is watched: DRAM must see every write to it, so it grants DMI there
+  // for reads only. A read hit then takes its bytes through that DMI instead of a transaction
+  // down (every instruction-cache hit used to), while a store the write-back cache absorbs still
+  // goes down as a transaction, and DRAM reports it.
+  struct Listener : PageWriteListener {
+    std::vector<uint64_t> pages;
+    void watchedPageWritten(uint64_t page) override { pages.push_back(page); }
+  } listener;
+  Dram dram("dram", test::fixedLatencyDram(16ull << 20, kDramLatency), cycles(1));
+  Cache cache("cache", kSmall, cycles(1), kWB);
+  CountingLink link("link");
+  TesterInitiator init("init");
+  init.socket.bind(cache.socket);
+  cache.memory.bind(link.up);
+  link.down.bind(dram.socket);
+  const uint64_t base = test::mapDeviceMemory(dram, 4096, 4096);
+  const uint64_t page = base >> kWatchedPageShift;
+  init.body([&](TesterInitiator& i) {
+    uint64_t marker = base;
+    i.debug(tlm::TLM_WRITE_COMMAND, base + 8, &marker, 8);
+    dram.watchPage(page, listener);
+    uint64_t v = 0;
+    EXPECT_TRUE(i.read(base + 8, &v, 8).ok());  // a miss: the line comes from DRAM
+    EXPECT_EQ(v, base);
+    EXPECT_EQ(link.reads, 1u);
+    for (int k = 0; k < 3; ++k) {  // hits: no transaction below
+      v = 0;
+      EXPECT_TRUE(i.read(base + 8, &v, 8).ok());
+      EXPECT_EQ(v, base);
+    }
+    EXPECT_EQ(link.reads, 1u);
+    EXPECT_EQ(cache.hits, 3u);
+    i.write32(base + 16, 0x5eed);  // a hit the write-back cache absorbs
+    EXPECT_EQ(link.writes, 1u);
+    ASSERT_EQ(listener.pages.size(), 1u);
+    EXPECT_EQ(listener.pages[0], page);
+    EXPECT_EQ(i.read32(base + 16), 0x5eedu);  // a hit: the new bytes
+  });
+  test::simulate();
 }
 
 TEST(Cache, BackToBackReadsQueueOnThePort) {

@@ -5,9 +5,11 @@
 #include <array>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "MappedDeviceMemory.h"
 #include "TlmTester.h"
+#include "common/WatchedPages.h"
 #include "dram/Dram.h"
 
 namespace vgpu {
@@ -415,6 +417,54 @@ TEST(Dram, InvalidationReachesEveryBoundInitiator) {
   test::simulate();
   EXPECT_EQ(b.init.invalidations.size(), 1u);
   EXPECT_EQ(second.invalidations.size(), 1u);
+}
+
+// A listener that records the watched pages written (the instruction decode cache's role).
+struct PageWrites : PageWriteListener {
+  std::vector<uint64_t> pages;
+  void watchedPageWritten(uint64_t page) override { pages.push_back(page); }
+};
+
+TEST(Dram, WatchedPageGrantsReadOnlyDmiToReadsAndReportsEveryWrite) {
+  // The bench's allocation is 1 KiB inside one 4 KiB page. Watching the page revokes the DMI
+  // granted over it; a read request then gets DMI that allows reads only, over the page's part
+  // of the allocation, through which the memory's current bytes are read. A write request gets
+  // none, so writes come as transactions and are reported.
+  DramBench b;
+  PageWrites writes;
+  const uint64_t page = b.base >> kWatchedPageShift;
+  b.init.body([&](TesterInitiator& i) {
+    i.write32(b.base + 8, 0x0badcafe);
+    tlm::tlm_dmi dmi;
+    ASSERT_TRUE(i.dmi(b.base, dmi));
+    EXPECT_TRUE(dmi.is_read_write_allowed());
+    b.dram.watchPage(page, writes);
+    ASSERT_EQ(i.invalidations.size(), 1u);
+    EXPECT_EQ(i.invalidations[0].first, page << kWatchedPageShift);
+    EXPECT_EQ(i.invalidations[0].second, ((page + 1) << kWatchedPageShift) - 1);
+
+    ASSERT_TRUE(i.dmi(b.base + 100, dmi, tlm::TLM_READ_COMMAND));
+    EXPECT_TRUE(dmi.is_read_allowed());
+    EXPECT_FALSE(dmi.is_write_allowed());
+    EXPECT_EQ(dmi.get_start_address(), b.base);
+    EXPECT_EQ(dmi.get_end_address(), b.base + 1023);
+    EXPECT_EQ(dmi.get_read_latency(), cycles(kLatency));
+    uint32_t v = 0;
+    std::memcpy(&v, dmi.get_dmi_ptr() + 8, 4);
+    EXPECT_EQ(v, 0x0badcafeu);
+
+    tlm::tlm_dmi denied;
+    EXPECT_FALSE(i.dmi(b.base + 100, denied, tlm::TLM_WRITE_COMMAND));
+    EXPECT_LE(denied.get_start_address(), b.base + 100);
+    EXPECT_GE(denied.get_end_address(), b.base + 100);
+    EXPECT_TRUE(writes.pages.empty());
+    i.write32(b.base + 12, 0x600d);
+    ASSERT_EQ(writes.pages.size(), 1u);
+    EXPECT_EQ(writes.pages[0], page);
+    std::memcpy(&v, dmi.get_dmi_ptr() + 12, 4);  // the read-only region sees the new bytes
+    EXPECT_EQ(v, 0x600du);
+  });
+  test::simulate();
 }
 
 TEST(Dram, SuccessfulAccessesAllowDmi) {
