@@ -302,43 +302,53 @@ unsigned ComputeUnit::issueCycle() {
   updateCycleContext();
   contextGroup_ = nullptr;
   const uint32_t end = first + config_.cu.waveSlotsPerSimd;
-  // The SIMD's waves in the Ready state, in slot order, the mask re-read after every visit: an
-  // issue can end its own wave (s_endpgm) or release others (a barrier).
-  for (uint32_t slot = first; slot < end && !halted_; ++slot) {
-    const uint64_t ready = slots_.issuable()[slot / 64] >> (slot % 64);
-    if (ready == 0) {  // none at or after `slot` in this word
-      slot |= 63;
-      continue;
+  const bool stallHooks = profile_ != nullptr || activity_ != nullptr;
+  // The SIMD's waves in the Ready state, in slot order, word by word of the ready mask. Only an
+  // issue changes the mask (it can end its own wave with s_endpgm, or release others at a
+  // barrier): the slots after the issuing one are read again then. In a VALU-bound kernel most
+  // waves visited are refused (their pipeline taken this cycle), so a visit costs little.
+  for (uint32_t word = first / 64; word * 64 < end; ++word) {
+    const uint32_t lo = std::max(first, word * 64) - word * 64;
+    const uint32_t hi = std::min(end, word * 64 + 64) - word * 64;  // 1..64
+    const uint64_t range =
+        (hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1) & (~uint64_t{0} << lo);
+    for (uint64_t waiting = slots_.issuable()[word] & range; waiting != 0;) {
+      const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(waiting));
+      waiting &= waiting - 1;
+      Wave* w = slots_[word * 64 + bit];
+      if (w->readyCycle > now_) continue;
+      const isa::Instruction* inst = nextInstruction(*w);
+      if (inst == nullptr) {
+        fault(*w, nullptr, "the program counter is outside device memory");
+        return issued;
+      }
+      const auto type = static_cast<size_t>(inst->issue);
+      if (typeUsed[type]) {
+        ++issueConflictCycles;
+        if (stallHooks) {
+          if (profile_) profile_->stalled(inst->pc, StallReason::IssueConflict, 1);
+          if (activity_) activity_->add(activityChannels_.stallIssueConflict, now_, 1);
+        }
+        continue;
+      }
+      // A VALU instruction also needs the SIMD's VALU free (FP64 and transcendentals hold it).
+      if (inst->issue == isa::IssueType::Valu && simdValuFree_[simd] > now_) {
+        ++valuBusyCycles;
+        if (stallHooks) {
+          if (profile_) profile_->stalled(inst->pc, StallReason::ValuBusy, 1);
+          if (activity_) activity_->add(activityChannels_.stallValuBusy, now_, 1);
+        }
+        continue;
+      }
+      // The instruction's line must be fetched before it issues; a miss stalls the wave.
+      fetch(*w);
+      if (w->readyCycle > now_) continue;
+      typeUsed[type] = true;
+      issue(*w, *inst);
+      ++issued;
+      if (halted_) return issued;
+      waiting = slots_.issuable()[word] & range & (~uint64_t{1} << bit);  // the slots after it
     }
-    slot += static_cast<uint32_t>(__builtin_ctzll(ready));
-    if (slot >= end) break;
-    Wave* w = slots_[slot];
-    if (w->readyCycle > now_) continue;
-    const isa::Instruction* inst = nextInstruction(*w);
-    if (inst == nullptr) {
-      fault(*w, nullptr, "the program counter is outside device memory");
-      return issued;
-    }
-    const auto type = static_cast<size_t>(inst->issue);
-    if (typeUsed[type]) {
-      ++issueConflictCycles;
-      if (profile_) profile_->stalled(inst->pc, StallReason::IssueConflict, 1);
-      if (activity_) activity_->add(activityChannels_.stallIssueConflict, now_, 1);
-      continue;
-    }
-    // A VALU instruction also needs the SIMD's VALU free (FP64 and transcendentals hold it).
-    if (inst->issue == isa::IssueType::Valu && simdValuFree_[simd] > now_) {
-      ++valuBusyCycles;
-      if (profile_) profile_->stalled(inst->pc, StallReason::ValuBusy, 1);
-      if (activity_) activity_->add(activityChannels_.stallValuBusy, now_, 1);
-      continue;
-    }
-    // The instruction's line must be fetched before it issues; a miss stalls the wave.
-    fetch(*w);
-    if (w->readyCycle > now_) continue;
-    typeUsed[type] = true;
-    issue(*w, *inst);
-    ++issued;
   }
   return issued;
 }
