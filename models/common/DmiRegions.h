@@ -18,6 +18,12 @@
 
 namespace vgpu {
 
+// Whether a DMI grant allows what a transaction of `command` does (a grant may allow reads
+// only, as DRAM's over pages of decoded code).
+inline bool dmiAllows(const tlm::tlm_dmi& dmi, tlm::tlm_command command) {
+  return command == tlm::TLM_READ_COMMAND ? dmi.is_read_allowed() : dmi.is_write_allowed();
+}
+
 class DmiRegions {
  public:
   // What the caller will do with the bytes: a region must allow it.

@@ -268,30 +268,31 @@ bool Dram::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi
   const uint64_t pageStart = addr - addr % BackingStore::kPageBytes;
   uint64_t start = std::max(pageStart, a->base);
   uint64_t end = std::min(pageStart + BackingStore::kPageBytes, a->base + a->size) - 1;
-  // Watched pages: their writes must come here to be reported, so DMI over one allows reads
-  // only, and only to a request for reading (TLM-2.0: a grant gives at least the access asked).
+  // Watched pages: their writes must come here to be reported, so DMI over one (that page
+  // alone) allows reads only, and only to a request for reading (TLM-2.0: a grant gives at
+  // least the access asked); a region around them stops short of them.
+  bool readOnly = false;
   if (!watched_.empty()) {
     const uint64_t page = addr >> kWatchedPageShift;
     auto above = watched_.lower_bound(page);
     if (above != watched_.end() && above->first == page) {
       start = std::max(start, page << kWatchedPageShift);
       end = std::min(end, ((page + 1) << kWatchedPageShift) - 1);
-      dmi.set_start_address(start);
-      dmi.set_end_address(end);
-      if (!trans.is_read()) return false;
-      dmi.set_dmi_ptr(store_.page(addr) + (start - pageStart));
-      dmi.allow_read();
-      dmi.set_read_latency(latency_);
-      return true;
+      readOnly = true;
+    } else {
+      if (above != watched_.end()) end = std::min(end, (above->first << kWatchedPageShift) - 1);
+      if (above != watched_.begin())
+        start = std::max(start, (std::prev(above)->first + 1) << kWatchedPageShift);
     }
-    if (above != watched_.end()) end = std::min(end, (above->first << kWatchedPageShift) - 1);
-    if (above != watched_.begin())
-      start = std::max(start, (std::prev(above)->first + 1) << kWatchedPageShift);
   }
-  dmi.set_dmi_ptr(store_.page(addr) + (start - pageStart));
   dmi.set_start_address(start);
   dmi.set_end_address(end);
-  dmi.allow_read_write();
+  if (readOnly && !trans.is_read()) return false;
+  dmi.set_dmi_ptr(store_.page(addr) + (start - pageStart));
+  if (readOnly)
+    dmi.allow_read();
+  else
+    dmi.allow_read_write();
   dmi.set_read_latency(latency_);
   dmi.set_write_latency(latency_);
   return true;

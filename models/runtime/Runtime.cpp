@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/Apertures.h"
+#include "common/DmiRegions.h"
 #include "common/Error.h"
 #include "cp/Aql.h"
 #include "cp/MmioRegisters.h"
@@ -78,8 +79,8 @@ uint64_t moveDirect(tlm_utils::simple_initiator_socket<HostPort>& socket, tlm::t
     p.set_address(address + done);
     tlm::tlm_dmi dmi;
     if (!socket->get_direct_mem_ptr(p, dmi) || dmi.get_dmi_ptr() == nullptr ||
-        !(cmd == tlm::TLM_READ_COMMAND ? dmi.is_read_allowed() : dmi.is_write_allowed()) ||
-        address + done < dmi.get_start_address() || address + done > dmi.get_end_address())
+        !dmiAllows(dmi, cmd) || address + done < dmi.get_start_address() ||
+        address + done > dmi.get_end_address())
       break;
     const uint64_t n =
         std::min<uint64_t>(bytes - done, dmi.get_end_address() - (address + done) + 1);

@@ -37,6 +37,7 @@
 #include <tlm>
 
 #include "activity/RunSummary.h"
+#include "common/DmiRegions.h"
 #include "common/Error.h"
 #include "cp/Aql.h"
 #include "cp/MmioRegisters.h"
@@ -304,8 +305,7 @@ class GpuSystem : public sc_module {
       // (A region over a page of decoded code allows reads only: its writes go as transactions,
       // which DRAM reports to the decode cache.)
       if (deviceMemory->get_direct_mem_ptr(p, dmi) && dmi.get_start_address() <= address &&
-          address <= dmi.get_end_address() &&
-          (command == tlm::TLM_READ_COMMAND ? dmi.is_read_allowed() : dmi.is_write_allowed())) {
+          address <= dmi.get_end_address() && dmiAllows(dmi, command)) {
         n = std::min<uint64_t>(bytes, dmi.get_end_address() - address + 1);
         uint8_t* host = dmi.get_dmi_ptr() + (address - dmi.get_start_address());
         command == tlm::TLM_READ_COMMAND ? std::memcpy(data, host, n) : std::memcpy(host, data, n);

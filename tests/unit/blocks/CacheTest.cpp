@@ -11,7 +11,6 @@
 #include "MappedDeviceMemory.h"
 #include "TlmTester.h"
 #include "common/Cache.h"
-#include "common/WatchedPages.h"
 #include "dram/Dram.h"
 
 namespace vgpu {
@@ -383,10 +382,7 @@ TEST(Cache, HitsOnAWatchedPageReadThroughReadOnlyDmiAndItsWritesStillReachTheWat
   // for reads only. A read hit then takes its bytes through that DMI instead of a transaction
   // down (every instruction-cache hit used to), while a store the write-back cache absorbs still
   // goes down as a transaction, and DRAM reports it.
-  struct Listener : PageWriteListener {
-    std::vector<uint64_t> pages;
-    void watchedPageWritten(uint64_t page) override { pages.push_back(page); }
-  } listener;
+  test::RecordedPageWrites listener;
   Dram dram("dram", test::fixedLatencyDram(16ull << 20, kDramLatency), cycles(1));
   Cache cache("cache", kSmall, cycles(1), kWB);
   CountingLink link("link");

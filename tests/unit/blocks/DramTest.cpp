@@ -5,11 +5,9 @@
 #include <array>
 #include <cstring>
 #include <memory>
-#include <vector>
 
 #include "MappedDeviceMemory.h"
 #include "TlmTester.h"
-#include "common/WatchedPages.h"
 #include "dram/Dram.h"
 
 namespace vgpu {
@@ -419,19 +417,13 @@ TEST(Dram, InvalidationReachesEveryBoundInitiator) {
   EXPECT_EQ(second.invalidations.size(), 1u);
 }
 
-// A listener that records the watched pages written (the instruction decode cache's role).
-struct PageWrites : PageWriteListener {
-  std::vector<uint64_t> pages;
-  void watchedPageWritten(uint64_t page) override { pages.push_back(page); }
-};
-
 TEST(Dram, WatchedPageGrantsReadOnlyDmiToReadsAndReportsEveryWrite) {
   // The bench's allocation is 1 KiB inside one 4 KiB page. Watching the page revokes the DMI
   // granted over it; a read request then gets DMI that allows reads only, over the page's part
   // of the allocation, through which the memory's current bytes are read. A write request gets
   // none, so writes come as transactions and are reported.
   DramBench b;
-  PageWrites writes;
+  test::RecordedPageWrites writes;
   const uint64_t page = b.base >> kWatchedPageShift;
   b.init.body([&](TesterInitiator& i) {
     i.write32(b.base + 8, 0x0badcafe);

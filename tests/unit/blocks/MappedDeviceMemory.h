@@ -3,9 +3,12 @@
 // registers do).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
+#include <vector>
 
+#include "common/WatchedPages.h"
 #include "dram/Dram.h"
 #include "runtime/DeviceMemoryAllocator.h"
 
@@ -30,5 +33,12 @@ inline bool unmapDeviceMemory(Dram& dram, uint64_t base) {
   allocatorFor(dram).release(base);
   return dram.unmap(base);
 }
+
+// Stands where the instruction decode cache does for a watched page: records the pages
+// reported written, in order.
+struct RecordedPageWrites : PageWriteListener {
+  std::vector<uint64_t> pages;
+  void watchedPageWritten(uint64_t page) override { pages.push_back(page); }
+};
 
 }  // namespace vgpu::test
