@@ -640,14 +640,17 @@ std::set<std::string> fatbinProcessors(const std::string& file) {
 // status (128 + signal when a signal ended it).
 int execCommand(const std::vector<std::string>& args) {
   const auto dash = std::find(args.begin(), args.end(), "--");
+  // --help (or -h) among the options, with or without a program after them, as every other
+  // command takes it.
+  const std::vector<std::string> options(args.begin() + 1, dash);
+  for (const std::string& option : options)
+    if (option == "--help" || option == "-h") {
+      std::fputs(cli::help("exec").c_str(), stdout);
+      return 0;
+    }
   if (dash == args.end() || dash + 1 == args.end())
     throw InputError("usage: vgpu-sim exec [OPTION]... -- PROGRAM [ARGUMENT]...");
-  const std::vector<std::string> options(args.begin() + 1, dash);
   const std::vector<std::string> program(dash + 1, args.end());
-  if (std::find(options.begin(), options.end(), "--help") != options.end()) {
-    std::fputs(cli::help("exec").c_str(), stdout);
-    return 0;
-  }
   const auto variables = cli::execEnvironment(options);
   // The library sits in ../lib beside bin/vgpu-sim, in the build tree and when installed.
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");

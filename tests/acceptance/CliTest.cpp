@@ -543,6 +543,15 @@ TEST(CliOptions, HelpComesFromTheTable) {
   r = runVgpuSim("run --help", dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out, helpRun);
+  // exec takes --help and -h before its "--" too, with or without a program after it.
+  const SimResult helpExec = runVgpuSim("help exec", dir);
+  ASSERT_EQ(helpExec.exitCode, 0) << helpExec.err;
+  EXPECT_NE(helpExec.out.find("  --platform NAME|FILE.json\n"), std::string::npos) << helpExec.out;
+  for (const char* form : {"exec --help", "exec -h", "exec --help -- ./program"}) {
+    r = runVgpuSim(form, dir);
+    EXPECT_EQ(r.exitCode, 0) << form << ": " << r.err;
+    EXPECT_EQ(r.out, helpExec.out) << form;
+  }
   r = runVgpuSim("help", dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("vgpu-sim help [COMMAND]"), std::string::npos) << r.out;
