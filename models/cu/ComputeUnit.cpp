@@ -78,10 +78,15 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
   }
   vectorMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateVectorDmi);
   scalarMemorySocket.register_invalidate_direct_mem_ptr(this, &ComputeUnit::invalidateScalarDmi);
+  instructionSocket.register_invalidate_direct_mem_ptr(this,
+                                                       &ComputeUnit::invalidateInstructionDmi);
   SC_THREAD(run);
 }
 
-ComputeUnit::~ComputeUnit() = default;
+ComputeUnit::~ComputeUnit() {
+  // A payload frees the extensions it still carries; this one is a member.
+  if (fetchMarkedDataMoved_) fetchPayload_.payload().clear_extension(&fetchDataMoved_);
+}
 
 bool ComputeUnit::findSlots(const WorkgroupResources& r, std::vector<uint32_t>& placement) const {
   return !halted_ && slots_.find(r, placement);
@@ -345,9 +350,12 @@ unsigned ComputeUnit::issueCycle() {
         }
         continue;
       }
-      // The instruction's line must be fetched before it issues; a miss stalls the wave.
-      fetch(*w);
-      if (w->readyCycle > now_) continue;
+      // The instruction's line must be fetched before it issues; a miss stalls the wave. Most
+      // instructions are in the line the wave fetched last, and look no further.
+      if ((w->s->pc & ~uint64_t{63}) != w->fetchedLine) {
+        fetch(*w);
+        if (w->readyCycle > now_) continue;
+      }
       typeUsed[type] = true;
       issue(*w, *inst);
       ++issued;

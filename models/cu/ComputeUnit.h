@@ -21,6 +21,8 @@
 #include <tlm>
 
 #include "activity/ActivitySampler.h"
+#include "common/DmiRegions.h"
+#include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
 #include "common/ReusedPayload.h"
 #include "common/SimTime.h"
@@ -254,6 +256,9 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   void invalidateScalarDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
     if (directPort_) directPort_->invalidate(isa::MemSpace::Scalar, start, end);
   }
+  void invalidateInstructionDmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+    fetchDmi_.forget(start, end);
+  }
 
   uint32_t id_;
   PlatformConfig config_;
@@ -317,6 +322,11 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   // CUs, megabytes of other CUs' state earlier.
   isa::MemRequest issueRequest_;
   ReusedPayload fetchPayload_;  // the instruction-cache reads' (fetch)
+  // The code's DMI regions behind the instruction socket (read-only ones suffice), and the role
+  // a fetch through them carries.
+  DmiRegions fetchDmi_;
+  MemoryRoleExtension fetchDataMoved_{MemoryRoleExtension::Role::DataMoved};
+  bool fetchMarkedDataMoved_ = false;  // whether fetchPayload_ carries it
   std::vector<isa::MemRequest*> requestPool_;
   std::vector<std::unique_ptr<isa::MemRequest>> requests_;  // every one made (owns them)
   isa::ExecContext cycleCtx_;  // what the instructions of this cycle see

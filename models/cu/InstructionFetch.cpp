@@ -25,8 +25,26 @@ void ComputeUnit::fetch(Wave& w) {
   w.fetchedLine = line;
   const sc_time local = qk_.get_local_time();
   auto read = [&](uint64_t address) {
+    // The bytes themselves are not needed: they are read through DMI where it is granted, and
+    // the transaction carries the DataMoved role, so the caches time and count it but do not
+    // move the line down from DRAM on every hit (a loop reads its lines again at every branch
+    // back). Without DMI (an instruction memory that grants none) the line travels with it.
     uint8_t buffer[64];
-    tlm::tlm_generic_payload& p = fetchPayload_.begin(tlm::TLM_READ_COMMAND, address, buffer, 64);
+    uint8_t* const bytes = fetchDmi_.find(
+        address, 64,
+        [this](tlm::tlm_generic_payload& p, tlm::tlm_dmi& d) {
+          return instructionSocket->get_direct_mem_ptr(p, d);
+        },
+        DmiRegions::Access::Read);
+    tlm::tlm_generic_payload& p =
+        fetchPayload_.begin(tlm::TLM_READ_COMMAND, address, bytes ? bytes : buffer, 64);
+    if ((bytes != nullptr) != fetchMarkedDataMoved_) {  // the role stays on while DMI serves
+      fetchMarkedDataMoved_ = bytes != nullptr;
+      if (bytes)
+        p.set_extension(&fetchDataMoved_);
+      else
+        p.clear_extension(&fetchDataMoved_);
+    }
     sc_time delay = local;
     instructionSocket->b_transport(p, delay);
     ++instructionFetches;

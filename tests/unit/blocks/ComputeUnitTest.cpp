@@ -11,6 +11,7 @@
 // VGPRs per lane and 800 SGPRs per SIMD, 64 KiB of LDS, 4 instruction prefetch lines).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -163,17 +164,44 @@ class RecordingTarget : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<RecordingTarget> socket{"socket"};
   std::vector<Access> accesses;
+  // Per transaction: whether it carried the DataMoved role, and its data pointer.
+  struct Carried {
+    bool dataMoved;
+    const unsigned char* data;
+  };
+  std::vector<Carried> carried;
+  // When not empty: bytes from dmiStart on, over which the target grants read-only DMI (an
+  // instruction memory that allows it); otherwise it denies DMI.
+  uint64_t dmiStart = 0;
+  std::vector<uint8_t> dmiBytes;
   RecordingTarget(sc_core::sc_module_name name, uint32_t latency)
       : sc_module(name), latency_(latency) {
     socket.register_b_transport(this, &RecordingTarget::transport);
+    socket.register_get_direct_mem_ptr(this, &RecordingTarget::directMemory);
   }
 
  private:
   void transport(tlm::tlm_generic_payload& p, sc_time& delay) {
     accesses.push_back(
         {p.get_address(), p.get_data_length(), p.is_write(), sc_time_stamp() + delay, nullptr});
+    const auto* role = p.get_extension<MemoryRoleExtension>();
+    carried.push_back(
+        {role != nullptr && role->role == MemoryRoleExtension::Role::DataMoved, p.get_data_ptr()});
     delay += cycles(latency_);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  bool directMemory(tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi) {
+    const uint64_t a = p.get_address();
+    if (dmiBytes.empty() || a < dmiStart || a >= dmiStart + dmiBytes.size()) {
+      dmi.set_start_address(a);
+      dmi.set_end_address(a);
+      return false;
+    }
+    dmi.set_dmi_ptr(dmiBytes.data());
+    dmi.set_start_address(dmiStart);
+    dmi.set_end_address(dmiStart + dmiBytes.size() - 1);
+    dmi.allow_read();
+    return true;
   }
   uint32_t latency_;
 };
@@ -303,6 +331,8 @@ TEST(ComputeUnitBlock, KernelFromMemoryStoresItsResultThroughTheVectorPath) {
     EXPECT_EQ(b.instructionCache.accesses[i].address, b.code + 64 * i);
     EXPECT_EQ(b.instructionCache.accesses[i].length, 64u);
     EXPECT_FALSE(b.instructionCache.accesses[i].write);
+    // This instruction memory grants no DMI: each line travels with its transaction.
+    EXPECT_FALSE(b.instructionCache.carried[i].dataMoved) << i;
   }
   EXPECT_TRUE(b.lds.accesses.empty());
   ASSERT_EQ(b.listener.finished.size(), 1u);
@@ -313,6 +343,35 @@ TEST(ComputeUnitBlock, KernelFromMemoryStoresItsResultThroughTheVectorPath) {
   EXPECT_EQ(b.cu.waveInstructions, 6u);
   EXPECT_EQ(b.cu.wavesLaunched, 1u);
   EXPECT_EQ(b.cu.workgroupsFinished, 1u);
+}
+
+// An instruction memory that grants DMI over the code: the fetches are the same transactions,
+// timed and counted below, but they say their initiator has the bytes (the DataMoved role) and
+// point at the memory's own bytes of each line, so no cache below moves the line for them.
+TEST(ComputeUnitBlock, FetchesOverDmiCarryTheDataMovedRoleAndPointAtTheMemorysBytes) {
+  CuBench b(kStoreKernel);
+  b.instructionCache.dmiStart = b.code;
+  b.instructionCache.dmiBytes.assign(4096, 0);
+  std::copy(kStoreKernel.begin(), kStoreKernel.end(), b.instructionCache.dmiBytes.begin());
+  const uint64_t out = kData + 0x100;
+  b.putKernarg(0, out);
+  b.dispatcher.body([&] {
+    ASSERT_TRUE(b.place(oneWave(), nullptr, [](isa::WaveState& s) {
+      s.sgpr[0] = static_cast<uint32_t>(kData);
+      s.sgpr[1] = static_cast<uint32_t>(kData >> 32);
+    }));
+    sc_core::wait(cycles(2000));
+  });
+  test::simulate();
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(b.memory.read32(out + 4 * i), 3 * i + 5) << i;
+  ASSERT_EQ(b.instructionCache.accesses.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(b.instructionCache.accesses[i].address, b.code + 64 * i);
+    EXPECT_EQ(b.instructionCache.accesses[i].length, 64u);
+    EXPECT_TRUE(b.instructionCache.carried[i].dataMoved) << i;
+    EXPECT_EQ(b.instructionCache.carried[i].data, b.instructionCache.dmiBytes.data() + 64 * i) << i;
+  }
+  EXPECT_TRUE(b.listener.faults.empty());
 }
 
 TEST(ComputeUnitBlock, ScalarDataReachesTheRegisterOnlyWhenTheResponseArrives) {
