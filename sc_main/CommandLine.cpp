@@ -704,7 +704,9 @@ std::string errorText(const po::error& e) {
   return e.what();
 }
 
-po::parsed_options parseCommandLine(const std::vector<std::string>& args) {
+// `command`: whose options these are (named in the hint after an unknown one).
+po::parsed_options parseCommandLine(const std::vector<std::string>& args,
+                                    const std::string& command) {
   // No guessing from prefixes (--gri is an error, not --grid) and no grouped short options:
   // what was not an option before must not quietly become one.
   const int style = po::command_line_style::unix_style & ~po::command_line_style::allow_guessing &
@@ -716,8 +718,8 @@ po::parsed_options parseCommandLine(const std::vector<std::string>& args) {
     return parsed;
   } catch (const po::unknown_option& e) {
     bad("unknown option '" + e.get_option_name() + "'" +
-        suggestion(e.get_option_name(), Reach::CommandLine, "--") +
-        "\n(vgpu-sim help run lists the options)");
+        suggestion(e.get_option_name(), Reach::CommandLine, "--") + "\n(vgpu-sim help " + command +
+        " lists the options)");
   } catch (const po::invalid_command_line_syntax& e) {
     if (e.kind() == po::invalid_command_line_syntax::missing_parameter)
       bad(e.get_option_name() + " needs a value");
@@ -977,8 +979,9 @@ Options parse(const std::vector<std::string>& argv, Environment environment) {
 
   // Highest precedence first: po::store keeps the first value it sees of an option.
   std::vector<Source> sources;
-  sources.push_back({Source::Kind::CommandLine, "",
-                     parseCommandLine(std::vector<std::string>(argv.begin() + 1, argv.end()))});
+  sources.push_back(
+      {Source::Kind::CommandLine, "",
+       parseCommandLine(std::vector<std::string>(argv.begin() + 1, argv.end()), o.command)});
   for (const auto& opt : sources[0].parsed.options)
     if (opt.string_key == "options") {
       const std::string path = opt.value.empty() ? std::string() : opt.value[0];
@@ -1022,7 +1025,7 @@ Options parse(const std::vector<std::string>& argv, Environment environment) {
 
 std::vector<std::pair<std::string, std::string>> execEnvironment(
     const std::vector<std::string>& options) {
-  const po::parsed_options parsed = parseCommandLine(options);
+  const po::parsed_options parsed = parseCommandLine(options, "exec");
   std::vector<std::pair<std::string, std::string>> variables;
   for (const auto& opt : parsed.options) {
     if (opt.unregistered || opt.position_key >= 0)

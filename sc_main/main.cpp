@@ -56,6 +56,15 @@ void checkOutputPath(const std::string& path, const std::string& option) {
     throw InputError(option + " '" + path + "': directory '" + dir + "' is not writable");
 }
 
+// The output files of run and exec.
+void checkOutputPaths(const cli::Options& o) {
+  if (!o.statsPath.empty()) checkOutputPath(o.statsPath, "--stats");
+  if (!o.reportPath.empty()) checkOutputPath(o.reportPath, "--report");
+  if (!o.vcdPath.empty()) checkOutputPath(o.vcdPath, "--vcd");
+  if (!o.rtlVcdPath.empty()) checkOutputPath(o.rtlVcdPath, "--rtl-vcd");
+  if (!o.timelinePath.empty()) checkOutputPath(o.timelinePath, "--timeline");
+}
+
 std::vector<uint8_t> readFile(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(what + " '" + path + "': cannot open");
@@ -392,11 +401,7 @@ int runCommand(const cli::Options& o) {
       inputs[i] = readFile(o.args[i].path, "--arg file");
       if (inputs[i].empty()) throw InputError("--arg file '" + o.args[i].path + "' is empty");
     }
-  if (!o.statsPath.empty()) checkOutputPath(o.statsPath, "--stats");
-  if (!o.reportPath.empty()) checkOutputPath(o.reportPath, "--report");
-  if (!o.vcdPath.empty()) checkOutputPath(o.vcdPath, "--vcd");
-  if (!o.rtlVcdPath.empty()) checkOutputPath(o.rtlVcdPath, "--rtl-vcd");
-  if (!o.timelinePath.empty()) checkOutputPath(o.timelinePath, "--timeline");
+  checkOutputPaths(o);
   for (size_t i = 0; i < o.args.size(); ++i)
     if (!o.args[i].outPath.empty())
       checkOutputPath(o.args[i].outPath, "--arg " + std::to_string(i + 1) + " out=");
@@ -670,7 +675,11 @@ int execCommand(const std::vector<std::string>& args) {
   // A program built for another GPU: Debian's HIP runtime stops it with "Unable to find code
   // object for all current devices", which does not say which GPU it wanted or how to build for
   // the simulated one. The platform is the one vgpu's library will read from the variables.
-  const PlatformConfig platform = cli::platformForOptions(cli::fromEnvironment());
+  const cli::Options given = cli::fromEnvironment();
+  const PlatformConfig platform = cli::platformForOptions(given);
+  // The program would run on without the GPU (vgpu's library refuses to start it), and fail in
+  // its own words.
+  checkOutputPaths(given);
   const std::set<std::string> built = fatbinProcessors(programFile(program[0]));
   if (!built.empty() && built.count(platform.processor) == 0) {
     std::string list, others;

@@ -39,6 +39,25 @@ TEST(Exec, BadValuesAndUnknownOptionsAreNamed) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("unknown option"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--platform"), std::string::npos) << r.err;  // the suggestion
+  EXPECT_NE(r.err.find("vgpu-sim help exec lists the options"), std::string::npos) << r.err;
+}
+
+// An output file in a directory that is not there is bad input, found before the program runs
+// (it would run without the GPU, vgpu's library refusing to start, and fail in its own words).
+TEST(Exec, AnOutputFileInAMissingDirectoryStopsBeforeTheProgramRuns) {
+  ScratchDir dir;
+  const std::string missing = dir.file("no-such-dir") + "/";
+  for (const std::string option : {"--stats", "--timeline", "--vcd", "--report"}) {
+    const SimResult r = runVgpuSim(
+        "exec " + option + " " + shellQuote(missing + "out") + " -- /bin/echo the-program-ran", dir,
+        option.substr(2));
+    EXPECT_EQ(r.exitCode, 2) << option;
+    EXPECT_NE(
+        r.err.find(option + " '" + missing + "out': directory '" + missing + "' does not exist"),
+        std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out.find("the-program-ran"), std::string::npos) << option << ": " << r.out;
+  }
 }
 
 TEST(Exec, OptionsReachTheProgramAsVgpuVariables) {
