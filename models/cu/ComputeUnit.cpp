@@ -350,12 +350,8 @@ unsigned ComputeUnit::issueCycle() {
         }
         continue;
       }
-      // The instruction's line must be fetched before it issues; a miss stalls the wave. Most
-      // instructions are in the line the wave fetched last, and look no further.
-      if ((w->s->pc & ~uint64_t{63}) != w->fetchedLine) {
-        fetch(*w);
-        if (w->readyCycle > now_) continue;
-      }
+      fetch(*w);
+      if (w->readyCycle > now_) continue;
       typeUsed[type] = true;
       issue(*w, *inst);
       ++issued;

@@ -244,7 +244,13 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   }
   uint64_t nextEventCycle() const;
   void advance(uint64_t cycles);
-  void fetch(Wave& w);
+  // The instruction's line must be fetched before it issues; a miss stalls the wave (its
+  // readyCycle moves). A wave still in the line it fetched last (most instructions) looks no
+  // further.
+  void fetch(Wave& w) {
+    if ((w.s->pc & ~uint64_t{63}) != w.fetchedLine) fetchNewLine(w);
+  }
+  void fetchNewLine(Wave& w);
   isa::MemRequest* newRequest();
   // Whether a load's data may go to its registers at issue, as functional mode does, rather than
   // wait in a request of its own for the load's completion (isa/LoadResultAtIssue.h).

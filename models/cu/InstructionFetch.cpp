@@ -9,7 +9,7 @@ namespace vgpu {
 
 using namespace sc_core;
 
-void ComputeUnit::fetch(Wave& w) {
+void ComputeUnit::fetchNewLine(Wave& w) {
   // A hit (lookup plus one line transfer) is hidden by the instruction buffer.
   const uint64_t kHiddenFetch =
       config_.instructionCache.hitLatencyCycles +
@@ -20,7 +20,6 @@ void ComputeUnit::fetch(Wave& w) {
   // moving forward into one of them reads nothing; any other line (a branch back, a jump) is read
   // from the instruction cache.
   const uint64_t line = w.s->pc & ~uint64_t{63};
-  if (line == w.fetchedLine) return;
   const bool buffered = w.fetchedLine != kNever && line > w.fetchedLine && line <= w.prefetchedTo;
   w.fetchedLine = line;
   const sc_time local = qk_.get_local_time();
