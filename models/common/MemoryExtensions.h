@@ -57,7 +57,8 @@ struct MemoryRoleExtension : tlm::tlm_extension<MemoryRoleExtension> {
     // DRAM functionally when the store was performed.
     TimingOnly,
     // Its initiator moved the data itself, through a DMI region that covers every byte it
-    // accesses (the texture path): the levels below time and count it as any other access but
+    // accesses (the texture path), or needs none of it (an instruction fetch: the decode cache
+    // reads the instructions): the levels below time and count it as any other access but
     // neither forward it for its data nor move any. The data pointer still points at the data
     // (the memory's own bytes), for monitors.
     DataMoved,
