@@ -55,6 +55,20 @@ ComputeUnit::ComputeUnit(sc_module_name name, uint32_t id, const PlatformConfig&
   cycleCtx_.target = config_.target;
   cycleCtx_.sharedApertureBase = kSharedApertureBase;
   cycleCtx_.privateApertureBase = kPrivateApertureBase;
+  cycleCtx_.realtimeClock = &realtimeClock_;
+  simdOfCycle_ = Divisor(config_.cu.simdsPerCu);
+  for (uint32_t simd = 0; simd < config_.cu.simdsPerCu; ++simd) {
+    simdSlotWordsBegin_.push_back(static_cast<uint32_t>(simdSlotWords_.size()));
+    const uint32_t first = simd * config_.cu.waveSlotsPerSimd;
+    const uint32_t end = first + config_.cu.waveSlotsPerSimd;
+    for (uint32_t word = first / 64; word * 64 < end; ++word) {
+      const uint32_t lo = std::max(first, word * 64) - word * 64;
+      const uint32_t hi = std::min(end, word * 64 + 64) - word * 64;  // 1..64
+      const uint64_t below = hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1;
+      simdSlotWords_.push_back({word, below & (~uint64_t{0} << lo)});
+    }
+  }
+  simdSlotWordsBegin_.push_back(static_cast<uint32_t>(simdSlotWords_.size()));
   const MemoryPort::Sockets sockets{ldsSocket, vectorMemorySocket, scalarMemorySocket};
   if (config_.functionalMode) {
     // Plain loads and stores go through DMI, and complete at issue where it maps their bytes.
@@ -108,7 +122,8 @@ void ComputeUnit::advance(uint64_t cycles) {
   if (activity_)
     activity_->addSpan(activityChannels_.activeWaves, now_, now_ + cycles, slots_.resident());
   now_ += cycles;
-  qk_.inc(period_ * static_cast<double>(cycles));
+  // In integers: sc_time * double converts both ways (the same value below 2^53 ps).
+  qk_.inc(timeFromValue(period_.value() * cycles));
   if (qk_.need_sync()) qk_.sync();
 }
 
@@ -295,33 +310,26 @@ unsigned ComputeUnit::issueFunctional() {
 }
 
 void ComputeUnit::updateCycleContext() {
-  cycleCtx_.cycle = now_;
-  // Whole periods of s_memrealtime's clock, in integers: dividing the sc_times (a double
-  // division and conversions, every cycle) was 3 % of a compute-bound kernel's host time.
-  cycleCtx_.realtime = qk_.get_current_time().value() / realtimePeriod_.value();
+  cycleCtx_.cycle = now_;  // (s_memrealtime reads realtimeClock_ when it executes)
 }
 
 unsigned ComputeUnit::issueCycle() {
   if (config_.functionalMode) return issueFunctional();
   // One SIMD per cycle, round-robin; from it at most one instruction per pipeline type, each
   // from a different wave, oldest (lowest slot) first.
-  const uint32_t simd = static_cast<uint32_t>(now_ % config_.cu.simdsPerCu);
-  const uint32_t first = simd * config_.cu.waveSlotsPerSimd;
+  const uint32_t simd = static_cast<uint32_t>(simdOfCycle_.remainder(now_));
   bool typeUsed[8] = {};
   unsigned issued = 0;
   updateCycleContext();
   contextGroup_ = nullptr;
-  const uint32_t end = first + config_.cu.waveSlotsPerSimd;
   const bool stallHooks = profile_ != nullptr || activity_ != nullptr;
   // The SIMD's waves in the Ready state, in slot order, word by word of the ready mask. Only an
   // issue changes the mask (it can end its own wave with s_endpgm, or release others at a
   // barrier): the slots after the issuing one are read again then. In a VALU-bound kernel most
   // waves visited are refused (their pipeline taken this cycle), so a visit costs little.
-  for (uint32_t word = first / 64; word * 64 < end; ++word) {
-    const uint32_t lo = std::max(first, word * 64) - word * 64;
-    const uint32_t hi = std::min(end, word * 64 + 64) - word * 64;  // 1..64
-    const uint64_t range =
-        (hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1) & (~uint64_t{0} << lo);
+  for (uint32_t i = simdSlotWordsBegin_[simd]; i < simdSlotWordsBegin_[simd + 1]; ++i) {
+    const uint32_t word = simdSlotWords_[i].word;
+    const uint64_t range = simdSlotWords_[i].mask;
     for (uint64_t waiting = slots_.issuable()[word] & range; waiting != 0;) {
       const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(waiting));
       waiting &= waiting - 1;

@@ -21,6 +21,7 @@
 #include <tlm>
 
 #include "activity/ActivitySampler.h"
+#include "common/Divisor.h"
 #include "common/DmiRegions.h"
 #include "common/MemoryExtensions.h"
 #include "common/PlatformConfig.h"
@@ -297,7 +298,28 @@ class ComputeUnit : public sc_core::sc_module, public ComputeUnitPort {
   // The one way to memory: timed, or direct in functional mode (then also directPort_).
   std::unique_ptr<MemoryPort> memoryPort_;
   DirectMemoryPort* directPort_ = nullptr;
-  const sc_core::sc_time realtimePeriod_{10, sc_core::SC_NS};  // s_memrealtime's clock
+  // s_memrealtime's clock, 100 MHz: this CU's current time in whole periods, worked out only
+  // when an instruction reads it (a division every issue cycle otherwise).
+  class CuRealtimeClock final : public isa::RealtimeClock {
+   public:
+    explicit CuRealtimeClock(const QuantumKeeper& qk) : qk_(qk) {}
+    uint64_t ticks() const override { return qk_.get_current_time().value() / period_.value(); }
+
+   private:
+    const QuantumKeeper& qk_;
+    const sc_core::sc_time period_{10, sc_core::SC_NS};
+  };
+  CuRealtimeClock realtimeClock_{qk_};
+  // The issue arbiter's SIMD of a cycle (the cycle modulo the SIMDs), and each SIMD's wave slots
+  // as words of the issuable mask with the SIMD's bits, worked out once: the division and the
+  // word arithmetic had been a fifth of the issue loop's own host instructions (a loop kernel).
+  Divisor simdOfCycle_;
+  struct SlotWord {
+    uint32_t word;
+    uint64_t mask;
+  };
+  std::vector<SlotWord> simdSlotWords_;       // SIMD by SIMD
+  std::vector<uint32_t> simdSlotWordsBegin_;  // SIMD s's are [begin[s], begin[s + 1])
   uint64_t issueSequence_ = 0;
   LatencyPerturbation perturbation_;  // used when config_.perturbLatencySeed != 0
   uint64_t nextWatchdogCheck_ = 0;    // cycle at which the oldest wait could pass the watchdog

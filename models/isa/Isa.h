@@ -173,14 +173,27 @@ class DirectMemory {
   Region recent_[2];  // Vector, Scalar
 };
 
+// s_memrealtime's constant-rate clock, read only when an instruction asks for it: working its
+// value out costs a 64-bit division, which a sequencer that set it every cycle paid millions of
+// times for an instruction few kernels execute.
+class RealtimeClock {
+ public:
+  virtual uint64_t ticks() const = 0;
+
+ protected:
+  ~RealtimeClock() = default;
+};
+
 // Per-wave context the sequencer provides to instructions that read machine state.
 struct ExecContext {
   GfxTarget target = GfxTarget::Gfx906;
   uint64_t cycle = 0;                // s_memtime
-  uint64_t realtime = 0;             // s_memrealtime (constant-rate clock)
+  uint64_t realtime = 0;             // s_memrealtime, where realtimeClock is nullptr
   uint64_t sharedApertureBase = 0;   // src_shared_base << 32 (flat addresses to LDS)
   uint64_t privateApertureBase = 0;  // src_private_base << 32 (flat addresses to scratch)
   uint32_t ldsSize = 0;              // bytes of LDS allocated to the workgroup
+  // s_memrealtime's clock, read when it executes (nullptr: it returns `realtime`).
+  const RealtimeClock* realtimeClock = nullptr;
   // (added by isa) The workgroup's LDS bytes [0, ldsSize), read synchronously by LDS_DIRECT
   // operands and the parameter-interpolation instructions; nullptr: those read 0.
   const uint8_t* ldsData = nullptr;

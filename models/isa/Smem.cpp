@@ -77,7 +77,8 @@ struct SmemTables {
     });
     add(0x25, "s_memrealtime", Ty::B64, Ty::None, MemOp::Load, AtomicOp::None, false,
         [](ExecArgs& x) {
-          writeScalar(x.w, x.in.f[fld::kData0], 2, x.ctx.realtime);
+          writeScalar(x.w, x.in.f[fld::kData0], 2,
+                      x.ctx.realtimeClock ? x.ctx.realtimeClock->ticks() : x.ctx.realtime);
           x.w.pc += x.in.sizeBytes;
         });
     // s_dcache_discard: drop the lines at the address without writing them back; the model's

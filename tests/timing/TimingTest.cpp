@@ -229,5 +229,26 @@ TEST(Timing, BarrierReleasesWhenTheLastWaveArrives) {
   EXPECT_GE(m.counters["cu0.stall_barrier_cycles"], 3u * (64 * 4 - 64));
 }
 
+// s_memtime returns the shader clock's cycle count and s_memrealtime the real-time clock (Vega
+// ISA guide, 12.4 SMEM), which the model runs at a constant 100 MHz (10 ns a tick), both read
+// at the instruction's issue. Over 256 VALU
+// ops of one wave (4 cycles each, so at least 1,024 cycles) the real-time clock advances by the
+// elapsed shader cycles times the clock period over 10 ns (a tick either way: neither clock
+// starts on the other's edge), and both read the same instant.
+TEST(Timing, MemrealtimeTicksAtOneHundredMegahertzOfTheShaderClocksTime) {
+  auto runs = runWarm({{"clock_span"}});
+  const std::vector<uint64_t>& q = runs[0].buffer;
+  const double periodPs = loadPlatform("tiny").clockPeriodNs() * 1000;
+  const uint64_t cycles = q[2] - q[0];
+  EXPECT_GE(cycles, 256u * 4);
+  EXPECT_NEAR(double(q[3] - q[1]), double(cycles) * periodPs / 10000, 1.0);
+  // The same instant: tick = time / 10 ns, with the time within a cycle of memtime's.
+  for (int at : {0, 2}) {
+    EXPECT_GE(double(q[at + 1]), double(q[at]) * periodPs / 10000 - 1) << "qword " << at + 1;
+    EXPECT_LE(double(q[at + 1]), double(q[at] + 1) * periodPs / 10000 + 1) << "qword " << at + 1;
+  }
+  EXPECT_GT(q[1], 0u);
+}
+
 }  // namespace
 }  // namespace vgpu

@@ -202,6 +202,37 @@ lds_read_then_bpermute:
 .Llds_read_then_bpermute_end:
 .size lds_read_then_bpermute, .Llds_read_then_bpermute_end-lds_read_then_bpermute
 
+// Both clocks before and after 256 VALU ops; buffer qwords 0..3: memtime, memrealtime, memtime,
+// memrealtime (every lane stores the same values).
+.globl clock_span
+.p2align 8
+.type clock_span,@function
+clock_span:
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  s_memtime s[4:5]
+  s_memrealtime s[6:7]
+  .rept 256
+  v_add_f32 v1, v1, v0
+  .endr
+  s_memtime s[8:9]
+  s_memrealtime s[10:11]
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v2, s2
+  v_mov_b32 v3, s3
+  v_mov_b32 v4, s4
+  v_mov_b32 v5, s5
+  v_mov_b32 v6, s6
+  v_mov_b32 v7, s7
+  global_store_dwordx4 v[2:3], v[4:7], off
+  v_mov_b32 v4, s8
+  v_mov_b32 v5, s9
+  v_mov_b32 v6, s10
+  v_mov_b32 v7, s11
+  global_store_dwordx4 v[2:3], v[4:7], off offset:16
+  s_endpgm
+.Lclock_span_end:
+.size clock_span, .Lclock_span_end-clock_span
+
 .rodata
 .p2align 6
 .amdhsa_kernel valu16
@@ -293,6 +324,12 @@ lds_read_then_bpermute:
   .amdhsa_next_free_sgpr 16
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_group_segment_fixed_size 256
+.end_amdhsa_kernel
+
+.amdhsa_kernel clock_span
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
 .end_amdhsa_kernel
 
 .amdgpu_metadata
@@ -452,6 +489,18 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 16
     .vgpr_count: 10
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: clock_span
+    .symbol: clock_span.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
     .max_flat_workgroup_size: 1024
     .args:
       - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
