@@ -198,6 +198,13 @@ struct MemRequest {
     return moreAddresses_.empty() ? 0 : moreAddresses_[static_cast<size_t>(e - 1) * 64 + lane];
   }
 
+  // Element e's addresses, lane by lane (64 of them; all 0 when none was written).
+  const uint64_t* addressesOf(int e) const {
+    if (e == 0) return addresses_.data();
+    return moreAddresses_.empty() ? kNoAddresses.data()
+                                  : &moreAddresses_[static_cast<size_t>(e - 1) * 64];
+  }
+
   // Bytes of one lane's elements together: the distance between lanes in data[].
   size_t laneStride() const { return static_cast<size_t>(elementBytes) * elementsPerLane; }
   // Where element e of lane l starts in data[].
@@ -226,6 +233,7 @@ struct MemRequest {
     return &moreAddresses_[static_cast<size_t>(e - 1) * 64];
   }
   static constexpr std::array<uint8_t, kDataBytes> kNoCompare{};
+  static constexpr std::array<uint64_t, 64> kNoAddresses{};
   // Element 0 of every lane, then (apart: a CU keeps one request per memory instruction in
   // flight, 60 CUs thousands, and most never use them) elements 1 .. kElementsPerLane - 1.
   std::array<uint64_t, 64> addresses_{};

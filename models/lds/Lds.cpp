@@ -105,10 +105,12 @@ void Lds::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (req.crossLane == isa::MemRequest::CrossLane::None)
     outOfRangeLanes += lds::executeRequest(req, window);
   // The banks see every active lane's address, in range or not.
-  for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
-    const int lane = __builtin_ctzll(lanes);
-    for (int e = 0; e < req.elementsPerLane; ++e)
-      bankReq.addr[lane][e] = static_cast<uint32_t>(base + req.address(lane, e));
+  for (int e = 0; e < req.elementsPerLane; ++e) {
+    const uint64_t* addresses = req.addressesOf(e);
+    for (uint64_t lanes = req.laneMask; lanes != 0; lanes &= lanes - 1) {
+      const int lane = __builtin_ctzll(lanes);
+      bankReq.addr[lane][e] = static_cast<uint32_t>(base + addresses[lane]);
+    }
   }
 
   const uint64_t moved =
