@@ -364,9 +364,11 @@ void execDs(ExecArgs& x) {
   mem.elementsPerLane = m.elements;
   mem.laneMask = w.exec;
   const uint32_t* addr = w.v(static_cast<uint32_t>(addrReg));
-  for (int l = 0; l < kWaveSize; ++l) {
-    for (int e = 0; e < m.elements; ++e)
-      mem.address(l, e) = static_cast<uint32_t>(addr[l] + off[e]) & (alignTo8 ? ~7u : ~0u);
+  const uint32_t addressMask = alignTo8 ? ~7u : ~0u;
+  for (int e = 0; e < m.elements; ++e) {  // element by element: a row of 64 lanes each
+    uint64_t* const row = &mem.address(0, e);
+    for (int l = 0; l < kWaveSize; ++l)
+      row[l] = static_cast<uint32_t>(addr[l] + off[e]) & addressMask;
   }
   if (m.op == MemOp::Store || m.op == MemOp::Atomic) {
     for (int l = 0; l < kWaveSize; ++l) {

@@ -89,10 +89,21 @@ void completeMemory(WaveState& wave, const MemRequest& mem) {
       std::memcpy(wave.v(wb.reg), mem.element(0, 0), 4 * kWaveSize);
       return;
     }
+    // Lane l's dword k is at data[l * stride + 4k]: gathered with the stride in hand (through
+    // element() it was worked out again for every dword).
+    const size_t stride = 4 * static_cast<size_t>(dwords);
+    const uint8_t* const data = mem.data.data();
     for (int k = 0; k < dwords; ++k) {
       uint32_t* r = wave.v(static_cast<uint32_t>(wb.reg + k));
-      for (int l = 0; l < kWaveSize; ++l)
-        if ((wb.lanes >> l) & 1) std::memcpy(&r[l], mem.element(l, 0) + 4 * k, 4);
+      const uint8_t* lane0 = data + 4 * static_cast<size_t>(k);
+      if (wb.lanes == ~0ull) {
+        for (int l = 0; l < kWaveSize; ++l) std::memcpy(&r[l], lane0 + l * stride, 4);
+      } else {
+        for (uint64_t lanes = wb.lanes; lanes != 0; lanes &= lanes - 1) {
+          const int l = __builtin_ctzll(lanes);
+          std::memcpy(&r[l], lane0 + l * stride, 4);
+        }
+      }
     }
     return;
   }
