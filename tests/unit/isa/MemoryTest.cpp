@@ -179,6 +179,56 @@ TEST(Memory, FlatAperturesAndScratchSwizzle) {
   EXPECT_EQ(w.pc, 0u);
 }
 
+// A global access's lane addresses (FLAT, "Global" addressing, Vega ISA guide 10.1.2): VADDR's
+// 64-bit address, or SADDR + VADDR's 32-bit offset, plus the instruction offset, for every
+// lane EXEC enables. Alignment (STRICT: the access size) applies to the enabled lanes only: a
+// disabled lane's misaligned address is no fault, an enabled one's is, naming that lane.
+TEST(Memory, GlobalAddressesAndAlignmentOfTheEnabledLanes) {
+  // global_load_dwordx2 v[6:7], v[4:5], off; global_load_dwordx2 v[6:7], v4, s[10:11] offset:8
+  // (llvm-mc-15 -mcpu=gfx906 encodings).
+  const std::vector<uint8_t> bytes = {0x00, 0x80, 0x54, 0xdc, 0x04, 0x00, 0x7f, 0x06,
+                                      0x08, 0x80, 0x54, 0xdc, 0x04, 0x00, 0x0a, 0x06};
+  const Program p = Program::decode(bytes, 0, GfxTarget::Gfx906);
+  ASSERT_EQ(p.instructions().size(), 2u);
+  const Instruction &vaddr64 = p.instructions()[0], &saddr = p.instructions()[1];
+  WaveState w;
+  w.resizeVgprs(8);
+  w.sgpr[10] = 0x40000000u;
+  w.sgpr[11] = 0x1u;  // SADDR = 0x1'4000'0000
+  for (int l = 0; l < 64; ++l) {
+    const uint64_t a = 0x2'0000'0000ull + 0x100ull * static_cast<uint64_t>(l);
+    w.v(4)[l] = static_cast<uint32_t>(a);
+    w.v(5)[l] = static_cast<uint32_t>(a >> 32);
+  }
+  w.v(4)[37] += 4;  // lane 37: 4-byte aligned only
+  w.v(5)[37] = static_cast<uint32_t>((0x2'0000'0000ull + 0x100ull * 37 + 4) >> 32);
+  ExecContext ctx;
+  MemRequest mem;
+  auto exec = [&](const Instruction& in, uint64_t lanes) {
+    w.pc = in.pc;
+    w.exec = lanes;
+    w.alignmentMode = 2;  // STRICT
+    return execute(in, w, mem, ctx);
+  };
+  const uint64_t all = ~0ull, but37 = ~(1ull << 37);
+  ASSERT_EQ(exec(vaddr64, but37).kind, StepKind::Memory);
+  EXPECT_EQ(mem.laneMask, but37);
+  for (int l : {0, 1, 36, 38, 63})
+    EXPECT_EQ(mem.address(l, 0), 0x2'0000'0000ull + 0x100ull * static_cast<uint64_t>(l)) << l;
+  StepResult r = exec(vaddr64, all);
+  ASSERT_EQ(r.kind, StepKind::Fault);
+  EXPECT_NE(r.fault.find("misaligned global access: lane 37 address 0x200002504"),
+            std::string::npos)
+      << r.fault;
+  // SADDR + VADDR's low dword + 8: lane 37's offset 0x2504 + 8 is misaligned, the rest are not.
+  ASSERT_EQ(exec(saddr, but37).kind, StepKind::Memory);
+  for (int l : {0, 5, 63})
+    EXPECT_EQ(mem.address(l, 0), 0x1'4000'0000ull + 0x100ull * static_cast<uint64_t>(l) + 8) << l;
+  r = exec(saddr, all);
+  ASSERT_EQ(r.kind, StepKind::Fault);
+  EXPECT_NE(r.fault.find("lane 37 address 0x14000250c"), std::string::npos) << r.fault;
+}
+
 TEST(Memory, FlatGlobalAndScratchAlignment) {
   // global_atomic_add_x2 v[4:5], v[2:3], off; flat_load_dwordx2 v[6:7], v[4:5];
   // scratch_load_dwordx2 v[2:3], v1, off (llvm-mc-15 -mcpu=gfx906 encodings).
