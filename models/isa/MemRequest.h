@@ -193,10 +193,7 @@ struct MemRequest {
   uint64_t& address(int lane, int e = 0) {
     return e == 0 ? addresses_[static_cast<size_t>(lane)] : moreAddresses(e)[lane];
   }
-  uint64_t address(int lane, int e = 0) const {
-    if (e == 0) return addresses_[static_cast<size_t>(lane)];
-    return moreAddresses_.empty() ? 0 : moreAddresses_[static_cast<size_t>(e - 1) * 64 + lane];
-  }
+  uint64_t address(int lane, int e = 0) const { return addressesOf(e)[lane]; }
 
   // Element e's addresses, lane by lane (64 of them; all 0 when none was written).
   const uint64_t* addressesOf(int e) const {
