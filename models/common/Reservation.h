@@ -170,22 +170,49 @@ class BusyUntil {
   // upperBound(t), looking first next to where the last search out of time order ended: the
   // requests of one decoupled CU reach a calendar in its time order, so most searches end
   // within an interval of the last (half of an L2 port's in a 60-CU pointer chase, 4 in 5 in a
-  // stream copy), and a binary search over the whole calendar is left for the rest.
+  // stream copy). The search gallops out from there (1, 2, 4, ... intervals) and bisects only
+  // the stretch that brackets the answer: many of the other searches end a few intervals away
+  // (within 8: another 11 % of the 60-CU stream copy's and 30 % of the pointer chase's), where
+  // a bisection of the rest of the calendar took as many dependent steps as a far one. In a
+  // 60-CU pointer chase the calendars' out-of-order searches went from 59 to 51 ms of CPU time
+  // (perf, task-clock; they were the largest part of what 60 CUs cost over 1).
   Iterator upperBoundNearHint(uint64_t t) {
     const Interval* v = intervals_.data();
     const size_t begin = head_, end = intervals_.size();
     const size_t i = std::clamp(hint_, begin, end);
-    size_t found;
+    size_t lo, hi;  // the answer is in [lo, hi]: v[lo - 1].start <= t (or lo == begin), and
+                    // v[hi].start > t (or hi == end)
     if (i < end && v[i].start <= t) {  // after i
-      if (i + 1 == end || v[i + 1].start > t)
-        found = i + 1;
-      else
-        found = static_cast<size_t>(firstAfter<&Interval::start>(v + i + 2, v + end, t) - v);
-    } else if (i == begin || v[i - 1].start <= t) {  // at i
-      found = i;
-    } else {  // before i
-      found = static_cast<size_t>(firstAfter<&Interval::start>(v + begin, v + i - 1, t) - v);
+      lo = i + 1;
+      for (size_t step = 1;; step *= 2) {
+        if (end - lo < step) {
+          hi = end;
+          break;
+        }
+        const size_t probe = lo + step - 1;
+        if (v[probe].start > t) {
+          hi = probe;
+          break;
+        }
+        lo = probe + 1;
+      }
+    } else {  // at or before i
+      hi = i;
+      for (size_t step = 1;; step *= 2) {
+        if (hi - begin < step) {
+          lo = begin;
+          break;
+        }
+        const size_t probe = hi - step;
+        if (v[probe].start <= t) {
+          lo = probe + 1;
+          break;
+        }
+        hi = probe;
+      }
     }
+    const size_t found =
+        lo == hi ? lo : static_cast<size_t>(firstAfter<&Interval::start>(v + lo, v + hi, t) - v);
     hint_ = found;
     return intervals_.begin() + static_cast<std::ptrdiff_t>(found);
   }
