@@ -48,7 +48,9 @@ inline const T* firstKeyAfter(const T* first, const T* last, uint64_t t, Key key
   if (n == 0) return first;
   while (n > 1) {
     const size_t half = n / 2;
-    first = key(first[half - 1]) <= t ? first + half : first;
+    // (An index times the comparison, not a choice between two pointers: GCC compiled the
+    // choice to a conditional jump where this was inlined into SortedTimes::insert.)
+    first += half * static_cast<size_t>(key(first[half - 1]) <= t);
     n -= half;
   }
   return first + (key(*first) <= t ? 1 : 0);
